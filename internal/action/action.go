@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package action is Warden's request model: what an agent wants to do, already
+// normalised, and the closed taxonomy of effect classes it belongs to.
+//
+// An [Action] is pure data. It names the proposing tool, the [Class] set the
+// tool declares (or shell analysis derives), the facets a rule can constrain
+// (paths, refs, hosts, commands, count, cents), the [Principal] on whose
+// behalf it runs, and whether it will execute under Warden's containment.
+//
+// # Paths
+//
+// Path facets are resolved before the policy engine sees them (package
+// pathguard does it the way the kernel would). The engine never touches the
+// filesystem, so it trusts [Path.Checked], [Path.Sensitive] and [Path.Err]:
+// a path that was not checked, failed to resolve, or is sensitive is denied
+// by the floor.
+//
+// Nothing in this package performs I/O; deps_test.go enforces it.
+package action
+
+import "slices"
+
+// Verdict is the outcome of a decision. The zero value is [Deny], so a
+// forgotten initialisation fails closed.
+type Verdict uint8
+
+// The three verdicts, from most to least restrictive.
+const (
+	Deny Verdict = iota
+	Prompt
+	Allow
+)
+
+var verdictNames = [...]string{Deny: "deny", Prompt: "prompt", Allow: "allow"}
+
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return "deny"
+}
+
+// ParseVerdict parses "allow", "prompt" or "deny".
+func ParseVerdict(s string) (Verdict, bool) {
+	for v, name := range verdictNames {
+		if s == name {
+			return Verdict(v), true
+		}
+	}
+	return Deny, false
+}
+
+// Stricter returns the more restrictive of a and b (deny > prompt > allow).
+func Stricter(a, b Verdict) Verdict { return min(a, b) }
+
+// Access is how an action touches a path.
+type Access uint8
+
+// Path accesses. Read is the zero value.
+const (
+	Read Access = iota
+	Write
+	Delete
+)
+
+var accessNames = [...]string{Read: "read", Write: "write", Delete: "delete"}
+
+func (a Access) String() string {
+	if int(a) < len(accessNames) {
+		return accessNames[a]
+	}
+	return "write"
+}
+
+// ParseAccess parses "read", "write" or "delete".
+func ParseAccess(s string) (Access, bool) {
+	for a, name := range accessNames {
+		if s == name {
+			return Access(a), true
+		}
+	}
+	return Read, false
+}
+
+// Path is one path facet after resolution.
+type Path struct {
+	// Raw is the path as the tool gave it.
+	Raw string
+	// Lexical is Raw with ~ and $HOME expanded, made absolute against the
+	// working directory and cleaned lexically; it is what the user meant.
+	Lexical string
+	// Resolved is the real path, as the kernel would reach it: symlinks
+	// followed component by component, dangling links included.
+	Resolved string
+	// Access says whether the action reads, writes or deletes the path.
+	Access Access
+	// Checked reports that the resolver ran. An unchecked path is denied.
+	Checked bool
+	// Sensitive, when not empty, names the sensitive-set entry the path
+	// matched (lexically, resolved, or by device and inode).
+	Sensitive string
+	// Err, when not empty, is why the path could not be resolved.
+	Err string
+}
+
+// Flag is a property of a shell command that the floor or a rule may act on.
+type Flag string
+
+// The shell flags of DESIGN.md §6.
+const (
+	FlagDownloadExec        Flag = "download_exec"
+	FlagDecodeExec          Flag = "decode_exec"
+	FlagPipeToInterpreter   Flag = "pipe_to_interpreter"
+	FlagUnresolvable        Flag = "unresolvable"
+	FlagRunsCode            Flag = "runs_code"
+	FlagPrivilegeEscalation Flag = "privilege_escalation"
+	FlagBackground          Flag = "background"
+)
+
+// Opaque reports whether f makes a command impossible to analyse or one that
+// executes fetched or decoded text: the floor never lets such a command be
+// allowed.
+func (f Flag) Opaque() bool {
+	switch f {
+	case FlagDownloadExec, FlagDecodeExec, FlagPipeToInterpreter, FlagUnresolvable:
+		return true
+	}
+	return false
+}
+
+// Principal is on whose behalf an action runs.
+type Principal struct {
+	Space     string
+	Agent     string
+	Workspace string
+	Session   string
+	// Mode is the autonomy mode the caller says is in force; empty means
+	// the policy's own setting.
+	Mode Mode
+	// Delegation is the chain of delegating agents, outermost first. The
+	// acting agent is Agent; it is not repeated here.
+	Delegation []string
+	// BudgetCents is the delegator's remaining budget envelope, when one is
+	// known. A delegate's action costing more is refused.
+	BudgetCents *int64
+}
+
+// Override is a request to lift a soft-level deny, made by a holder of the
+// override permission with a justification that the audit records.
+type Override struct {
+	By            string
+	Justification string
+}
+
+// Action is one thing an agent asks to do.
+type Action struct {
+	// Tool is the proposing tool: bash, read_file, write_file, mcp:srv/tool…
+	Tool string
+	// Classes is the set of effect classes the action belongs to. Empty
+	// means a read: not a mutating action.
+	Classes []Class
+	// Facets.
+	Paths    []Path
+	Refs     []string
+	Hosts    []string
+	Commands [][]string
+	Count    *int64
+	Cents    *int64
+	// Flags are properties found by shell analysis.
+	Flags []Flag
+	// Unresolved is why a command could not be analysed, if it could not.
+	Unresolved string
+
+	Principal Principal
+	// Cwd is the working directory and Project the worktree root; both are
+	// absolute and resolved.
+	Cwd     string
+	Project string
+	// Contained is true when the action will execute under Warden's
+	// sandbox. It changes the built-in defaults that assume that floor.
+	Contained bool
+	// Override, if set, asks to lift a soft-level deny.
+	Override *Override
+}
+
+// Mutating reports whether the action is gated: it has at least one class.
+func (a *Action) Mutating() bool { return len(a.Classes) > 0 }
+
+// HasFlag reports whether f is among the action's flags.
+func (a *Action) HasFlag(f Flag) bool { return slices.Contains(a.Flags, f) }
