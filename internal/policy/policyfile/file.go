@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package policyfile
+
+import (
+	"encoding/json"
+	"time"
+
+	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/policy"
+)
+
+// Version is the only policy file version this package knows.
+const Version = 1
+
+// File is a parsed policy file. Every section is optional; the zero value
+// of a section means it was absent or empty.
+type File struct {
+	// Version is the file's format version, always [Version].
+	Version int
+	// Policy holds the guardrails: autonomy, rules, delegation and
+	// override holders. It is never nil; its Source is the file name.
+	Policy *policy.Set
+	// Sensitive lists path entries added to the built-in sensitive set.
+	// They can only extend it.
+	Sensitive []string
+	Sandbox   Sandbox
+	Network   Network
+	// Tests are examples: actions and the verdict the policy must give.
+	Tests []Test
+}
+
+// SandboxMode is the physical ceiling of a sandbox (DESIGN.md §7).
+type SandboxMode string
+
+// Sandbox modes, from most to least confined.
+const (
+	ReadOnly       SandboxMode = "read-only"
+	WorkspaceWrite SandboxMode = "workspace-write"
+	FullAccess     SandboxMode = "full-access"
+)
+
+// ApprovalPolicy says when a human is asked (DESIGN.md §7).
+type ApprovalPolicy string
+
+// Approval policies, from most to least asking.
+const (
+	ApprovalUntrusted ApprovalPolicy = "untrusted"
+	ApprovalOnRequest ApprovalPolicy = "on-request"
+	ApprovalOnFailure ApprovalPolicy = "on-failure"
+	ApprovalNever     ApprovalPolicy = "never"
+)
+
+// Sandbox is the containment section. Empty fields mean "the default".
+type Sandbox struct {
+	// Set reports whether the file had a sandbox section at all.
+	Set        bool
+	Mode       SandboxMode
+	Approval   ApprovalPolicy
+	Filesystem Filesystem
+	Limits     Limits
+	Env        Env
+}
+
+// Filesystem lists paths, as written (~ is not expanded here), that the
+// sandbox makes writable, read-only, or masks. A path appears in at most
+// one list.
+type Filesystem struct {
+	ReadWrite []string
+	ReadOnly  []string
+	Hide      []string
+}
+
+// Limits bounds a sandboxed run's resources. A zero field is unset.
+type Limits struct {
+	Memory Size
+	Pids   int64
+	// CPU is in cores and may be fractional.
+	CPU     float64
+	Nofile  int64
+	Fsize   Size
+	Timeout time.Duration
+	Output  Size
+}
+
+// Size is a byte count as written in a policy file. Unit remembers how it
+// was written ("B" for a bare number, "KiB", "MiB", "GiB", "TiB", or the
+// decimal "kB", "KB", "MB", "GB", "TB") so that [Format] writes it back the
+// same way; an empty Unit lets Format pick the largest exact binary unit.
+type Size struct {
+	Bytes int64
+	Unit  string
+}
+
+// Env shapes the sandbox's clean environment: Pass names host variables
+// let through, Set gives variables fixed values. A name is in at most one.
+type Env struct {
+	Pass []string
+	Set  map[string]string
+}
+
+// Network is the egress section. Rules are evaluated top to bottom, first
+// match wins; the default is deny.
+type Network struct {
+	// Set reports whether the file had a network section at all.
+	Set         bool
+	Rules       []NetRule
+	Credentials []Credential
+}
+
+// NetRule is one egress rule. A rule without Host and AllowedIPs matches
+// any destination (and never grants the private-range exception).
+type NetRule struct {
+	// Action is [action.Allow] or [action.Deny].
+	Action action.Verdict
+	// Host is an exact host name, "*.domain" for its subdomains, or an IP
+	// address; empty matches any host.
+	Host string
+	// AllowedIPs are addresses or CIDR prefixes.
+	AllowedIPs []string
+	// Port or Ports (never both) restrict the destination port.
+	Port  int
+	Ports []int
+	// Protocol is "http", "https" or "tcp"; empty matches any.
+	Protocol string
+	// Methods are upper-case HTTP methods; empty matches any.
+	Methods []string
+	// Enabled, when set to false, turns the rule off.
+	Enabled *bool
+	// Until, when not zero, is when the rule stops applying.
+	Until time.Time
+	Pos   policy.Pos
+}
+
+// Credential binds a secret, read outside the sandbox, to the hosts that
+// may receive it. The sandbox sees the placeholder warden:cred:<Name>.
+type Credential struct {
+	Name string
+	// From is "env:NAME" or "file:PATH".
+	From  string
+	Hosts []string
+	Pos   policy.Pos
+}
+
+// Test is an example action and the verdict the policy must give it.
+type Test struct {
+	Name   string
+	Action Request
+	Expect action.Verdict
+	Pos    policy.Pos
+}
+
+// Request is an action as `warden explain` reads it (DESIGN.md §11), before
+// path resolution and shell analysis. Its JSON form is that input.
+type Request struct {
+	Tool      string
+	Classes   []action.Class
+	Command   string
+	Path      string
+	Paths     []string
+	URL       string
+	Refs      []string
+	Hosts     []string
+	Count     *int64
+	Cents     *int64
+	Cwd       string
+	Project   string
+	Contained bool
+	Principal *Principal
+}
+
+// Principal is on whose behalf a [Request] runs.
+type Principal struct {
+	Space     string      `json:"space,omitempty"`
+	Agent     string      `json:"agent,omitempty"`
+	Workspace string      `json:"workspace,omitempty"`
+	Mode      action.Mode `json:"mode,omitempty"`
+	// Delegation is the chain of delegating agents, outermost first.
+	Delegation []string `json:"delegation,omitempty"`
+}
+
+// MarshalJSON encodes r as the JSON action object of DESIGN.md §11.
+func (r Request) MarshalJSON() ([]byte, error) {
+	var classes []string
+	for _, c := range r.Classes {
+		classes = append(classes, c.String())
+	}
+	return json.Marshal(struct {
+		Tool      string     `json:"tool"`
+		Classes   []string   `json:"classes,omitempty"`
+		Command   string     `json:"command,omitempty"`
+		Path      string     `json:"path,omitempty"`
+		Paths     []string   `json:"paths,omitempty"`
+		URL       string     `json:"url,omitempty"`
+		Refs      []string   `json:"refs,omitempty"`
+		Hosts     []string   `json:"hosts,omitempty"`
+		Count     *int64     `json:"count,omitempty"`
+		Cents     *int64     `json:"cents,omitempty"`
+		Cwd       string     `json:"cwd,omitempty"`
+		Project   string     `json:"project,omitempty"`
+		Contained bool       `json:"contained,omitempty"`
+		Principal *Principal `json:"principal,omitempty"`
+	}{r.Tool, classes, r.Command, r.Path, r.Paths, r.URL, r.Refs, r.Hosts,
+		r.Count, r.Cents, r.Cwd, r.Project, r.Contained, r.Principal})
+}
