@@ -15,6 +15,7 @@ package policyfile
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"time"
 
@@ -168,8 +169,14 @@ func (d *decoder) strList(n *yaml.Node, what string, emptyOK bool) ([]string, er
 	return out, nil
 }
 
+// allDigits matches an integer too large for YAML to read as one.
+var allDigits = regexp.MustCompile(`^[-+]?[0-9_]+$`)
+
 // integer returns an integer field within [lo, hi].
 func (d *decoder) integer(n *yaml.Node, what string, lo, hi int64) (int64, error) {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && allDigits.MatchString(n.Value) {
+		return 0, d.errf(n, "%s: integer %s out of range", what, n.Value)
+	}
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
 		return 0, d.errf(n, "%s must be an integer, not %s", what, describe(n))
 	}

@@ -175,8 +175,9 @@ func writeEntry(b *strings.Builder, lead, head string, v value, indent int) {
 
 // plainOK reports whether s can be written as a plain YAML scalar that
 // reads back as the string s. It allows a conservative set of characters
-// and then asks the YAML parser itself, so that "true", "1", "~", "null",
-// "*x" and "!x" are quoted.
+// (space and colon only outside flow collections, where they would need a
+// careful reader) and then asks the YAML parser itself, so that "true",
+// "1", "~", "null", "*x" and "!x" are quoted.
 func plainOK(s string, flow bool) bool {
 	if s == "" || strings.TrimSpace(s) != s {
 		return false
@@ -184,13 +185,18 @@ func plainOK(s string, flow bool) bool {
 	for _, r := range s {
 		switch {
 		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-		case strings.ContainsRune("-_./~@+*!:=%^", r):
-		case r == ' ' && !flow:
+		case strings.ContainsRune("-_./~@+*!=%^", r):
+		case (r == ' ' || r == ':') && !flow:
 		default:
 			return false
 		}
 	}
 	if strings.Contains(s, ": ") || strings.HasSuffix(s, ":") {
+		return false
+	}
+	// YAML 1.1 readers take these for booleans; quote them for their sake.
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off":
 		return false
 	}
 	if flow {

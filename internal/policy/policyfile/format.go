@@ -148,10 +148,12 @@ func formatSandbox(sb *Sandbox) *mapping {
 		lm := &mapping{}
 		size := func(key string, s Size) {
 			if s.Bytes != 0 {
-				if s.Unit == "B" {
-					lm.add(key, rawVal(s.String()))
+				text := s.String()
+				if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+					// A bare byte count is written as a YAML integer.
+					lm.add(key, rawVal(text))
 				} else {
-					lm.add(key, str(s.String()))
+					lm.add(key, str(text))
 				}
 			}
 		}

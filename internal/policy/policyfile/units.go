@@ -46,8 +46,8 @@ func parseSize(s string) (Size, error) {
 		i++
 	}
 	num, unit := s[:i], strings.TrimSpace(s[i:])
-	if num == "" {
-		return Size{}, fmt.Errorf("%q is not a size; want an integer with an optional unit, such as 512MiB or 1GiB", s)
+	if num == "" || strings.HasPrefix(unit, ".") {
+		return Size{}, fmt.Errorf("%q is not a size; want a whole number with an optional unit, such as 512MiB or 1GiB", s)
 	}
 	if unit == "" {
 		unit = "B"
