@@ -41,7 +41,7 @@ var toolTable = []Tool{
 	{Name: "delete_file", Classes: []Class{FileDelete}, Mutating: true, Access: Delete},
 	{Name: "web_fetch", Classes: []Class{NetworkEgress}, Mutating: true},
 	{Name: "web_search", Classes: []Class{NetworkEgress}, Mutating: true},
-	{Name: "git_push", Classes: []Class{GitPush, NetworkEgress}, Mutating: true},
+	{Name: "git_push", Classes: []Class{GitPush}, Mutating: true},
 	{Name: "git_commit", Classes: []Class{GitCommit}, Mutating: true},
 	{Name: "pr_create", Classes: []Class{PRCreate}, Mutating: true},
 	{Name: "pr_review", Classes: []Class{PRPublish}, Mutating: true},

@@ -199,10 +199,36 @@ func plainOK(s string, flow bool) bool {
 	case "y", "n", "yes", "no", "on", "off":
 		return false
 	}
+	if simpleWord(s) {
+		return true
+	}
 	if flow {
 		return readsAs("["+s+"]", s, true) && readsAs("{k: "+s+"}", s, false)
 	}
 	return readsAs("- "+s, s, true) && readsAs("k: "+s, s, false)
+}
+
+// simpleWord reports whether s is plainly a string to any YAML reader
+// without asking one: it starts with an ASCII letter (so it is no number,
+// timestamp, alias, tag or indicator), continues with characters that are
+// never special, and is not one of the words YAML resolves to a boolean or
+// null (the callers have ruled those out already).
+func simpleWord(s string) bool {
+	c := s[0]
+	if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_./@+", c) >= 0) {
+			return false
+		}
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "null":
+		return false
+	}
+	return true
 }
 
 // readsAs reports whether the YAML doc is a one-entry list (inList) or

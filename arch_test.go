@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Architecture tests: the decision engine stays free of I/O and clocks,
+// every package has one package doc, and every Go file carries the
+// licence header.
+package warden_test
+
+import (
+	"bufio"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "warden.dev/warden"
+
+// pure lists the packages that must stay pure: no file, process, network,
+// database or clock access, directly or through another Warden package.
+var pure = []string{"internal/action", "internal/policy"}
+
+// ioImports are standard and third-party packages that perform I/O.
+var ioImports = []string{
+	"os", "os/exec", "os/user", "os/signal", "net", "net/http", "net/rpc",
+	"database/sql", "io/ioutil", "syscall", "path/filepath", "embed",
+	"golang.org/x/sys/unix", "log", "log/slog", "plugin", "runtime/cgo",
+}
+
+// parseDir parses the non-test Go files of one directory.
+func parseDir(t *testing.T, dir string, mode parser.Mode) []*ast.File {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	fset := token.NewFileSet()
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+func TestPurePackagesDoNoIO(t *testing.T) {
+	for _, root := range pure {
+		seen := map[string]bool{}
+		var visit func(dir, via string)
+		visit = func(dir, via string) {
+			if seen[dir] {
+				return
+			}
+			seen[dir] = true
+			for _, f := range parseDir(t, dir, parser.ParseComments) {
+				for _, imp := range f.Imports {
+					path, _ := strconv.Unquote(imp.Path.Value)
+					if slices.Contains(ioImports, path) {
+						t.Errorf("%s imports %s (via %s): the decision engine must not do I/O", dir, path, via)
+					}
+					if rest, ok := strings.CutPrefix(path, module+"/"); ok {
+						visit(rest, via+" → "+rest)
+					}
+				}
+				// Determinism: the engine is given the time, it never
+				// reads the clock.
+				ast.Inspect(f, func(n ast.Node) bool {
+					if sel, ok := n.(*ast.SelectorExpr); ok {
+						if id, ok := sel.X.(*ast.Ident); ok && id.Name == "time" && (sel.Sel.Name == "Now" || sel.Sel.Name == "Since") {
+							t.Errorf("%s calls time.%s: decisions must not depend on the clock", dir, sel.Sel.Name)
+						}
+						if id, ok := sel.X.(*ast.Ident); ok && id.Name == "rand" {
+							t.Errorf("%s uses rand: decisions must be deterministic", dir)
+						}
+					}
+					return true
+				})
+			}
+		}
+		visit(root, root)
+	}
+}
+
+// goDirs lists the directories holding non-test Go files.
+func goDirs(t *testing.T) []string {
+	var dirs []string
+	for _, top := range []string{"cmd", "internal"} {
+		err := filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+				if dir := filepath.Dir(p); !slices.Contains(dirs, dir) {
+					dirs = append(dirs, dir)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dirs
+}
+
+func TestEveryPackageHasOneDoc(t *testing.T) {
+	for _, dir := range goDirs(t) {
+		var docs []string
+		for _, f := range parseDir(t, dir, parser.ParseComments|parser.PackageClauseOnly) {
+			if f.Doc != nil {
+				docs = append(docs, f.Name.Name)
+			}
+		}
+		if len(docs) != 1 {
+			t.Errorf("%s has %d package doc comments, want exactly 1", dir, len(docs))
+		}
+	}
+}
+
+func TestLicenceHeaders(t *testing.T) {
+	const want = "// SPDX-License-Identifier: Apache-2.0"
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || (strings.HasPrefix(d.Name(), ".") && p != ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		if !sc.Scan() || sc.Text() != want {
+			t.Errorf("%s: first line is not %q", p, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package cli is Warden's command line: flag parsing, output and exit
+// codes, one file per subcommand. It is the only package that wires the
+// others together and the only one that prints errors.
+//
+// # Output rules
+//
+//   - Results go to [Stdout]; errors, warnings and hints to [Stderr].
+//   - An error is printed once, as "warden: error: …", optionally followed
+//     by "warden: hint: …" lines, and the command exits 2 (bad input or a
+//     failure to act). A completed decision of any verdict exits 0.
+//   - Nothing is half-applied: a command that fails leaves files as they
+//     were.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Stdin, Stdout and Stderr are the streams commands use; tests replace
+// them.
+var (
+	Stdin  io.Reader = os.Stdin
+	Stdout io.Writer = os.Stdout
+	Stderr io.Writer = os.Stderr
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFindings = 1 // lint findings, failing policy tests
+	exitBadInput = 2
+)
+
+// command is one subcommand.
+type command struct {
+	name  string
+	usage string
+	run   func(ctx context.Context, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"explain", "decide one action (JSON on stdin) and show which rule decided and why", runExplain},
+		{"policy", "work on policy files: fmt, lint, enumerate, test", runPolicy},
+		{"version", "print the version", runVersion},
+	}
+}
+
+// Run runs the command line args (without the program name) and returns
+// the exit status.
+func Run(ctx context.Context, args []string) (code int) {
+	defer func() {
+		// A panic is a bug; it still exits 2 with a message, never with
+		// a Go trace that a hook caller could mistake for success.
+		if r := recover(); r != nil {
+			errorf("internal error: %v", r)
+			code = exitBadInput
+		}
+	}()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(Stdout)
+		if len(args) == 0 {
+			return exitBadInput
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return exitCode(c.run(ctx, args[1:]))
+		}
+	}
+	errorWithHint(fmt.Sprintf("unknown command %q", args[0]), "run 'warden help' for the list of commands")
+	return exitBadInput
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: warden <command> [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.usage)
+	}
+}
+
+// exitError carries an exit code and, optionally, hints.
+type exitError struct {
+	code  int
+	msg   string
+	hints []string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// findings is returned by commands that completed but found problems.
+var errFindings = &exitError{code: exitFindings}
+
+func badInput(msg string, hints ...string) error {
+	return &exitError{code: exitBadInput, msg: msg, hints: hints}
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			errorWithHint(ee.msg, ee.hints...)
+		}
+		return ee.code
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	errorf("%v", err)
+	return exitBadInput
+}
+
+func errorf(format string, args ...any) {
+	fmt.Fprintf(Stderr, "warden: error: %s\n", fmt.Sprintf(format, args...))
+}
+
+func warningf(format string, args ...any) {
+	fmt.Fprintf(Stderr, "warden: warning: %s\n", fmt.Sprintf(format, args...))
+}
+
+func errorWithHint(msg string, hints ...string) {
+	errorf("%s", msg)
+	for _, h := range hints {
+		fmt.Fprintf(Stderr, "warden: hint: %s\n", h)
+	}
+}
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(Stderr, "Usage: warden %s\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, allowing flags after positional arguments
+// ("warden policy lint FILE --json"). "-" is a positional argument.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &exitError{code: exitBadInput, msg: err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}

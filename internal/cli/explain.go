@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/policy"
+	"warden.dev/warden/internal/request"
+)
+
+// explainOutput is the JSON of `warden explain --json` (DESIGN.md §11).
+// The first ten fields are the contract; the rest add detail.
+type explainOutput struct {
+	Decision  string      `json:"decision"`
+	Classes   []string    `json:"classes"`
+	Rule      string      `json:"rule"`
+	Rules     []string    `json:"rules"`
+	Scope     string      `json:"scope"`
+	Level     string      `json:"level"`
+	Reason    string      `json:"reason"`
+	Flags     []string    `json:"flags"`
+	Shell     any         `json:"shell"`
+	Trace     []string    `json:"trace"`
+	Confirm   []string    `json:"confirm,omitempty"`
+	WouldHave string      `json:"would_have,omitempty"`
+	Override  any         `json:"override,omitempty"`
+	Matched   []matchJSON `json:"matched"`
+	Paths     []pathJSON  `json:"paths,omitempty"`
+	Errors    []string    `json:"errors,omitempty"`
+}
+
+type matchJSON struct {
+	Rule      string `json:"rule"`
+	Scope     string `json:"scope"`
+	Unit      string `json:"unit"`
+	Decision  string `json:"decision"`
+	Escalated bool   `json:"escalated,omitempty"`
+	Managed   bool   `json:"managed,omitempty"`
+	Outcome   string `json:"outcome"`
+}
+
+type pathJSON struct {
+	Path      string `json:"path"`
+	Resolved  string `json:"resolved"`
+	Access    string `json:"access"`
+	Sensitive string `json:"sensitive,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+func runExplain(ctx context.Context, args []string) error {
+	fs := newFlags("explain", "explain [--policy FILE] [--json] [--no-approver] [-|FILE]")
+	policyPath := fs.String("policy", "", "policy `file` (default: the embedded default policy)")
+	asJSON := fs.Bool("json", false, "print the decision as JSON")
+	noApprover := fs.Bool("no-approver", false, "decide as if nobody can answer a prompt (a prompt becomes deny)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return badInput("explain takes at most one input (- for stdin)")
+	}
+	in := Stdin
+	if len(pos) == 1 && pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return badInput(fmt.Sprintf("reading action: %v", err))
+		}
+		defer f.Close()
+		in = f
+	}
+	lp, err := loadPolicy(*policyPath)
+	if err != nil {
+		return err
+	}
+	req, err := request.Decode(in)
+	if err != nil {
+		return badInput(err.Error(), `the action is one JSON object, e.g. {"tool":"git_push","refs":["main"]}`)
+	}
+	a, sh, err := req.Action(request.Options{Dir: cwd(), Home: homeDir(), Sensitive: lp.sensitiveExtra()})
+	if err != nil {
+		return badInput(err.Error())
+	}
+	d, x := lp.engine.Evaluate(a, policy.Env{Now: now(), NoApprover: *noApprover})
+	out := explainJSON(a, sh, d, x)
+	if *asJSON {
+		enc := json.NewEncoder(Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	printExplanation(Stdout, a, out)
+	return nil
+}
+
+func explainJSON(a *action.Action, sh *request.Shell, d policy.Decision, x policy.Explanation) explainOutput {
+	out := explainOutput{
+		Decision:  d.Verdict.String(),
+		Classes:   classNames(d.Classes),
+		Rule:      d.Rule,
+		Rules:     x.RuleIDs(),
+		Scope:     d.Scope,
+		Reason:    d.Reason,
+		Flags:     []string{},
+		Trace:     x.Trace,
+		Confirm:   classNames(d.Confirm),
+		WouldHave: d.WouldHave,
+		Matched:   []matchJSON{},
+		Errors:    x.Errors,
+	}
+	if len(out.Confirm) == 0 {
+		out.Confirm = nil
+	}
+	if out.Rules == nil {
+		out.Rules = []string{}
+	}
+	if d.Rule != "" {
+		out.Level = d.Level.String()
+	}
+	if d.Override != nil {
+		out.Override = map[string]string{"by": d.Override.By, "justification": d.Override.Justification}
+	}
+	for _, f := range a.Flags {
+		out.Flags = append(out.Flags, string(f))
+	}
+	if sh != nil {
+		out.Shell = shellJSON(a, sh)
+	}
+	for _, m := range x.Matched {
+		out.Matched = append(out.Matched, matchJSON{m.Rule, m.Scope, m.Unit, m.Decision.String(), m.Escalated, m.Managed, m.Outcome})
+	}
+	for _, p := range a.Paths {
+		out.Paths = append(out.Paths, pathJSON{p.Raw, p.Resolved, p.Access.String(), p.Sensitive, p.Err})
+	}
+	return out
+}
+
+// shellJSON is the "shell" object of DESIGN.md §6.
+func shellJSON(a *action.Action, sh *request.Shell) map[string]any {
+	invs := []map[string]any{}
+	for _, argv := range sh.Commands {
+		invs = append(invs, map[string]any{"argv": argv, "env": map[string]string{}, "redirects": []string{}})
+	}
+	paths := []map[string]string{}
+	for _, p := range sh.Paths {
+		paths = append(paths, map[string]string{"path": p.Path, "access": p.Access.String()})
+	}
+	flags := []string{}
+	for _, f := range sh.Flags {
+		flags = append(flags, string(f))
+	}
+	readOnly := len(a.Classes) == 1 && a.Classes[0] == action.ProcessSpawn && sh.Unresolved == "" && len(sh.Hosts) == 0
+	for _, p := range sh.Paths {
+		if p.Access != action.Read {
+			readOnly = false
+		}
+	}
+	return map[string]any{
+		"invocations": invs,
+		"read_only":   readOnly,
+		"flags":       flags,
+		"paths":       paths,
+		"hosts":       orEmpty(sh.Hosts),
+		"refs":        orEmpty(sh.Refs),
+		"unresolved":  sh.Unresolved,
+	}
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func classNames(cs []action.Class) []string {
+	names := []string{}
+	for _, c := range cs {
+		names = append(names, c.String())
+	}
+	return names
+}
+
+// printExplanation writes the readable form: the action as understood, each
+// step of resolution, the verdict and the rule that decided it.
+func printExplanation(w io.Writer, a *action.Action, out explainOutput) {
+	fmt.Fprintf(w, "Action\n  tool       %s\n", a.Tool)
+	if a.Principal.Agent != "" || a.Principal.Space != "" {
+		fmt.Fprintf(w, "  principal  agent=%s space=%s\n", a.Principal.Agent, a.Principal.Space)
+	}
+	if len(a.Principal.Delegation) > 0 {
+		fmt.Fprintf(w, "  delegated  %s → %s\n", strings.Join(a.Principal.Delegation, " → "), a.Principal.Agent)
+	}
+	for _, argv := range a.Commands {
+		fmt.Fprintf(w, "  runs       %s\n", strings.Join(argv, " "))
+	}
+	for _, p := range out.Paths {
+		extra := ""
+		if p.Resolved != "" && p.Resolved != p.Path {
+			extra = " → " + p.Resolved
+		}
+		switch {
+		case p.Error != "":
+			extra += " (unresolvable: " + p.Error + ")"
+		case p.Sensitive != "":
+			extra += " (sensitive: " + p.Sensitive + ")"
+		}
+		fmt.Fprintf(w, "  %-10s %s%s\n", p.Access, p.Path, extra)
+	}
+	if len(a.Refs) > 0 {
+		fmt.Fprintf(w, "  refs       %s\n", strings.Join(a.Refs, ", "))
+	}
+	if len(a.Hosts) > 0 {
+		fmt.Fprintf(w, "  hosts      %s\n", strings.Join(a.Hosts, ", "))
+	}
+	if len(out.Flags) > 0 {
+		fmt.Fprintf(w, "  flags      %s\n", strings.Join(out.Flags, ", "))
+	}
+	contained := "no (the agent's own tool; no sandbox under it)"
+	if a.Contained {
+		contained = "yes (runs under warden run)"
+	}
+	fmt.Fprintf(w, "  contained  %s\n\nResolution\n", contained)
+	for i, step := range out.Trace {
+		fmt.Fprintf(w, "  %2d. %s\n", i+1, step)
+	}
+	if len(out.Matched) > 0 {
+		fmt.Fprintf(w, "\nRules that matched\n")
+		for _, m := range out.Matched {
+			fmt.Fprintf(w, "  %-24s %-18s %-7s on %s: %s\n", m.Rule, m.Scope, m.Decision, m.Unit, m.Outcome)
+		}
+	}
+	fmt.Fprintf(w, "\nVerdict: %s\n", strings.ToUpper(out.Decision))
+	if out.Rule != "" {
+		fmt.Fprintf(w, "  rule     %s (scope %s, level %s)\n", out.Rule, out.Scope, out.Level)
+	}
+	if len(out.Confirm) > 0 {
+		fmt.Fprintf(w, "  confirm  %s\n", strings.Join(out.Confirm, ", "))
+	}
+	fmt.Fprintf(w, "  reason   %s\n", out.Reason)
+	if out.WouldHave != "" {
+		fmt.Fprintf(w, "  advisory would have been %s\n", out.WouldHave)
+	}
+}

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/pathguard"
+	"warden.dev/warden/internal/policy"
+	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/request"
+)
+
+func runPolicy(ctx context.Context, args []string) error {
+	subs := map[string]func([]string) error{
+		"fmt":       policyFmt,
+		"lint":      policyLint,
+		"enumerate": policyEnumerate,
+		"test":      policyTest,
+	}
+	if len(args) == 0 || subs[args[0]] == nil {
+		msg := "policy needs a subcommand: fmt, lint, enumerate or test"
+		if len(args) > 0 {
+			msg = fmt.Sprintf("unknown policy subcommand %q (want fmt, lint, enumerate or test)", args[0])
+		}
+		return badInput(msg, "warden policy lint FILE checks a policy file")
+	}
+	return subs[args[0]](args[1:])
+}
+
+// policyFmt prints files in canonical form, or rewrites them with -w.
+func policyFmt(args []string) error {
+	fs := newFlags("policy fmt", "policy fmt [-w] [-l] FILE...")
+	write := fs.Bool("w", false, "rewrite the files in place")
+	list := fs.Bool("l", false, "list the files whose formatting differs")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return badInput("policy fmt needs at least one file")
+	}
+	// Parse everything first, so a bad file leaves every file untouched.
+	type out struct {
+		name      string
+		old, text []byte
+	}
+	var outs []out
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return badInput(err.Error())
+		}
+		f, err := policyfile.Parse(name, src)
+		if err != nil {
+			return badInput(err.Error())
+		}
+		outs = append(outs, out{name, src, policyfile.Format(f)})
+	}
+	for _, o := range outs {
+		switch {
+		case *list:
+			if !bytes.Equal(o.old, o.text) {
+				fmt.Fprintln(Stdout, o.name)
+			}
+		case *write:
+			if bytes.Equal(o.old, o.text) {
+				continue
+			}
+			if err := writeFileAtomic(o.name, o.text); err != nil {
+				return badInput(err.Error())
+			}
+		default:
+			Stdout.Write(o.text)
+		}
+	}
+	return nil
+}
+
+// writeFileAtomic replaces name with data through a temporary file in the
+// same directory, so a crash never leaves a half-written policy.
+func writeFileAtomic(name string, data []byte) error {
+	info, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dirOf(name), ".warden-fmt-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+func dirOf(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[:i+1]
+	}
+	return "."
+}
+
+// policyLint reports syntax errors (exit 2) and unreachable or expired
+// rules (exit 1).
+func policyLint(args []string) error {
+	fs := newFlags("policy lint", "policy lint FILE...")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return badInput("policy lint needs at least one file")
+	}
+	found := 0
+	for _, name := range files {
+		f, err := policyfile.Load(name)
+		if err != nil {
+			return badInput(err.Error())
+		}
+		if _, err := policy.Compile(f.Policy, policy.Options{}); err != nil {
+			return badInput(fmt.Sprintf("%s: %v", name, err))
+		}
+		for _, fd := range policy.Lint(f.Policy, now()) {
+			fmt.Fprintf(Stdout, "%s\n", fd)
+			found++
+		}
+	}
+	if found > 0 {
+		return errFindings
+	}
+	return nil
+}
+
+// policyEnumerate lists, scope by scope, what an agent can do before it
+// runs: every rule as a sentence, the built-in defaults and the floor.
+func policyEnumerate(args []string) error {
+	fs := newFlags("policy enumerate", "policy enumerate [--agent ID] [--space ID] [--mode MODE] [--contained] [FILE]")
+	agent := fs.String("agent", "", "show only the scopes that apply to this `agent`")
+	space := fs.String("space", "", "show only the scopes that apply in this `space`")
+	mode := fs.String("mode", "", "autonomy `mode` in force (default: the policy's)")
+	contained := fs.Bool("contained", false, "show the built-in defaults for actions under warden run")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) > 1 {
+		return badInput("policy enumerate takes one file")
+	}
+	path := ""
+	if len(files) == 1 {
+		path = files[0]
+	}
+	lp, err := loadPolicy(path)
+	if err != nil {
+		return err
+	}
+	set := lp.file.Policy
+	m := set.Autonomy.Effective()
+	if *mode != "" {
+		pm, ok := action.ParseMode(*mode)
+		if !ok {
+			return badInput(fmt.Sprintf("unknown mode %q (want proposeOnly, actWithApproval or actFreely)", *mode))
+		}
+		m = m.Least(pm)
+	}
+	filter := *agent != "" || *space != ""
+	applies := func(sc policy.Scope) bool {
+		switch sc.Kind {
+		case policy.SpaceScope:
+			return !filter || sc.Name == *space
+		case policy.AgentScope:
+			return !filter || sc.Name == *agent
+		case policy.ModeScope:
+			return !filter || sc.Name == string(m)
+		}
+		return true
+	}
+	w := Stdout
+	fmt.Fprintf(w, "Policy %s (autonomy %s)\n", set.Source, m)
+	switch m {
+	case action.ProposeOnly:
+		fmt.Fprintln(w, "  proposeOnly: every gated action is denied; the agent may only read and propose.")
+	case action.ActFreely:
+		fmt.Fprintln(w, "  actFreely: every prompt is allowed without asking; only denies and the floor stop the agent.")
+	default:
+		fmt.Fprintln(w, "  actWithApproval: prompts go to an approver; with none connected they are denied.")
+	}
+	scopes := []policy.ScopeKind{policy.SpaceScope, policy.AgentScope, policy.WorkspaceScope, policy.ModeScope, policy.Builtin}
+	var tiers []struct {
+		title string
+		set   *policy.Set
+	}
+	tiers = append(tiers, struct {
+		title string
+		set   *policy.Set
+	}{"", set})
+	if lp.managed != nil {
+		tiers = append(tiers, struct {
+			title string
+			set   *policy.Set
+		}{"managed tier (can only tighten): ", lp.managed.Policy})
+	}
+	for _, tier := range tiers {
+		for _, kind := range scopes {
+			var lines []string
+			names := map[string][]string{}
+			var order []string
+			for _, r := range tier.set.Rules {
+				if r.Scope.Kind != kind || !applies(r.Scope) {
+					continue
+				}
+				sc := r.Scope.String()
+				if _, ok := names[sc]; !ok {
+					order = append(order, sc)
+				}
+				names[sc] = append(names[sc], "  - "+policyfile.Sentence(r))
+			}
+			for _, sc := range order {
+				lines = append(lines, fmt.Sprintf("\n%sscope %s\n%s", tier.title, sc, strings.Join(names[sc], "\n")))
+			}
+			for _, l := range lines {
+				fmt.Fprintln(w, l)
+			}
+		}
+	}
+	fmt.Fprintf(w, "\nbuilt-in defaults (when no rule above decides; contained=%t)\n", *contained)
+	for _, c := range action.Classes() {
+		v, why := c.Default(*contained)
+		line := fmt.Sprintf("  - %s %s (%s)", v, c, c.Covers())
+		if why != "" {
+			line += ": not contained, so it asks"
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintln(w, "  - allow reading inside the project; prompt reading outside it")
+	fmt.Fprintln(w, "\nfloor (no rule can loosen it)")
+	fmt.Fprintln(w, "  - deny reading or writing a sensitive path, by any tool:")
+	for _, e := range pathguard.SensitiveSet() {
+		fmt.Fprintf(w, "      %s\n", e.Pattern)
+	}
+	for _, e := range lp.sensitiveExtra() {
+		fmt.Fprintf(w, "      %s (added by policy)\n", e)
+	}
+	fmt.Fprintln(w, "  - deny a path that cannot be resolved (loops, NUL bytes, permission)")
+	fmt.Fprintln(w, "  - prompt at least for commands that cannot be analysed or that execute downloaded or decoded text")
+	return nil
+}
+
+// policyTest runs the examples kept in a policy file's tests: section.
+func policyTest(args []string) error {
+	fs := newFlags("policy test", "policy test [-v] FILE")
+	verbose := fs.Bool("v", false, "print every example, not only failures")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return badInput("policy test takes one file")
+	}
+	lp, err := loadPolicy(files[0])
+	if err != nil {
+		return err
+	}
+	if len(lp.file.Tests) == 0 {
+		return badInput(fmt.Sprintf("%s has no tests: section", files[0]),
+			`add examples such as: tests: [{name: push-main, action: {tool: git_push, refs: [main]}, expect: deny}]`)
+	}
+	passed, failed := 0, 0
+	for _, t := range lp.file.Tests {
+		d, err := decideTest(lp, t)
+		if err != nil {
+			return badInput(fmt.Sprintf("%s: test %q: %v", t.Pos, t.Name, err))
+		}
+		if d.Verdict != t.Expect {
+			failed++
+			fmt.Fprintf(Stdout, "FAIL %s (%s): got %s by %s (%s), want %s\n", t.Name, t.Pos, d.Verdict, orNone(d.Rule), d.Reason, t.Expect)
+			continue
+		}
+		passed++
+		if *verbose {
+			fmt.Fprintf(Stdout, "ok   %s: %s by %s\n", t.Name, d.Verdict, orNone(d.Rule))
+		}
+	}
+	fmt.Fprintf(Stdout, "%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return errFindings
+	}
+	return nil
+}
+
+func decideTest(lp *loadedPolicy, t policyfile.Test) (policy.Decision, error) {
+	raw, err := json.Marshal(t.Action)
+	if err != nil {
+		return policy.Decision{}, err
+	}
+	req, err := request.Parse(raw)
+	if err != nil {
+		return policy.Decision{}, err
+	}
+	a, _, err := req.Action(request.Options{Dir: cwd(), Home: homeDir(), Sensitive: lp.sensitiveExtra()})
+	if err != nil {
+		return policy.Decision{}, err
+	}
+	d, _ := lp.engine.Evaluate(a, policy.Env{Now: now()})
+	return d, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no rule"
+	}
+	return s
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package pathguard resolves the paths an agent names the way the kernel
+// would, and decides which of them touch the sensitive floor.
+//
+// The policy engine is pure: it never touches the filesystem. Every path
+// facet therefore passes through a [Resolver] first, which turns the raw
+// string into an [action.Path] the engine can trust: Lexical (what the user
+// meant), Resolved (what the kernel would reach), Sensitive (the floor
+// entry it matched) and Err (why it could not be resolved). The engine
+// denies a path that is sensitive, has Err set, or was not Checked.
+//
+// # Resolution
+//
+// [Resolver.Resolve] works in three steps.
+//
+//  1. Expansion. A leading ~, ~user, $HOME or ${HOME} is replaced by the
+//     home directory. Nothing else is expanded: any other $VAR, and $HOME
+//     anywhere but at the start, stays literal, because a tool that is not a
+//     shell passes the bytes to open(2) as they are. Shell commands are
+//     expanded by shell analysis before their paths get here. A relative
+//     path is then made absolute against [Resolver.Cwd], the agent's working
+//     directory.
+//
+//  2. The walk. The absolute path is walked one component at a time, as
+//     namei does: each component is lstat'ed; a symbolic link is read and
+//     its target spliced in front of the rest (an absolute target restarts
+//     at /, a relative one continues from the directory that holds the
+//     link); ".." removes the last component of the path resolved so far.
+//     The string is never cleaned before the walk, because cleaning
+//     changes what it names: with link -> /a/b/c, the kernel opens
+//     link/../x as /a/b/x, while filepath.Clean would make it ./x, inside
+//     the project, and a rule written for the project would allow it.
+//
+//     Dangling links are followed: open(O_CREAT) creates the file where the
+//     link points, so a "new file" named project/notes can be a write to
+//     ~/.bashrc. Once a component does not exist (or is not a directory),
+//     the rest of the path is appended lexically; a later ".." still walks
+//     back and resumes real lookups, so the result is what the path would
+//     name if the missing directories were created.
+//
+//     At most 40 links are followed, as in Linux; more is a loop. The
+//     magic links of the agent's own process are not read from Warden's
+//     /proc (which describes Warden, not the agent): /proc/self/root and
+//     /proc/thread-self/root are /, /proc/self/cwd is [Resolver.Cwd], and
+//     /proc/<Resolver.PID> is /proc/self. Other entries of /proc/self (fd,
+//     exe, ...) cannot be known from outside the agent and are kept as
+//     written, under /proc/self. Links of other processes (/proc/<pid>/cwd)
+//     are read like any link.
+//
+//  3. The floor. The sensitive set ([SensitiveSet] plus [Resolver.Extra])
+//     is matched, case-insensitively, against the lexical path, the link
+//     itself and the resolved path; then the resolved file's device and
+//     inode are compared with those of the secrets under the home directory.
+//
+// # Why every form is checked
+//
+// The lexical path catches a name used as bait: a symlink named .env that
+// points at an innocent file is still a request for ".env", and deleting it
+// touches a secret's name. The link itself (the final component's own
+// directory entry, in its resolved directory) is what unlink(2) and
+// rename(2) replace, so deleting or atomically rewriting a link that lives
+// in ~/.ssh is caught even when it points elsewhere. The resolved path
+// catches an innocent name that leads to a secret (project/notes ->
+// ~/.ssh/id_rsa). The device and inode catch what no name reveals: a hard
+// link to ~/.ssh/id_rsa inside the project, or a bind mount of ~/.ssh.
+// Case is ignored because macOS and case-folding ext4 directories open
+// .SSH/ID_RSA as .ssh/id_rsa.
+//
+// # Errors
+//
+// Anything the kernel would refuse, or that the walk cannot see through, is
+// reported in [action.Path.Err] as a short lower-case message, and the
+// engine denies: a NUL byte, a path or name too long, too many links, a
+// permission error while walking, an unknown ~user. A component that does
+// not exist, or that is not a directory but is used as one, is not an
+// error. When Err is set, Resolved is empty.
+//
+// # Limits
+//
+// Resolution happens before the action runs; a path can change in between.
+// The sandbox, not this package, is what holds when that race is won.
+// Bind mounts of procfs other than /proc are walked as ordinary links, and
+// names are compared by Unicode case folding without normalisation (NFC and
+// NFD spellings differ). On systems other than Linux there are no device
+// and inode checks ([DetectsHardLinks] is false); the name checks remain.
+package pathguard

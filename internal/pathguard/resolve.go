@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package pathguard
+
+import (
+	"fmt"
+	"os"
+	"os/user"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"warden.dev/warden/internal/action"
+)
+
+// Limits of the Linux path walk.
+const (
+	maxLinks = 40   // MAXSYMLINKS: links followed in one resolution
+	nameMax  = 255  // NAME_MAX: bytes in one component
+	pathMax  = 4096 // PATH_MAX: bytes in a path, its NUL included
+)
+
+// Resolver resolves the paths one agent names. Set the fields before the
+// first call to [Resolver.Resolve] and do not change or copy the Resolver
+// afterwards; Resolve is safe for concurrent use.
+//
+// The identities of the secrets under Home are read once, on the first
+// call, and kept: a secret created later is still caught by name, but a
+// hard link to it is caught only by a new Resolver. Make one per session.
+type Resolver struct {
+	// Home is the user's home, for ~, $HOME and ${HOME}, and where the
+	// known secrets are looked for. It must be absolute when used.
+	Home string
+	// Cwd is the agent's absolute working directory. Relative paths are
+	// made absolute against it, and /proc/self/cwd leads to it.
+	Cwd string
+	// PID is the agent's process id, when known: /proc/<PID> is then
+	// treated as /proc/self.
+	PID int
+	// LookupHome finds ~user's home; nil means os/user.Lookup.
+	LookupHome func(user string) (string, error)
+	// Extra adds patterns to the sensitive set (the managed tier extends
+	// it; nothing shrinks it). See [ValidatePattern]. An invalid pattern
+	// makes every path fail to resolve, so that a typo denies rather than
+	// silently protecting nothing.
+	Extra []string
+
+	once     sync.Once
+	extra    []pattern
+	extraErr string
+	secrets  map[fileID]secret
+	pid      string
+}
+
+// NewResolver returns a Resolver for an agent whose home is home and whose
+// working directory is cwd.
+func NewResolver(home, cwd string) *Resolver {
+	return &Resolver{Home: home, Cwd: cwd}
+}
+
+func (r *Resolver) init() {
+	for _, x := range r.Extra {
+		p, err := compile(x, r.Home)
+		if err != nil {
+			r.extraErr = err.Error()
+			break
+		}
+		r.extra = append(r.extra, p)
+	}
+	r.secrets = loadSecrets(r.Home, r.Extra)
+	if r.PID > 0 {
+		r.pid = strconv.Itoa(r.PID)
+	}
+}
+
+// Resolve resolves raw as the kernel would for the agent, and checks it
+// against the sensitive floor. It always returns a Path with Checked set;
+// the engine must deny it when Err or Sensitive is not empty. See the
+// package documentation for the rules.
+func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
+	r.once.Do(r.init)
+	p := action.Path{Raw: raw, Access: acc, Checked: true}
+	abs, err := r.absolute(raw)
+	if abs != "" {
+		p.Lexical = path.Clean(abs)
+	}
+	if err == "" {
+		err = r.extraErr
+	}
+	var w walk
+	if err == "" {
+		w = r.walk(abs)
+		err = w.err
+	}
+	if err == "" {
+		p.Resolved = w.resolved
+	}
+	p.Err = err
+	p.Sensitive = r.sensitive(p.Lexical, w.entry, p.Resolved, &w)
+	return p
+}
+
+// sensitive returns the first sensitive entry that the lexical path, the
+// link itself or the resolved path matches, by name or by identity.
+func (r *Resolver) sensitive(lexical, entry, resolved string, w *walk) string {
+	for _, p := range [...]string{lexical, entry, resolved} {
+		if e, ok := match(builtin, p); ok {
+			return e
+		}
+		if e, ok := match(r.extra, p); ok {
+			return e
+		}
+	}
+	if resolved == "" {
+		return ""
+	}
+	for _, h := range w.hits {
+		// A secret directory that the walk left again with ".." does not
+		// contain the result.
+		if !action.Within(h.at, resolved) {
+			continue
+		}
+		switch {
+		case h.dir:
+			return "same directory as " + h.name
+		case h.nlink > 1:
+			return "hard link to " + h.name
+		default:
+			return "same file as " + h.name
+		}
+	}
+	return ""
+}
+
+// absolute expands raw and makes it absolute. It returns the expanded path
+// whenever it could be computed, and a non-empty error string when the path
+// must be denied.
+func (r *Resolver) absolute(raw string) (string, string) {
+	if raw == "" {
+		return "", "empty path"
+	}
+	s, err := r.expand(raw)
+	if err != "" {
+		return "", err
+	}
+	if !path.IsAbs(s) {
+		if !path.IsAbs(r.Cwd) {
+			return "", "relative path and no absolute working directory"
+		}
+		s = r.Cwd + "/" + s
+	}
+	switch {
+	case strings.IndexByte(raw, 0) >= 0:
+		// Go's syscalls refuse it; C would truncate the path at the
+		// NUL and open something else than what was checked.
+		return s, "path contains a NUL byte"
+	case len(s) >= pathMax:
+		return s, syscall.ENAMETOOLONG.Error()
+	}
+	return s, ""
+}
+
+// expand replaces a leading ~, ~user, $HOME or ${HOME}. Nothing else is
+// expanded: other variables are literal file names to a tool that is not a
+// shell, and shell analysis expands commands before they get here.
+func (r *Resolver) expand(raw string) (string, string) {
+	head, tail := raw, ""
+	if i := strings.IndexByte(raw, '/'); i >= 0 {
+		head, tail = raw[:i], raw[i:]
+	}
+	var home string
+	switch {
+	case head == "~" || head == "$HOME" || head == "${HOME}":
+		home = r.Home
+		if home == "" {
+			return "", "home directory unknown"
+		}
+	case strings.HasPrefix(head, "~"):
+		name := head[1:]
+		lookup := r.LookupHome
+		if lookup == nil {
+			lookup = lookupHome
+		}
+		h, err := lookup(name)
+		if err != nil {
+			return "", fmt.Sprintf("expanding ~%s: %v", name, err)
+		}
+		if h == "" {
+			return "", fmt.Sprintf("expanding ~%s: no home directory", name)
+		}
+		home = h
+	default:
+		return raw, ""
+	}
+	if !path.IsAbs(home) {
+		return "", fmt.Sprintf("home directory %q is not absolute", home)
+	}
+	return home + tail, ""
+}
+
+func lookupHome(name string) (string, error) {
+	u, err := user.Lookup(name)
+	if err != nil {
+		return "", err
+	}
+	return u.HomeDir, nil
+}
+
+// walk is the state and result of one resolution.
+type walk struct {
+	resolved string
+	// entry is the final component's own directory entry: the directory
+	// it resolved to, plus its name. It is what unlink and rename touch.
+	entry string
+	// hits are the secrets met on the way, by identity.
+	hits []hit
+	err  string
+}
+
+type hit struct {
+	at    string // where the walk met it
+	name  string // ~/.ssh/id_rsa
+	dir   bool
+	nlink uint64
+}
+
+// walk resolves the absolute path abs component by component, like namei.
+func (r *Resolver) walk(abs string) walk {
+	var w walk
+	// A trailing / or /. changes nothing here (every link is followed
+	// anyway) and removing it lets the loop tell the final component.
+	for len(abs) > 1 && (strings.HasSuffix(abs, "/") || strings.HasSuffix(abs, "/.")) {
+		abs = strings.TrimSuffix(strings.TrimSuffix(abs, "/"), "/.")
+	}
+	resolved := "/"
+	rest := abs
+	links := 0
+	finalSeen := false
+	follow := func() bool {
+		links++
+		if links > maxLinks {
+			w.err = syscall.ELOOP.Error()
+			return false
+		}
+		return true
+	}
+	for rest != "" {
+		c := rest
+		rest = ""
+		if i := strings.IndexByte(c, '/'); i >= 0 {
+			c, rest = c[:i], c[i+1:]
+		}
+		// Links splice their target in front of rest, so the original
+		// final component is the one that leaves rest empty first.
+		final := rest == "" && !finalSeen
+		if final {
+			finalSeen = true
+		}
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			// resolved holds no link: its parent is the real parent.
+			resolved = path.Dir(resolved)
+			continue
+		}
+		if len(c) > nameMax {
+			w.err = syscall.ENAMETOOLONG.Error()
+			return w
+		}
+
+		// The agent's own process in /proc. Warden's /proc/self is
+		// Warden, not the agent: never read it.
+		if base := agentProc(resolved); base != "" {
+			sub := resolved[len(base):]
+			if sub == "" || isTaskDir(sub) {
+				switch c {
+				case "root":
+					if !follow() {
+						return w
+					}
+					resolved = "/"
+					continue
+				case "cwd":
+					if !follow() {
+						return w
+					}
+					if !path.IsAbs(r.Cwd) {
+						w.err = "/proc/self/cwd and no absolute working directory"
+						return w
+					}
+					resolved = "/"
+					rest = splice(r.Cwd, rest)
+					continue
+				}
+			}
+			// fd/N, exe...: unknowable from outside the agent.
+			resolved += "/" + c
+			if final {
+				w.entry = resolved
+			}
+			continue
+		}
+		if resolved == "/proc" && (c == "self" || c == "thread-self" || (r.pid != "" && c == r.pid)) {
+			if !follow() {
+				return w
+			}
+			resolved = "/proc/self"
+			if c == "thread-self" {
+				resolved = "/proc/thread-self"
+			}
+			if final {
+				w.entry = resolved
+			}
+			continue
+		}
+
+		next := join(resolved, c)
+		if final {
+			w.entry = next
+		}
+		n, err := lstat(next)
+		switch {
+		case err != nil && missing(err):
+			// Append lexically; open(O_CREAT) or mkdir -p would
+			// create it here.
+			resolved = next
+			continue
+		case err != nil:
+			w.err = err.Error()
+			return w
+		case n.kind == kindLink:
+			if !follow() {
+				return w
+			}
+			target, err := os.Readlink(next)
+			if err != nil {
+				w.err = err.Error()
+				return w
+			}
+			if target == "" {
+				w.err = "readlink " + next + ": empty link"
+				return w
+			}
+			if target[0] == '/' {
+				resolved = "/"
+			}
+			// A relative target continues from the link's directory,
+			// which is resolved as it stands.
+			rest = splice(target, rest)
+			continue
+		}
+		resolved = next
+		if s, ok := r.secrets[n.id]; ok && n.known {
+			w.hits = append(w.hits, hit{at: next, name: s.name, dir: s.dir, nlink: n.nlink})
+		}
+	}
+	w.resolved = resolved
+	return w
+}
+
+// agentProc returns /proc/self or /proc/thread-self when p is inside it.
+func agentProc(p string) string {
+	for _, base := range [...]string{"/proc/self", "/proc/thread-self"} {
+		if p == base || strings.HasPrefix(p, base) && p[len(base)] == '/' {
+			return base
+		}
+	}
+	return ""
+}
+
+// isTaskDir reports whether sub is /task/<tid>: a thread's directory, which
+// has the same root and cwd as its process.
+func isTaskDir(sub string) bool {
+	tid, ok := strings.CutPrefix(sub, "/task/")
+	return ok && tid != "" && !strings.Contains(tid, "/")
+}
+
+func splice(target, rest string) string {
+	if rest == "" {
+		return target
+	}
+	return target + "/" + rest
+}
+
+func join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}

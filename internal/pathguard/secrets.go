@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package pathguard
+
+import (
+	"os"
+	"path"
+	"strings"
+)
+
+// fileID is a file's identity: device and inode.
+type fileID struct{ dev, ino uint64 }
+
+type kind uint8
+
+const (
+	kindOther kind = iota
+	kindFile
+	kindDir
+	kindLink
+)
+
+// node is what the walk needs to know about one directory entry.
+type node struct {
+	kind  kind
+	id    fileID
+	nlink uint64
+	known bool // id and nlink are valid
+}
+
+// secretFiles are the known secrets under the home directory whose device
+// and inode are remembered, so that a hard link or a bind mount reaching
+// them under another name is still sensitive. They mirror the file entries
+// of the sensitive set.
+var secretFiles = []string{
+	".aws/credentials",
+	".aws/config",
+	".netrc",
+	".git-credentials",
+	".docker/config.json",
+	".kube/config",
+	".config/gh/hosts.yml",
+}
+
+// secretDirs are the directories under home whose own identity and whose
+// files' identities are remembered. private-keys-v1.d is where GnuPG keeps
+// the private keys themselves.
+var secretDirs = []string{
+	".ssh",
+	".gnupg",
+	".gnupg/private-keys-v1.d",
+}
+
+// secret names a known secret found by identity.
+type secret struct {
+	name string // ~/.ssh/id_rsa
+	dir  bool
+}
+
+// loadSecrets stats the known secrets under home and returns them by
+// identity. It is cheap on purpose: a fixed list of stats and three
+// directory reads, done once per Resolver. Extra patterns that name one
+// absolute file (no glob) are included. Errors are ignored: a secret that
+// cannot be stat'ed is not present, and the name checks still apply.
+func loadSecrets(home string, extra []string) map[fileID]secret {
+	set := make(map[fileID]secret)
+	add := func(p, name string, wantDir bool) {
+		// Follow links: ~/.netrc may be a link into a vault, and the
+		// vault file is the secret.
+		n, err := stat(p)
+		if err != nil || !n.known || (n.kind == kindDir) != wantDir || (!wantDir && n.kind != kindFile) {
+			return
+		}
+		if _, dup := set[n.id]; !dup {
+			set[n.id] = secret{name: name, dir: wantDir}
+		}
+	}
+	if path.IsAbs(home) {
+		for _, f := range secretFiles {
+			add(path.Join(home, f), "~/"+f, false)
+		}
+		for _, d := range secretDirs {
+			dir := path.Join(home, d)
+			add(dir, "~/"+d+"/", true)
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range ents {
+				add(path.Join(dir, e.Name()), "~/"+d+"/"+e.Name(), false)
+			}
+		}
+	}
+	for _, x := range extra {
+		if strings.ContainsAny(x, "*?") || strings.HasSuffix(x, "/") {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(x, "/"):
+			add(x, x, false)
+		case strings.HasPrefix(x, "~/") && path.IsAbs(home):
+			add(path.Join(home, x[2:]), x, false)
+		}
+	}
+	return set
+}

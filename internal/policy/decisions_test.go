@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package policy_test
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/policy"
+	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/request"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden explanations in testdata/decisions")
+
+// The golden decision tables live in testdata/decisions/*.txtar. Each holds:
+//
+//	-- policy.yaml --   the policy under test
+//	-- managed.yaml --  optional managed tier
+//	-- cases --         one JSON object a line: {"name", "expect", "action",
+//	                    "no_approver", "now"}; "expect" is the verdict a
+//	                    person wrote down from DESIGN.md, checked always
+//	-- want --          the golden explanation of every case (-update
+//	                    rewrites it): verdict, deciding rule and scope,
+//	                    every matched rule and how it fared, the reason
+//
+// Paths in the cases resolve against /nonexistent/project, which does not
+// exist, so resolution is lexical and the tables stay reproducible.
+func TestDecisions(t *testing.T) {
+	files, err := filepath.Glob("testdata/decisions/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no decision tables: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			runTable(t, file)
+		})
+	}
+}
+
+type decisionCase struct {
+	Name       string          `json:"name"`
+	Expect     string          `json:"expect"`
+	Action     json.RawMessage `json:"action"`
+	NoApprover bool            `json:"no_approver"`
+	Now        string          `json:"now"`
+}
+
+func runTable(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string][]byte{}
+	for _, f := range ar.Files {
+		sections[f.Name] = f.Data
+	}
+	pf, err := policyfile.Parse(file+":policy.yaml", sections["policy.yaml"])
+	if err != nil {
+		t.Fatalf("policy: %v", err)
+	}
+	opt := policy.Options{Home: "/home/agent"}
+	if m, ok := sections["managed.yaml"]; ok {
+		mf, err := policyfile.Parse(file+":managed.yaml", m)
+		if err != nil {
+			t.Fatalf("managed policy: %v", err)
+		}
+		opt.Managed = mf.Policy
+	}
+	eng, err := policy.Compile(pf.Policy, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(string(sections["cases"])), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var c decisionCase
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("case %d: %v", i+1, err)
+		}
+		req, err := request.Parse(c.Action)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		a, _, err := req.Action(request.Options{Dir: "/nonexistent/project", Home: "/home/agent"})
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		env := policy.Env{Now: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC), NoApprover: c.NoApprover}
+		if c.Now != "" {
+			if env.Now, err = time.Parse(time.RFC3339, c.Now); err != nil {
+				t.Fatalf("%s: %v", c.Name, err)
+			}
+		}
+		d, x := eng.Evaluate(a, env)
+		if d.Verdict.String() != c.Expect {
+			t.Errorf("%s: Evaluate = %s (rule %s, %s), want %s\ntrace:\n  %s", c.Name, d.Verdict, d.Rule, d.Reason, c.Expect, strings.Join(x.Trace, "\n  "))
+		}
+		d2, x2 := eng.Evaluate(a, env)
+		if diff := cmp.Diff(fmt.Sprint(d, x), fmt.Sprint(d2, x2)); diff != "" {
+			t.Errorf("%s: a second evaluation differs (-first +second):\n%s", c.Name, diff)
+		}
+		writeCase(&got, c.Name, d, x)
+	}
+	if *update {
+		replaced := false
+		for i := range ar.Files {
+			if ar.Files[i].Name == "want" {
+				ar.Files[i].Data, replaced = []byte(got.String()), true
+			}
+		}
+		if !replaced {
+			ar.Files = append(ar.Files, txtar.File{Name: "want", Data: []byte(got.String())})
+		}
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if diff := cmp.Diff(string(sections["want"]), got.String()); diff != "" {
+		t.Errorf("explanations differ from the golden file (-want +got); rerun with -update if intended:\n%s", diff)
+	}
+}
+
+func writeCase(b *strings.Builder, name string, d policy.Decision, x policy.Explanation) {
+	fmt.Fprintf(b, "%s: %s", name, d.Verdict)
+	if d.Rule != "" {
+		fmt.Fprintf(b, " by %s at %s (%s)", d.Rule, d.Scope, d.Level)
+	}
+	if len(d.Confirm) > 0 {
+		fmt.Fprintf(b, " confirm %v", d.Confirm)
+	}
+	fmt.Fprintf(b, "\n  reason: %s\n", d.Reason)
+	if d.WouldHave != "" {
+		fmt.Fprintf(b, "  would have: %s\n", d.WouldHave)
+	}
+	for _, m := range x.Matched {
+		esc := ""
+		if m.Escalated {
+			esc = " escalated"
+		}
+		mgd := ""
+		if m.Managed {
+			mgd = " managed"
+		}
+		fmt.Fprintf(b, "  matched %s at %s%s on %s: %s%s — %s\n", m.Rule, m.Scope, mgd, m.Unit, m.Decision, esc, m.Outcome)
+	}
+	for _, e := range x.Errors {
+		fmt.Fprintf(b, "  error: %s\n", e)
+	}
+}
+
+// TestEvaluateDoesNotModifyAction checks that the engine treats its input
+// as read-only.
+func TestEvaluateDoesNotModifyAction(t *testing.T) {
+	eng, err := policy.Compile(nil, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &action.Action{Tool: "git_push", Refs: []string{"main"}}
+	eng.Evaluate(a, policy.Env{})
+	if len(a.Classes) != 0 {
+		t.Errorf("Evaluate changed the action's classes to %v", a.Classes)
+	}
+}
+
+// TestInternalErrorDenies checks that a broken input is a deny, never an
+// allow, and that the error is in the explanation.
+func TestInternalErrorDenies(t *testing.T) {
+	eng, err := policy.Compile(nil, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []*action.Action{
+		nil,
+		{Tool: "bash", Classes: []action.Class{200}},
+		{},
+	} {
+		d, x := eng.Evaluate(a, policy.Env{})
+		if d.Verdict != action.Deny {
+			t.Errorf("Evaluate(%+v) = %v, want deny", a, d.Verdict)
+		}
+		if len(x.Trace) == 0 {
+			t.Errorf("Evaluate(%+v): empty trace", a)
+		}
+	}
+}
+
+// TestCompileRejects checks that a malformed set never compiles into an
+// engine that could half-apply it.
+func TestCompileRejects(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		rule policy.Rule
+	}{
+		{"no id", policy.Rule{Class: action.GitPush}},
+		{"class and command", policy.Rule{ID: "x", Class: action.GitPush, Command: []string{"git"}}},
+		{"neither", policy.Rule{ID: "x"}},
+		{"bad class", policy.Rule{ID: "x", Class: 99}},
+		{"bad pattern", policy.Rule{ID: "x", Class: action.GitPush, Refs: []string{"[main"}}},
+		{"empty pattern", policy.Rule{ID: "x", Class: action.GitPush, Refs: []string{"!"}}},
+	} {
+		r := tt.rule
+		if _, err := policy.Compile(&policy.Set{Rules: []*policy.Rule{&r}}, policy.Options{}); err == nil {
+			t.Errorf("%s: Compile accepted %+v", tt.name, tt.rule)
+		}
+	}
+	a, b := &policy.Rule{ID: "dup", Class: action.GitPush}, &policy.Rule{ID: "dup", Class: action.GitCommit}
+	if _, err := policy.Compile(&policy.Set{Rules: []*policy.Rule{a, b}}, policy.Options{}); err == nil {
+		t.Error("Compile accepted duplicate ids")
+	}
+}

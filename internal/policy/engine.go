@@ -1,0 +1,731 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"warden.dev/warden/internal/action"
+)
+
+// Engine decides actions against a compiled policy and, optionally, a
+// managed tier. It is immutable after [Compile] and safe for concurrent
+// use; every call resolves from scratch (no memoisation across calls).
+type Engine struct {
+	set     *Set
+	main    index
+	managed index
+	hasMgd  bool
+	home    string
+}
+
+// Options configure [Compile].
+type Options struct {
+	// Managed is the managed tier: combined most-restrictively with the
+	// result of every decision, so it can only tighten.
+	Managed *Set
+	// Home is the user's home directory, for "~/" in path patterns.
+	Home string
+}
+
+// Compile indexes a policy set for evaluation. A nil set is the empty
+// policy: only the built-in defaults and the floor apply.
+func Compile(s *Set, opt Options) (*Engine, error) {
+	if s == nil {
+		s = &Set{}
+	}
+	main, err := buildIndex(s, opt.Home)
+	if err != nil {
+		return nil, fmt.Errorf("compiling policy: %v", err)
+	}
+	managed, err := buildIndex(opt.Managed, opt.Home)
+	if err != nil {
+		return nil, fmt.Errorf("compiling managed policy: %v", err)
+	}
+	return &Engine{set: s, main: main, managed: managed, hasMgd: opt.Managed != nil, home: opt.Home}, nil
+}
+
+// Env is what a decision depends on besides the action and the policy.
+type Env struct {
+	// Now is the time used for rule expiry. The engine never reads the
+	// clock itself, so a decision is a pure function of its inputs.
+	Now time.Time
+	// NoApprover reports that nobody can answer a prompt now (a headless
+	// session, a hook in dontAsk mode): a prompt then becomes a deny.
+	NoApprover bool
+}
+
+// Decision is the outcome of evaluating one action.
+type Decision struct {
+	Verdict action.Verdict
+	// Rule and Scope name the rule that decided; Level is its
+	// enforcement level.
+	Rule  string
+	Scope string
+	Level Level
+	// Classes are the action's classes; Confirm lists those that need
+	// confirmation when the verdict is prompt (one prompt lists them all).
+	Classes []action.Class
+	Confirm []action.Class
+	// Reason is a sentence a person (or the agent) can act on.
+	Reason string
+	// WouldHave is set when an advisory rule let through what it would
+	// otherwise have stopped: "deny by rule X".
+	WouldHave string
+	// Override is set when a soft deny was lifted, with its justification.
+	Override *action.Override
+}
+
+// Explanation is how a decision was reached.
+type Explanation struct {
+	// Trace is every step of resolution, in order, in plain sentences.
+	Trace []string
+	// Matched lists every rule that matched a class or an invocation, in
+	// the order they were considered.
+	Matched []Match
+	// Errors holds internal errors; any error makes the decision deny.
+	Errors []string
+}
+
+// Match is one rule that matched a unit of resolution.
+type Match struct {
+	Rule     string
+	Scope    string
+	Unit     string // "class gitPush", "command git push origin main"…
+	Decision action.Verdict
+	// Escalated is true when the rule named a facet the request lacks.
+	Escalated bool
+	Managed   bool
+	// Outcome is "decided" or why the rule lost.
+	Outcome string
+}
+
+// RuleIDs returns the ids of the matched rules, each once, in order.
+func (x *Explanation) RuleIDs() []string {
+	var ids []string
+	for _, m := range x.Matched {
+		if !slices.Contains(ids, m.Rule) {
+			ids = append(ids, m.Rule)
+		}
+	}
+	return ids
+}
+
+// Evaluate decides one action. It never fails: an internal error, even a
+// panic, yields Deny with the error in the explanation.
+func (e *Engine) Evaluate(a *action.Action, env Env) (d Decision, x Explanation) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("internal error: %v", r)
+			d = Decision{Verdict: action.Deny, Reason: msg + " (denied: an error is never an allow)"}
+			x.Errors = append(x.Errors, msg)
+			x.Trace = append(x.Trace, "internal error; denied")
+		}
+	}()
+	ev := evaluation{e: e, a: a, env: env}
+	return ev.run()
+}
+
+// evaluation is the state of one Evaluate call.
+type evaluation struct {
+	e   *Engine
+	a   *action.Action
+	env Env
+	x   Explanation
+}
+
+func (ev *evaluation) tracef(format string, args ...any) {
+	ev.x.Trace = append(ev.x.Trace, fmt.Sprintf(format, args...))
+}
+
+// deny ends the evaluation early with a deny by a non-rule check: the floor
+// ("floor:…") or a delegation barrier ("delegation:…").
+func (ev *evaluation) deny(rule, reason string) (Decision, Explanation) {
+	ev.tracef("verdict: deny by %s — %s", rule, reason)
+	scope, _, _ := strings.Cut(rule, ":")
+	var classes []action.Class
+	if ev.a != nil {
+		classes = ev.a.Classes
+	}
+	return Decision{Verdict: action.Deny, Rule: rule, Scope: scope, Reason: reason, Classes: classes}, ev.x
+}
+
+// unit is one thing resolved on its own: a class, a command invocation,
+// or the built-in check of reads outside the project.
+type unit struct {
+	name  string
+	class action.Class
+	argv  []string
+}
+
+// outcome is the resolution of one unit.
+type outcome struct {
+	unit    unit
+	decided bool
+	verdict action.Verdict
+	rule    string
+	scope   string
+	level   Level
+	reason  string
+	would   string
+	over    *action.Override
+}
+
+func (ev *evaluation) run() (Decision, Explanation) {
+	a := ev.a
+	if a == nil {
+		return ev.deny("floor:invalid-action", "no action given")
+	}
+	if a.Tool == "" {
+		return ev.deny("floor:invalid-action", "the action names no tool")
+	}
+
+	// 1. The floor: nothing loosens it, and a denial here is final.
+	classes, unclassified := ev.classes()
+	// Work on a copy: the caller's action is never modified.
+	ac := *a
+	ac.Classes = classes
+	a, ev.a = &ac, &ac
+	ev.tracef("action: tool %s, classes %s, contained=%t", a.Tool, classList(classes), a.Contained)
+	for _, p := range a.Paths {
+		switch {
+		case !p.Checked:
+			return ev.deny("floor:unresolved-path", fmt.Sprintf("path %q was never resolved (floor: unresolved paths are denied)", p.Raw))
+		case p.Err != "":
+			return ev.deny("floor:unresolved-path", fmt.Sprintf("path %q cannot be resolved: %s (floor: resolution errors are denied)", p.Raw, p.Err))
+		case p.Sensitive != "":
+			return ev.deny("floor:sensitive-path", fmt.Sprintf("path %q is sensitive (%s): the floor denies it to every tool, for reading and writing", p.Raw, p.Sensitive))
+		}
+	}
+	floorPrompt := ""
+	for _, f := range a.Flags {
+		if f.Opaque() {
+			floorPrompt = fmt.Sprintf("the command is flagged %s: cannot be analysed statically or executes fetched or decoded text, so it is never allowed without asking", f)
+			break
+		}
+	}
+	if floorPrompt == "" && a.Unresolved != "" {
+		floorPrompt = "cannot be analysed statically: " + a.Unresolved
+	}
+	if floorPrompt == "" && unclassified {
+		floorPrompt = fmt.Sprintf("tool %q declares no class, so it is treated as mutating and asked about", a.Tool)
+	}
+	if floorPrompt != "" {
+		ev.tracef("floor: at least prompt — %s", floorPrompt)
+	} else {
+		ev.tracef("floor: no sensitive path, nothing opaque")
+	}
+
+	// Delegation barriers and the autonomy ceiling (§8).
+	mode, why := ev.mode()
+	ev.tracef("autonomy: %s (%s)", mode, why)
+	if a.Mutating() || unclassified {
+		if barrier, reason := ev.delegation(); reason != "" {
+			return ev.deny("delegation:"+barrier, reason)
+		}
+	}
+
+	// 2–6. Resolve every unit through the scope chain, managed tier and
+	// enforcement level; combine most-restrictively.
+	units := ev.units(classes)
+	var outs []outcome
+	for _, u := range units {
+		o := ev.resolve(u, mode)
+		if o.decided {
+			outs = append(outs, o)
+		}
+	}
+	d := Decision{Verdict: action.Allow, Classes: classes}
+	var decider *outcome
+	for i := range outs {
+		o := &outs[i]
+		if o.verdict == action.Prompt && o.unit.class != 0 {
+			d.Confirm = append(d.Confirm, o.unit.class)
+		}
+		if o.would != "" && d.WouldHave == "" {
+			d.WouldHave = o.would
+		}
+		if o.over != nil {
+			d.Override = o.over
+		}
+		if decider == nil || o.verdict < decider.verdict {
+			decider = o
+		}
+	}
+	if decider != nil {
+		d.Verdict, d.Rule, d.Scope, d.Level, d.Reason = decider.verdict, decider.rule, decider.scope, decider.level, decider.reason
+		ev.tracef("combined: %s, decided by %s on %s (most restrictive of %d)", d.Verdict, decider.rule, decider.unit.name, len(outs))
+	} else {
+		d.Reason = "reading inside the project is not a gated action"
+		ev.tracef("combined: nothing gated; allow")
+	}
+	if d.Verdict != action.Prompt {
+		d.Confirm = nil
+	}
+
+	// 7. Autonomy.
+	switch mode {
+	case action.ProposeOnly:
+		if a.Mutating() || unclassified {
+			d.Verdict, d.Reason = action.Deny, "this space only proposes: the agent may reason and answer, not act (autonomy proposeOnly)"
+			d.Rule, d.Scope, d.Level = "autonomy:proposeOnly", "autonomy", Hard
+			ev.tracef("autonomy proposeOnly: every gated action is denied")
+		}
+	case action.ActFreely:
+		if d.Verdict == action.Prompt && floorPrompt == "" {
+			d.Verdict = action.Allow
+			d.Reason += " (prompt allowed without asking: autonomy actFreely)"
+			ev.tracef("autonomy actFreely: the prompt becomes allow; a deny would stay")
+		}
+	}
+
+	// The floor's minimum: opaque commands are never allowed.
+	if floorPrompt != "" && d.Verdict == action.Allow {
+		d.Verdict, d.Reason = action.Prompt, floorPrompt
+		d.Rule, d.Scope, d.Level = "floor", "floor", Hard
+		ev.tracef("floor: raised allow to prompt")
+	}
+
+	// A prompt nobody can answer is a deny.
+	if d.Verdict == action.Prompt && ev.env.NoApprover {
+		d.Verdict = action.Deny
+		d.Reason += " — and no approver is connected: an unanswered question is never a yes"
+		ev.tracef("no approver: prompt becomes deny")
+	}
+	ev.tracef("verdict: %s", d.Verdict)
+	return d, ev.x
+}
+
+// classes returns the action's effective classes: those it declares plus
+// those its tool declares (a tool cannot drop its own classes), with the
+// write-outside-worktree class kept only when a written path is outside.
+// unclassified is true for an unknown tool that declares nothing.
+func (ev *evaluation) classes() (cs []action.Class, unclassified bool) {
+	a := ev.a
+	for _, c := range a.Classes {
+		if !c.Valid() {
+			panic(fmt.Sprintf("invalid class %d", c))
+		}
+	}
+	cs = slices.Clone(a.Classes)
+	t, known := action.LookupTool(a.Tool)
+	if known {
+		for _, c := range t.Classes {
+			if t.OutsideOnly && c == action.FileWriteOutsideWorktree {
+				continue
+			}
+			cs = append(cs, c)
+		}
+		if t.OutsideOnly && ev.writesOutside() {
+			cs = append(cs, action.FileWriteOutsideWorktree)
+		}
+	}
+	slices.Sort(cs)
+	cs = slices.Compact(cs)
+	return cs, !known && len(cs) == 0
+}
+
+func (ev *evaluation) writesOutside() bool {
+	for _, p := range ev.a.Paths {
+		if p.Access != action.Read && (!action.Within(ev.a.Project, p.Resolved) || !action.Within(ev.a.Project, p.Lexical)) {
+			return true
+		}
+	}
+	return false
+}
+
+// mode is the autonomy in force: the least autonomous of the policy's
+// dial, the caller's mode and every delegator's own setting. Unset values
+// take no part; nothing set at all means actWithApproval.
+func (ev *evaluation) mode() (action.Mode, string) {
+	p := ev.a.Principal
+	m, why := action.ActWithApproval, "the default"
+	switch pol := ev.e.set.Autonomy; {
+	case pol != "" && p.Mode != "" && p.Mode.MoreFree(pol):
+		m, why = pol, "the policy's autonomy; the principal's "+string(p.Mode)+" cannot exceed it"
+	case p.Mode != "":
+		m, why = p.Mode, "the principal's mode"
+	case pol != "":
+		m, why = pol, "the policy's autonomy"
+	}
+	for _, agent := range append(slices.Clone(p.Delegation), p.Agent) {
+		if am, ok := ev.e.set.Delegation.Autonomy[agent]; ok && m.MoreFree(am) {
+			m, why = am, "capped by the autonomy of "+agent+" (a delegate never acts more freely than its delegator)"
+		}
+	}
+	return m, why
+}
+
+// delegation applies the depth, cycle and budget barriers; it returns the
+// barrier and why the action is refused, or "".
+func (ev *evaluation) delegation() (barrier, reason string) {
+	p := ev.a.Principal
+	if len(p.Delegation) == 0 {
+		return "", ""
+	}
+	max := ev.e.set.Delegation.MaxDepth
+	if max <= 0 {
+		max = DefaultMaxDepth
+	}
+	if len(p.Delegation) > max {
+		return "depth", fmt.Sprintf("delegation barrier (depth): the chain %s is %d deep, the limit is %d",
+			strings.Join(append(slices.Clone(p.Delegation), p.Agent), " → "), len(p.Delegation), max)
+	}
+	seen := make(map[string]bool, len(p.Delegation)+1)
+	for _, id := range append(slices.Clone(p.Delegation), p.Agent) {
+		if id != "" && seen[id] {
+			return "cycle", fmt.Sprintf("delegation barrier (cycle): agent %q appears twice in the chain %s",
+				id, strings.Join(append(slices.Clone(p.Delegation), p.Agent), " → "))
+		}
+		seen[id] = true
+	}
+	if p.BudgetCents != nil {
+		cost := int64(0)
+		if ev.a.Cents != nil {
+			cost = *ev.a.Cents
+		}
+		if cost > *p.BudgetCents {
+			return "budget", fmt.Sprintf("delegation barrier (budget): the action costs %d cents and the delegator has %d left; a delegation cannot create budget", cost, *p.BudgetCents)
+		}
+	}
+	return "", ""
+}
+
+// units lists what is resolved independently: each class, each command
+// invocation, and reads outside the project.
+func (ev *evaluation) units(classes []action.Class) []unit {
+	var us []unit
+	for _, c := range classes {
+		us = append(us, unit{name: "class " + c.String(), class: c})
+	}
+	for _, argv := range ev.a.Commands {
+		if len(argv) > 0 {
+			us = append(us, unit{name: "command " + strings.Join(argv, " "), argv: argv})
+		}
+	}
+	for _, p := range ev.a.Paths {
+		if p.Access == action.Read && (!action.Within(ev.a.Project, p.Resolved) || !action.Within(ev.a.Project, p.Lexical)) {
+			us = append(us, unit{name: "read " + p.Resolved})
+			break
+		}
+	}
+	return us
+}
+
+// chain returns the scopes to walk for the principal, most specific first.
+func (ev *evaluation) chain(mode action.Mode) []Scope {
+	p := ev.a.Principal
+	sc := make([]Scope, 0, 5)
+	if p.Space != "" {
+		sc = append(sc, Scope{Kind: SpaceScope, Name: p.Space})
+	}
+	if p.Agent != "" {
+		sc = append(sc, Scope{Kind: AgentScope, Name: p.Agent})
+	}
+	return append(sc, Scope{Kind: WorkspaceScope}, Scope{Kind: ModeScope, Name: string(mode)}, Scope{Kind: Builtin})
+}
+
+// resolve decides one unit: main chain, then the managed tier combined
+// most-restrictively, each after its enforcement level.
+func (ev *evaluation) resolve(u unit, mode action.Mode) outcome {
+	o := ev.walk(&ev.e.main, u, mode, false)
+	if ev.e.hasMgd {
+		m := ev.walk(&ev.e.managed, u, mode, true)
+		if m.decided && (!o.decided || m.verdict < o.verdict) {
+			ev.tracef("%s: managed tier tightens %s to %s (rule %s)", u.name, o.verdict, m.verdict, m.rule)
+			m.reason = "managed policy: " + m.reason
+			return m
+		}
+		if m.decided {
+			ev.tracef("%s: managed tier (%s by %s) does not tighten %s", u.name, m.verdict, m.rule, o.verdict)
+		}
+	}
+	return o
+}
+
+// walk resolves a unit through one index's scope chain.
+func (ev *evaluation) walk(ix *index, u unit, mode action.Mode, managed bool) outcome {
+	tier := ""
+	if managed {
+		tier = "managed "
+	}
+	for _, sc := range ev.chain(mode) {
+		cands := ev.candidates(ix, sc, u, managed)
+		if len(cands) == 0 {
+			continue
+		}
+		best := pick(cands)
+		for i := range cands {
+			c := &cands[i]
+			m := Match{Rule: c.rule.ID, Scope: sc.String(), Unit: u.name, Decision: c.verdict, Escalated: c.escalated, Managed: managed, Outcome: "decided"}
+			if c != best {
+				m.Outcome = lostBecause(best, c)
+			}
+			ev.x.Matched = append(ev.x.Matched, m)
+		}
+		ev.tracef("%s: %sscope %s has %d matching rule(s); %s decides %s", u.name, tier, sc, len(cands), best.rule.ID, best.verdict)
+		return ev.enforce(u, sc, best)
+	}
+	if u.class == 0 && u.argv == nil && !managed {
+		// The built-in check of reads outside the project.
+		ev.x.Matched = append(ev.x.Matched, Match{Rule: "builtin:read-outside-project", Scope: "builtin", Unit: u.name, Decision: action.Prompt, Outcome: "decided"})
+		ev.tracef("%s: reading outside the project asks first", u.name)
+		return outcome{unit: u, decided: true, verdict: action.Prompt, rule: "builtin:read-outside-project", scope: "builtin",
+			reason: "reading outside the project needs confirmation"}
+	}
+	if u.argv != nil || managed {
+		ev.tracef("%s: no %scommand rule matches", u.name, tier)
+	}
+	return outcome{unit: u}
+}
+
+// candidate is a rule that matched a unit, with its effective verdict.
+type candidate struct {
+	rule      *compiled
+	verdict   action.Verdict
+	escalated bool
+	prefix    int
+	why       string
+}
+
+func (ev *evaluation) candidates(ix *index, sc Scope, u unit, managed bool) []candidate {
+	var cands []candidate
+	b := ix.scopes[sc]
+	consider := func(c *compiled, prefix int) {
+		if !c.Expires.IsZero() && !ev.env.Now.Before(c.Expires) {
+			ev.tracef("%s: rule %s expired at %s; skipped", u.name, c.ID, c.Expires.Format(time.RFC3339))
+			return
+		}
+		ok, escalated, why := ev.match(c)
+		if !ok {
+			return
+		}
+		v := c.Decision
+		if escalated {
+			v = action.Prompt
+		}
+		cands = append(cands, candidate{rule: c, verdict: v, escalated: escalated, prefix: prefix, why: why})
+	}
+	if b != nil {
+		if u.class != 0 {
+			for _, c := range b.byClass[u.class] {
+				consider(c, 0)
+			}
+		} else if u.argv != nil {
+			n := b.cmds
+			for i, w := range u.argv {
+				if n = n.next[w]; n == nil {
+					break
+				}
+				for _, c := range n.rules {
+					consider(c, i+1)
+				}
+			}
+		}
+	}
+	if u.class != 0 && sc.Kind == Builtin && !managed {
+		v, why := u.class.Default(ev.a.Contained)
+		if why == "" {
+			why = "the built-in default for " + u.class.String()
+		}
+		cands = append(cands, candidate{rule: builtinRule(u.class), verdict: v, why: why})
+	}
+	return cands
+}
+
+var builtinRules = func() [action.EnclosureControl + 1]*compiled {
+	var rs [action.EnclosureControl + 1]*compiled
+	for _, c := range action.Classes() {
+		rs[c] = &compiled{Rule: &Rule{ID: "builtin:" + c.String(), Scope: Scope{Kind: Builtin}, Class: c, Provenance: ProvenanceBuiltin}}
+	}
+	return rs
+}()
+
+func builtinRule(c action.Class) *compiled { return builtinRules[c] }
+
+// pick chooses the deciding rule among one scope's matches: the longest
+// command prefix, then constrained over unconstrained, then the most
+// restrictive; and allow never overrides a deny in the same scope.
+func pick(cands []candidate) *candidate {
+	best := &cands[0]
+	for i := 1; i < len(cands); i++ {
+		if beats(&cands[i], best) {
+			best = &cands[i]
+		}
+	}
+	if best.verdict == action.Allow {
+		var deny *candidate
+		for i := range cands {
+			if cands[i].verdict == action.Deny && (deny == nil || beats(&cands[i], deny)) {
+				deny = &cands[i]
+			}
+		}
+		if deny != nil {
+			return deny
+		}
+	}
+	return best
+}
+
+func beats(a, b *candidate) bool {
+	if a.prefix != b.prefix {
+		return a.prefix > b.prefix
+	}
+	ac, bc := a.rule.Constrained() || a.escalated, b.rule.Constrained() || b.escalated
+	if ac != bc {
+		return ac
+	}
+	if a.verdict != b.verdict {
+		return a.verdict < b.verdict
+	}
+	if a.rule.Provenance == ProvenanceBuiltin || b.rule.Provenance == ProvenanceBuiltin {
+		// A written rule at builtin scope beats the default it refines.
+		return b.rule.Provenance == ProvenanceBuiltin
+	}
+	return a.rule.order < b.rule.order
+}
+
+func lostBecause(best, c *candidate) string {
+	switch {
+	case best.verdict == action.Deny && c.verdict == action.Allow && !beats(best, c):
+		return "lost: allow never overrides a deny in the same scope"
+	case best.prefix != c.prefix:
+		return fmt.Sprintf("lost: shorter command prefix than %s", best.rule.ID)
+	case (best.rule.Constrained() || best.escalated) != (c.rule.Constrained() || c.escalated):
+		return fmt.Sprintf("lost: less specific than %s (unconstrained)", best.rule.ID)
+	case best.verdict != c.verdict:
+		return fmt.Sprintf("lost: as specific as %s but less restrictive", best.rule.ID)
+	}
+	return fmt.Sprintf("lost: same verdict as %s, which comes first", best.rule.ID)
+}
+
+// enforce applies the deciding rule's enforcement level.
+func (ev *evaluation) enforce(u unit, sc Scope, c *candidate) outcome {
+	o := outcome{unit: u, decided: true, verdict: c.verdict, rule: c.rule.ID, scope: sc.String(), level: c.rule.Level}
+	o.reason = c.rule.Reason
+	if o.reason == "" {
+		o.reason = c.why
+	}
+	if o.reason == "" {
+		o.reason = fmt.Sprintf("rule %s: %s %s", c.rule.ID, c.verdict, u.name)
+	}
+	if c.escalated {
+		o.reason = fmt.Sprintf("rule %s names %s, which the request does not describe: asking instead of guessing", c.rule.ID, c.why)
+	}
+	switch c.rule.Level {
+	case Advisory:
+		if o.verdict != action.Allow {
+			o.would = fmt.Sprintf("%s by rule %s", o.verdict, c.rule.ID)
+			ev.tracef("%s: rule %s is advisory: allowed, recorded as would have been %s", u.name, c.rule.ID, o.verdict)
+			o.verdict = action.Allow
+			o.reason = "allowed; advisory rule " + c.rule.ID + " would have " + o.would
+		}
+	case Soft:
+		if o.verdict == action.Deny {
+			if ov := ev.a.Override; ov != nil && ov.Justification != "" && slices.Contains(ev.e.set.OverrideHolders, ov.By) {
+				o.verdict, o.over = action.Allow, ov
+				o.reason = fmt.Sprintf("soft deny by %s overridden by %s: %q", c.rule.ID, ov.By, ov.Justification)
+				ev.tracef("%s: soft rule %s overridden by %s with a recorded justification", u.name, c.rule.ID, ov.By)
+			} else {
+				ev.tracef("%s: soft rule %s denies; a holder of the override permission may lift it with a justification", u.name, c.rule.ID)
+			}
+		}
+	}
+	return o
+}
+
+// match tests a rule's constraints against the action. A restrictive rule
+// matches when the request touches any value it names; an allow rule only
+// when every value lies inside. A named facet the request lacks makes the
+// match escalated (prompt) — provided every facet it has matches.
+func (ev *evaluation) match(c *compiled) (ok, escalated bool, why string) {
+	a := ev.a
+	restrictive := c.Decision != action.Allow
+	var missing []string
+	check := func(name string, has bool, f func() bool) bool {
+		if !has {
+			missing = append(missing, name)
+			return true
+		}
+		return f()
+	}
+	if !c.paths.empty() && !check("paths", len(a.Paths) > 0, func() bool { return ev.matchPaths(c, restrictive) }) {
+		return false, false, ""
+	}
+	if !c.refs.empty() && !check("refs", len(a.Refs) > 0, func() bool {
+		return anyOrAll(restrictive, len(a.Refs), func(i int) bool {
+			r := normRef(a.Refs[i])
+			return c.refs.contains(func(g *glob) bool { return matchRef(g, r) })
+		})
+	}) {
+		return false, false, ""
+	}
+	if !c.hosts.empty() && !check("hosts", len(a.Hosts) > 0, func() bool {
+		return anyOrAll(restrictive, len(a.Hosts), func(i int) bool {
+			h := normHost(a.Hosts[i])
+			return c.hosts.contains(func(g *glob) bool { return matchHost(g, h) })
+		})
+	}) {
+		return false, false, ""
+	}
+	if c.MaxCount != nil && !check("a count", a.Count != nil, func() bool { return limit(restrictive, *a.Count, *c.MaxCount) }) {
+		return false, false, ""
+	}
+	if c.MaxCents != nil && !check("a cost in cents", a.Cents != nil, func() bool { return limit(restrictive, *a.Cents, *c.MaxCents) }) {
+		return false, false, ""
+	}
+	if len(missing) > 0 {
+		return true, true, strings.Join(missing, " and ")
+	}
+	return true, false, ""
+}
+
+// limit: an allow rule holds within its limit; a restrictive rule applies
+// beyond it ("prompt when deleting more than 50 files").
+func limit(restrictive bool, v, max int64) bool {
+	if restrictive {
+		return v > max
+	}
+	return v <= max
+}
+
+func anyOrAll(any bool, n int, in func(int) bool) bool {
+	for i := 0; i < n; i++ {
+		if in(i) == any {
+			return any
+		}
+	}
+	return !any
+}
+
+// matchPaths judges the real path and the path as written: a restrictive
+// rule applies when either is inside its patterns; an allow rule needs
+// both, so a symlink cannot carry an allowed name to a forbidden file.
+func (ev *evaluation) matchPaths(c *compiled, restrictive bool) bool {
+	project := ev.a.Project
+	in := func(p string) bool {
+		return c.paths.contains(func(g *glob) bool { return matchPath(g, p, project) })
+	}
+	return anyOrAll(restrictive, len(ev.a.Paths), func(i int) bool {
+		p := ev.a.Paths[i]
+		if restrictive {
+			return in(p.Resolved) || in(p.Lexical)
+		}
+		return in(p.Resolved) && in(p.Lexical)
+	})
+}
+
+func classList(cs []action.Class) string {
+	if len(cs) == 0 {
+		return "none (a read)"
+	}
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.String()
+	}
+	return strings.Join(names, ", ")
+}

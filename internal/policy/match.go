@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package policy
+
+import (
+	"errors"
+	"path"
+	"strings"
+
+	"warden.dev/warden/internal/action"
+)
+
+// This file implements the constraint language of DESIGN.md §4:
+//
+//   - paths and refs are globs over "/"-separated segments: "*", "?" and
+//     "[...]" match within one segment, a "**" segment matches any number of
+//     segments (zero included);
+//   - a relative path pattern is relative to the project, except one that
+//     starts with "**/", which matches anywhere; "~/" is the user's home;
+//   - hosts match exactly (case-insensitive, one trailing dot ignored), and
+//     "*.example.com" matches every subdomain at any depth but never the
+//     apex or a look-alike such as "evilexample.com";
+//   - a "!" prefix negates; a value is inside a list when it matches a
+//     positive pattern (or the list holds only negations) and no negation.
+
+// ErrBadPattern is returned by [ValidPattern] for a malformed glob.
+var ErrBadPattern = errors.New("malformed pattern")
+
+// ValidPattern reports whether p is a well-formed path, ref or host
+// pattern.
+func ValidPattern(p string) error {
+	body := strings.TrimPrefix(p, "!")
+	if body == "" {
+		return errors.New("empty pattern")
+	}
+	for _, seg := range strings.Split(body, "/") {
+		if seg == "**" {
+			continue
+		}
+		if _, err := path.Match(seg, ""); err != nil {
+			return ErrBadPattern
+		}
+	}
+	return nil
+}
+
+// glob is one compiled pattern.
+type glob struct {
+	neg  bool
+	segs []string // for paths and refs; nil for hosts
+	// host patterns
+	host     string
+	wildcard bool // "*.suffix": host holds ".suffix"
+}
+
+// patternSet is a compiled pattern list.
+type patternSet struct {
+	pos, neg []glob
+}
+
+func (ps *patternSet) empty() bool { return len(ps.pos) == 0 && len(ps.neg) == 0 }
+
+// contains reports whether value is inside the set. match tests one glob.
+func (ps *patternSet) contains(match func(*glob) bool) bool {
+	in := len(ps.pos) == 0
+	for i := range ps.pos {
+		if match(&ps.pos[i]) {
+			in = true
+			break
+		}
+	}
+	if !in {
+		return false
+	}
+	for i := range ps.neg {
+		if match(&ps.neg[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func compilePaths(pats []string, home string) patternSet {
+	var ps patternSet
+	for _, p := range pats {
+		g := glob{neg: strings.HasPrefix(p, "!")}
+		body := strings.TrimPrefix(p, "!")
+		switch {
+		case body == "~" || strings.HasPrefix(body, "~/"):
+			if home == "" {
+				// Without a home the pattern cannot name anything real;
+				// keep it relative to nothing so it never matches.
+				body = "/\x00nohome" + body[1:]
+			} else {
+				body = home + body[1:]
+			}
+		}
+		g.segs = splitSegs(body)
+		if strings.HasPrefix(body, "/") {
+			g.segs = append([]string{"/"}, g.segs...)
+		}
+		add(&ps, g)
+	}
+	return ps
+}
+
+func compileRefs(pats []string) patternSet {
+	var ps patternSet
+	for _, p := range pats {
+		g := glob{neg: strings.HasPrefix(p, "!")}
+		g.segs = splitSegs(normRef(strings.TrimPrefix(p, "!")))
+		add(&ps, g)
+	}
+	return ps
+}
+
+func compileHosts(pats []string) patternSet {
+	var ps patternSet
+	for _, p := range pats {
+		g := glob{neg: strings.HasPrefix(p, "!")}
+		h := normHost(strings.TrimPrefix(p, "!"))
+		if suffix, ok := strings.CutPrefix(h, "*"); ok && strings.HasPrefix(suffix, ".") {
+			g.wildcard, g.host = true, suffix
+		} else {
+			g.host = h
+		}
+		add(&ps, g)
+	}
+	return ps
+}
+
+func add(ps *patternSet, g glob) {
+	if g.neg {
+		ps.neg = append(ps.neg, g)
+	} else {
+		ps.pos = append(ps.pos, g)
+	}
+}
+
+func splitSegs(s string) []string {
+	s = strings.Trim(s, "/")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "/")
+}
+
+// normRef reduces a ref to the branch or tag name a rule speaks of:
+// "HEAD:refs/heads/main" and "+main" both push to "main".
+func normRef(r string) string {
+	if i := strings.LastIndexByte(r, ':'); i >= 0 {
+		r = r[i+1:]
+	}
+	r = strings.TrimPrefix(r, "+")
+	if s, ok := strings.CutPrefix(r, "refs/heads/"); ok {
+		return s
+	}
+	return r
+}
+
+func normHost(h string) string {
+	return strings.TrimSuffix(strings.ToLower(h), ".")
+}
+
+// matchSegs matches a segment pattern against a "/"-separated value.
+// It never allocates: value is walked in place.
+func matchSegs(pat []string, value string) bool {
+	if len(pat) == 0 {
+		return value == ""
+	}
+	if pat[0] == "**" {
+		if matchSegs(pat[1:], value) {
+			return true
+		}
+		for i := 0; i < len(value); i++ {
+			if value[i] == '/' && matchSegs(pat[1:], value[i+1:]) {
+				return true
+			}
+		}
+		// "**" at the end also matches the whole remaining value.
+		return len(pat) == 1 && value != ""
+	}
+	seg, rest, more := strings.Cut(value, "/")
+	if ok, _ := path.Match(pat[0], seg); !ok {
+		return false
+	}
+	if !more {
+		return len(pat) == 1 || (len(pat) == 2 && pat[1] == "**")
+	}
+	return matchSegs(pat[1:], rest)
+}
+
+// matchPath matches a compiled path glob against an absolute path.
+// project is the worktree root for relative patterns.
+func matchPath(g *glob, p, project string) bool {
+	switch {
+	case len(g.segs) > 0 && g.segs[0] == "/":
+		return matchSegs(g.segs[1:], strings.TrimPrefix(p, "/"))
+	case len(g.segs) > 0 && g.segs[0] == "**":
+		return matchSegs(g.segs, strings.TrimPrefix(p, "/"))
+	default:
+		if !action.Within(project, p) {
+			return false
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, project), "/")
+		if project == "/" {
+			rel = strings.TrimPrefix(p, "/")
+		}
+		return matchSegs(g.segs, rel)
+	}
+}
+
+func matchRef(g *glob, ref string) bool { return matchSegs(g.segs, ref) }
+
+func matchHost(g *glob, host string) bool {
+	if g.wildcard {
+		// Any depth of subdomain, never the apex: "a.example.com" and
+		// "a.b.example.com" match "*.example.com"; "example.com" and
+		// "evilexample.com" do not.
+		return len(host) > len(g.host) && strings.HasSuffix(host, g.host)
+	}
+	return host == g.host
+}
