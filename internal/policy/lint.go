@@ -65,6 +65,12 @@ func Lint(s *Set, now time.Time) []Finding {
 			}
 		}
 	}
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line - b.Pos.Line
+		}
+		return a.Pos.Col - b.Pos.Col
+	})
 	return out
 }
 

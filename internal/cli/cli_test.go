@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package cli_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"warden.dev/warden/internal/cli"
+)
+
+// TestMain registers warden as a command the scripts can exec, run in
+// process, as shfmt and age do.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"warden": func() { os.Exit(cli.Run(context.Background(), os.Args[1:])) },
+	})
+}
+
+// TestScript runs the CLI scripts in testdata/script: each is a txtar with
+// the commands a user types and what they must print.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("HOME", env.WorkDir+"/home")
+			return os.MkdirAll(env.WorkDir+"/home/.ssh", 0o700)
+		},
+	})
+}
