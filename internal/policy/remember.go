@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"warden.dev/warden/internal/action"
+)
+
+// This file turns "remember this" into real rules (DESIGN.md §4):
+//
+//   - a remembered rule is an allow at a chosen scope — space, agent or
+//     workspace, never builtin or a mode — with provenance "remembered"
+//     and an expiry: saying yes for the next hours is not rewriting the
+//     standing policy;
+//   - it is constrained by the arguments of the approved action,
+//     generalised one step and never to a catch-all: refs feature/login
+//     → feature/**, paths src/app/x.go → src/app/**, hosts
+//     api.github.com → *.github.com, commands drop their last argument;
+//     a value that cannot be generalised without becoming "**" stays exact;
+//   - it refuses interpreter-wide prefixes (python, bash, node, sh -c, …)
+//     and commands the floor flagged: approving one run of them says
+//     nothing about the next;
+//   - it refuses to write an unconstrained rule for a class whose actions
+//     normally carry the facet that should constrain it.
+
+// Remember errors.
+var (
+	ErrRememberScope       = errors.New("remembered rules live at space, agent or workspace scope")
+	ErrRememberTTL         = errors.New("a remembered rule needs a positive TTL")
+	ErrRememberInterpreter = errors.New("refusing to remember an interpreter-wide command prefix")
+	ErrRememberOpaque      = errors.New("refusing to remember a command the floor flagged")
+	ErrRememberUnbounded   = errors.New("refusing to remember an unconstrained rule")
+)
+
+// bannedPrefixes are command prefixes never remembered: each runs
+// arbitrary code, so allowing it once for one script allows everything.
+var bannedPrefixes = [][]string{
+	{"python"}, {"python3"}, {"python2"}, {"python", "-c"}, {"python3", "-c"},
+	{"bash"}, {"sh"}, {"zsh"}, {"dash"}, {"fish"}, {"ksh"},
+	{"bash", "-c"}, {"sh", "-c"}, {"zsh", "-c"}, {"bash", "-lc"}, {"sh", "-lc"}, {"zsh", "-lc"},
+	{"node"}, {"node", "-e"}, {"deno"}, {"bun"}, {"npx"},
+	{"perl"}, {"perl", "-e"}, {"ruby"}, {"ruby", "-e"}, {"php"}, {"php", "-r"},
+	{"lua"}, {"lua", "-e"}, {"pwsh"}, {"pwsh", "-Command"}, {"osascript"},
+	{"env"}, {"sudo"}, {"doas"}, {"su"}, {"xargs"}, {"eval"}, {"exec"}, {"command"},
+	{"git"}, {"make"}, {"npm", "run"}, {"npm", "exec"}, {"go", "run"}, {"cargo", "run"},
+}
+
+// facetOf names the facet that must constrain a remembered rule of a class.
+var facetOf = map[action.Class]string{
+	action.GitPush:                  "refs",
+	action.FileDelete:               "paths",
+	action.FileWriteOutsideWorktree: "paths",
+	action.NetworkEgress:            "hosts",
+}
+
+// RememberOptions say where and for how long an approval is remembered.
+type RememberOptions struct {
+	Scope Scope
+	TTL   time.Duration
+	Now   time.Time
+	// Command remembers the action's command invocations as command
+	// rules instead of its classes.
+	Command bool
+}
+
+// Remember writes the rules that let actions like a, approved once, through
+// without asking again. It never returns a rule broader than one step of
+// generalisation beyond a's own arguments.
+func Remember(a *action.Action, classes []action.Class, opt RememberOptions) ([]*Rule, error) {
+	if opt.Scope.Kind != SpaceScope && opt.Scope.Kind != AgentScope && opt.Scope.Kind != WorkspaceScope {
+		return nil, ErrRememberScope
+	}
+	if opt.TTL <= 0 {
+		return nil, ErrRememberTTL
+	}
+	for _, f := range a.Flags {
+		if f.Opaque() {
+			return nil, fmt.Errorf("%w: %s", ErrRememberOpaque, f)
+		}
+	}
+	if a.Unresolved != "" {
+		return nil, fmt.Errorf("%w: %s", ErrRememberOpaque, a.Unresolved)
+	}
+	base := Rule{
+		Scope:      opt.Scope,
+		Decision:   action.Allow,
+		Expires:    opt.Now.Add(opt.TTL).UTC().Truncate(time.Second),
+		Provenance: ProvenanceRemembered,
+		Reason:     "remembered approval",
+	}
+	var rules []*Rule
+	if opt.Command {
+		for _, argv := range a.Commands {
+			prefix := GeneraliseCommand(argv)
+			for _, banned := range bannedPrefixes {
+				if slices.Equal(prefix, banned) || len(prefix) == 0 {
+					return nil, fmt.Errorf("%w: %q", ErrRememberInterpreter, strings.Join(prefix, " "))
+				}
+			}
+			r := base
+			r.Command = prefix
+			r.ID = rememberedID("cmd", opt.Scope, strings.Join(prefix, " "))
+			if !slices.ContainsFunc(rules, func(o *Rule) bool { return o.ID == r.ID }) {
+				rules = append(rules, &r)
+			}
+		}
+		if len(rules) == 0 {
+			return nil, fmt.Errorf("%w: the action runs no command", ErrRememberUnbounded)
+		}
+		return rules, nil
+	}
+	for _, c := range classes {
+		r := base
+		r.Class = c
+		for _, ref := range a.Refs {
+			r.Refs = appendNew(r.Refs, GeneraliseRef(ref))
+		}
+		for _, p := range a.Paths {
+			r.Paths = appendNew(r.Paths, GeneralisePath(p.Resolved, a.Project))
+		}
+		for _, h := range a.Hosts {
+			r.Hosts = appendNew(r.Hosts, GeneraliseHost(h))
+		}
+		if a.Count != nil {
+			n := *a.Count
+			r.MaxCount = &n
+		}
+		if a.Cents != nil {
+			n := *a.Cents
+			r.MaxCents = &n
+		}
+		if f, ok := facetOf[c]; ok && !r.Constrained() {
+			return nil, fmt.Errorf("%w: %s without %s would allow every %s", ErrRememberUnbounded, c, f, c.Covers())
+		}
+		r.ID = rememberedID(c.String(), opt.Scope, fmt.Sprint(r.Refs, r.Paths, r.Hosts))
+		rules = append(rules, &r)
+	}
+	if len(rules) == 0 {
+		return nil, fmt.Errorf("%w: the action has no class to remember", ErrRememberUnbounded)
+	}
+	return rules, nil
+}
+
+func appendNew(list []string, v string) []string {
+	if slices.Contains(list, v) {
+		return list
+	}
+	return append(list, v)
+}
+
+func rememberedID(kind string, sc Scope, detail string) string {
+	h := fnv.New32a()
+	h.Write([]byte(sc.String() + "\x00" + detail))
+	return fmt.Sprintf("remembered-%s-%08x", strings.ReplaceAll(kind, " ", "-"), h.Sum32())
+}
+
+// GeneraliseRef widens a ref one step: feature/login → feature/**. A ref
+// of one segment (main) stays exact: its parent would be "**".
+func GeneraliseRef(ref string) string {
+	ref = normRef(ref)
+	i := strings.LastIndexByte(ref, '/')
+	if i <= 0 {
+		return ref
+	}
+	return ref[:i] + "/**"
+}
+
+// GeneralisePath widens a path one step to its directory: a path inside
+// the project becomes project-relative (src/app/x.go → src/app/**); a file
+// directly in the project, or in /, stays exact.
+func GeneralisePath(p, project string) string {
+	dir := path.Dir(p)
+	if project != "" && action.Within(project, p) {
+		if dir == path.Clean(project) {
+			return strings.TrimPrefix(strings.TrimPrefix(p, project), "/")
+		}
+		return strings.TrimPrefix(strings.TrimPrefix(dir, project), "/") + "/**"
+	}
+	if dir == "/" {
+		return p
+	}
+	return dir + "/**"
+}
+
+// GeneraliseHost widens a host one step: api.github.com → *.github.com.
+// A host of two labels stays exact, so no rule ever covers a whole
+// top-level domain.
+func GeneraliseHost(h string) string {
+	h = normHost(h)
+	if strings.Count(h, ".") < 2 {
+		return h
+	}
+	return "*" + h[strings.IndexByte(h, '.'):]
+}
+
+// GeneraliseCommand widens an invocation one step by dropping its last
+// argument; a single word stays as it is.
+func GeneraliseCommand(argv []string) []string {
+	if len(argv) <= 1 {
+		return slices.Clone(argv)
+	}
+	return slices.Clone(argv[:len(argv)-1])
+}
