@@ -39,6 +39,27 @@
 // no pattern may be empty or a bare "!": an empty list would silently widen
 // the rule to every value.
 //
+// # Sandbox and network
+//
+// Sizes (memory, fsize, output) are whole numbers with an optional unit:
+// B, KiB, MiB, GiB, TiB, or the decimal kB, KB, MB, GB, TB; a bare number is
+// bytes. [Format] writes a size back in the unit it was given in. timeout
+// is a Go duration with a unit (90s, 10m, 1h30m); cpu is a positive number
+// of cores. Every limit must be positive. A path may sit in only one of
+// read_write, read_only and hide, and a variable in only one of env.pass
+// and env.set.
+//
+// A network rule holds exactly one of allow: or deny:, whose value is a
+// matcher mapping (host, allowed_ips, port or ports, protocol, methods;
+// {} matches any destination), and beside it optionally until: (RFC 3339)
+// and enabled:. host is a DNS name, *.domain or an IP address; protocol is
+// http, https or tcp; methods are stored upper-case. A credential has a
+// name, from: env:NAME or file:PATH, and the hosts it may be sent to.
+//
+// A test's action holds the keys of the JSON action that `warden explain`
+// reads (DESIGN.md §11): tool (required), classes, command, path or paths,
+// url, refs, hosts, count, cents, cwd, project, contained, principal.
+//
 // # Errors
 //
 // Every error is a [*ParseError] that prints as file:line:col: message and

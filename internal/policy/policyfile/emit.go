@@ -76,11 +76,22 @@ func (sc scalar) text(flow bool) string {
 	return doubleQuote(sc.s)
 }
 
+// keyText writes a mapping key: plain only when it is a simple word, so
+// no key ever needs the reader to tell a key from an indicator.
 func keyText(k string) string {
-	if plainOK(k, true) && !strings.ContainsAny(k, ": ") {
+	if k != "" && !yaml11Bool(k) && simpleWord(k) {
 		return k
 	}
 	return doubleQuote(k)
+}
+
+// yaml11Bool reports whether YAML 1.1 readers take s for a boolean.
+func yaml11Bool(s string) bool {
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off":
+		return true
+	}
+	return false
 }
 
 // flowText renders v on one line, or reports false when v is marked block.
@@ -195,8 +206,7 @@ func plainOK(s string, flow bool) bool {
 		return false
 	}
 	// YAML 1.1 readers take these for booleans; quote them for their sake.
-	switch strings.ToLower(s) {
-	case "y", "n", "yes", "no", "on", "off":
+	if yaml11Bool(s) {
 		return false
 	}
 	if simpleWord(s) {
@@ -208,14 +218,14 @@ func plainOK(s string, flow bool) bool {
 	return readsAs("- "+s, s, true) && readsAs("k: "+s, s, false)
 }
 
-// simpleWord reports whether s is plainly a string to any YAML reader
-// without asking one: it starts with an ASCII letter (so it is no number,
-// timestamp, alias, tag or indicator), continues with characters that are
-// never special, and is not one of the words YAML resolves to a boolean or
-// null (the callers have ruled those out already).
+// simpleWord reports whether s is plainly a string to a YAML 1.2 reader
+// without asking one: it starts with an ASCII letter or _ (so it is no
+// number, timestamp, alias, tag or indicator), continues with characters
+// that are never special, and is not a word YAML resolves to a boolean or
+// null.
 func simpleWord(s string) bool {
 	c := s[0]
-	if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+	if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_') {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
