@@ -60,8 +60,8 @@ type secret struct {
 
 // loadSecrets stats the known secrets under home and returns them by
 // identity. It is cheap on purpose: a fixed list of stats and three
-// directory reads, done once per Resolver. Extra patterns that name one
-// absolute file (no glob) are included. Errors are ignored: a secret that
+// directory reads, done once per Resolver. Extra patterns anchored at / or
+// ~/ without a glob are included. Errors are ignored: a secret that
 // cannot be stat'ed is not present, and the name checks still apply.
 func loadSecrets(home string, extra []string) map[fileID]secret {
 	set := make(map[fileID]secret)
@@ -93,14 +93,15 @@ func loadSecrets(home string, extra []string) map[fileID]secret {
 		}
 	}
 	for _, x := range extra {
-		if strings.ContainsAny(x, "*?") || strings.HasSuffix(x, "/") {
+		if strings.ContainsAny(x, "*?") {
 			continue
 		}
+		dir := strings.HasSuffix(x, "/")
 		switch {
 		case strings.HasPrefix(x, "/"):
-			add(x, x, false)
+			add(x, x, dir)
 		case strings.HasPrefix(x, "~/") && path.IsAbs(home):
-			add(path.Join(home, x[2:]), x, false)
+			add(path.Join(home, x[2:]), x, dir)
 		}
 	}
 	return set
