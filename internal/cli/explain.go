@@ -45,6 +45,7 @@ type matchJSON struct {
 	Escalated bool   `json:"escalated,omitempty"`
 	Managed   bool   `json:"managed,omitempty"`
 	Outcome   string `json:"outcome"`
+	LostTo    string `json:"lost_to,omitempty"`
 }
 
 type pathJSON struct {
@@ -88,7 +89,7 @@ func runExplain(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput(err.Error())
 	}
-	d, x := lp.engine.Evaluate(a, policy.Env{Now: now(), NoApprover: *noApprover})
+	d, x := lp.engine.Evaluate(a, policy.Env{Now: now(), NoApprover: *noApprover, Trace: true})
 	out := explainJSON(a, sh, d, x)
 	if *asJSON {
 		enc := json.NewEncoder(Stdout)
@@ -133,7 +134,7 @@ func explainJSON(a *action.Action, sh *request.Shell, d policy.Decision, x polic
 		out.Shell = shellJSON(a, sh)
 	}
 	for _, m := range x.Matched {
-		out.Matched = append(out.Matched, matchJSON{m.Rule, m.Scope, m.Unit, m.Decision.String(), m.Escalated, m.Managed, m.Outcome})
+		out.Matched = append(out.Matched, matchJSON{m.Rule, m.Scope, m.Unit, m.Decision.String(), m.Escalated, m.Managed, m.Outcome, m.LostTo})
 	}
 	for _, p := range a.Paths {
 		out.Paths = append(out.Paths, pathJSON{p.Raw, p.Resolved, p.Access.String(), p.Sensitive, p.Err})
@@ -233,7 +234,11 @@ func printExplanation(w io.Writer, a *action.Action, out explainOutput) {
 	if len(out.Matched) > 0 {
 		fmt.Fprintf(w, "\nRules that matched\n")
 		for _, m := range out.Matched {
-			fmt.Fprintf(w, "  %-24s %-18s %-7s on %s: %s\n", m.Rule, m.Scope, m.Decision, m.Unit, m.Outcome)
+			lost := ""
+			if m.LostTo != "" {
+				lost = " to " + m.LostTo
+			}
+			fmt.Fprintf(w, "  %-24s %-18s %-7s on %s: %s%s\n", m.Rule, m.Scope, m.Decision, m.Unit, m.Outcome, lost)
 		}
 	}
 	fmt.Fprintf(w, "\nVerdict: %s\n", strings.ToUpper(out.Decision))

@@ -21,9 +21,118 @@ type compiled struct {
 // rules of other classes or commands: class rules by class, command rules
 // in a trie keyed by argv words.
 type bucket struct {
-	byClass [action.EnclosureControl + 1][]*compiled
+	byClass [action.EnclosureControl + 1]*classRules
 	cmds    *trie
 }
+
+// facet indexes a class's rules by one facet: each rule is filed under the
+// literal head of its positive patterns (a ref's first segment, a host's
+// last two labels, a path's first segment), so a request only meets the
+// rules that could match its values.
+type facet struct {
+	keyed map[string][]*compiled
+	// all holds every rule keyed by this facet: a request lacking the
+	// facet must meet them all, since each then escalates to prompt.
+	all []*compiled
+}
+
+// classRules are one scope's rules for one class.
+type classRules struct {
+	// rest are the rules that no facet can index: unconstrained ones, and
+	// those whose patterns start with a wildcard or hold only negations.
+	rest               []*compiled
+	refs, hosts, paths facet
+}
+
+func (f *facet) add(keys []string, c *compiled) {
+	if f.keyed == nil {
+		f.keyed = make(map[string][]*compiled)
+	}
+	for _, k := range keys {
+		if list := f.keyed[k]; len(list) == 0 || list[len(list)-1] != c {
+			f.keyed[k] = append(list, c)
+		}
+	}
+	f.all = append(f.all, c)
+}
+
+func (cr *classRules) add(c *compiled) {
+	if keys := refKeys(&c.refs); keys != nil {
+		cr.refs.add(keys, c)
+	} else if keys := hostKeys(&c.hosts); keys != nil {
+		cr.hosts.add(keys, c)
+	} else if keys := pathKeys(&c.paths); keys != nil {
+		cr.paths.add(keys, c)
+	} else {
+		cr.rest = append(cr.rest, c)
+	}
+}
+
+// refKeys returns the index keys of a ref pattern set, or nil when any
+// positive pattern starts with a wildcard (or there is none).
+func refKeys(ps *patternSet) []string {
+	if len(ps.pos) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(ps.pos))
+	for _, g := range ps.pos {
+		if len(g.segs) == 0 || hasMeta(g.segs[0]) {
+			return nil
+		}
+		keys = append(keys, g.segs[0])
+	}
+	return keys
+}
+
+func hostKeys(ps *patternSet) []string {
+	if len(ps.pos) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(ps.pos))
+	for _, g := range ps.pos {
+		h := g.host
+		if g.wildcard {
+			h = h[1:]
+			if strings.Count(h, ".") < 1 {
+				return nil // "*.com": too broad to key
+			}
+		}
+		keys = append(keys, hostKey(h))
+	}
+	return keys
+}
+
+// hostKey is the last two labels of a host.
+func hostKey(h string) string {
+	i := strings.LastIndexByte(h, '.')
+	if i < 0 {
+		return h
+	}
+	if j := strings.LastIndexByte(h[:i], '.'); j >= 0 {
+		return h[j+1:]
+	}
+	return h
+}
+
+func pathKeys(ps *patternSet) []string {
+	if len(ps.pos) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(ps.pos))
+	for _, g := range ps.pos {
+		switch {
+		case len(g.segs) >= 2 && g.segs[0] == "/" && !hasMeta(g.segs[1]):
+			keys = append(keys, "/"+g.segs[1])
+		case len(g.segs) >= 1 && g.segs[0] != "/" && !hasMeta(g.segs[0]):
+			keys = append(keys, "rel/"+g.segs[0])
+		default:
+			return nil
+		}
+	}
+	return keys
+}
+
+func hasMeta(seg string) bool { return strings.ContainsAny(seg, "*?[\\") }
 
 type trie struct {
 	rules []*compiled // rules whose whole prefix ends here
@@ -82,7 +191,10 @@ func buildIndex(s *Set, home string) (index, error) {
 			ix.scopes[r.Scope] = b
 		}
 		if r.Class != 0 {
-			b.byClass[r.Class] = append(b.byClass[r.Class], c)
+			if b.byClass[r.Class] == nil {
+				b.byClass[r.Class] = &classRules{}
+			}
+			b.byClass[r.Class].add(c)
 		} else {
 			b.cmds.insert(r.Command, c)
 		}

@@ -100,7 +100,7 @@ func runTable(t *testing.T, file string) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
-		env := policy.Env{Now: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC), NoApprover: c.NoApprover}
+		env := policy.Env{Now: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC), NoApprover: c.NoApprover, Trace: true}
 		if c.Now != "" {
 			if env.Now, err = time.Parse(time.RFC3339, c.Now); err != nil {
 				t.Fatalf("%s: %v", c.Name, err)
@@ -157,7 +157,11 @@ func writeCase(b *strings.Builder, name string, d policy.Decision, x policy.Expl
 		if m.Managed {
 			mgd = " managed"
 		}
-		fmt.Fprintf(b, "  matched %s at %s%s on %s: %s%s — %s\n", m.Rule, m.Scope, mgd, m.Unit, m.Decision, esc, m.Outcome)
+		lost := ""
+		if m.LostTo != "" {
+			lost = " to " + m.LostTo
+		}
+		fmt.Fprintf(b, "  matched %s at %s%s on %s: %s%s — %s%s\n", m.Rule, m.Scope, mgd, m.Unit, m.Decision, esc, m.Outcome, lost)
 	}
 	for _, e := range x.Errors {
 		fmt.Fprintf(b, "  error: %s\n", e)
@@ -190,12 +194,18 @@ func TestInternalErrorDenies(t *testing.T) {
 		{Tool: "bash", Classes: []action.Class{200}},
 		{},
 	} {
-		d, x := eng.Evaluate(a, policy.Env{})
+		if a != nil && len(a.Classes) > 0 {
+			// An invalid class is an internal error: it must be recorded.
+			if _, x := eng.Evaluate(a, policy.Env{}); len(x.Errors) == 0 {
+				t.Errorf("Evaluate(%+v): no error recorded", a)
+			}
+		}
+		d, x := eng.Evaluate(a, policy.Env{Trace: true})
 		if d.Verdict != action.Deny {
 			t.Errorf("Evaluate(%+v) = %v, want deny", a, d.Verdict)
 		}
-		if len(x.Trace) == 0 {
-			t.Errorf("Evaluate(%+v): empty trace", a)
+		if len(x.Trace) == 0 || d.Reason == "" {
+			t.Errorf("Evaluate(%+v): no trace or reason", a)
 		}
 	}
 }

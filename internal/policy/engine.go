@@ -57,6 +57,10 @@ type Env struct {
 	// NoApprover reports that nobody can answer a prompt now (a headless
 	// session, a hook in dontAsk mode): a prompt then becomes a deny.
 	NoApprover bool
+	// Trace asks for [Explanation.Trace], the step-by-step sentences. The
+	// decision, the matched rules and why each lost are always given;
+	// the sentences cost formatting that hooks on the hot path skip.
+	Trace bool
 }
 
 // Decision is the outcome of evaluating one action.
@@ -100,8 +104,9 @@ type Match struct {
 	// Escalated is true when the rule named a facet the request lacks.
 	Escalated bool
 	Managed   bool
-	// Outcome is "decided" or why the rule lost.
+	// Outcome is "decided" or why the rule lost to the rule LostTo.
 	Outcome string
+	LostTo  string
 }
 
 // RuleIDs returns the ids of the matched rules, each once, in order.
@@ -136,16 +141,25 @@ type evaluation struct {
 	a   *action.Action
 	env Env
 	x   Explanation
+	// Buffers reused across units, so that a decision allocates little.
+	candBuf [8]candidate
+	ruleBuf [16]*compiled
+	unitBuf [8]unit
+	outBuf  [8]outcome
 }
 
 func (ev *evaluation) tracef(format string, args ...any) {
-	ev.x.Trace = append(ev.x.Trace, fmt.Sprintf(format, args...))
+	if ev.env.Trace {
+		ev.x.Trace = append(ev.x.Trace, fmt.Sprintf(format, args...))
+	}
 }
 
 // deny ends the evaluation early with a deny by a non-rule check: the floor
 // ("floor:…") or a delegation barrier ("delegation:…").
 func (ev *evaluation) deny(rule, reason string) (Decision, Explanation) {
-	ev.tracef("verdict: deny by %s — %s", rule, reason)
+	if ev.env.Trace {
+		ev.tracef("verdict: deny by %s — %s", rule, reason)
+	}
 	scope, _, _ := strings.Cut(rule, ":")
 	var classes []action.Class
 	if ev.a != nil {
@@ -173,6 +187,19 @@ type outcome struct {
 	reason  string
 	would   string
 	over    *action.Override
+	// escalated names the facets a rule wanted and the request lacked.
+	escalated string
+}
+
+// describe is the outcome's reason, formatted only for the decider.
+func (o *outcome) describe() string {
+	switch {
+	case o.escalated != "":
+		return "rule " + o.rule + " names " + o.escalated + ", which the request does not describe: asking instead of guessing"
+	case o.reason != "":
+		return o.reason
+	}
+	return "rule " + o.rule + ": " + o.verdict.String() + " " + o.unit.name
 }
 
 func (ev *evaluation) run() (Decision, Explanation) {
@@ -190,7 +217,9 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	ac := *a
 	ac.Classes = classes
 	a, ev.a = &ac, &ac
-	ev.tracef("action: tool %s, classes %s, contained=%t", a.Tool, classList(classes), a.Contained)
+	if ev.env.Trace {
+		ev.tracef("action: tool %s, classes %s, contained=%t", a.Tool, classList(classes), a.Contained)
+	}
 	for _, p := range a.Paths {
 		switch {
 		case !p.Checked:
@@ -215,14 +244,20 @@ func (ev *evaluation) run() (Decision, Explanation) {
 		floorPrompt = fmt.Sprintf("tool %q declares no class, so it is treated as mutating and asked about", a.Tool)
 	}
 	if floorPrompt != "" {
-		ev.tracef("floor: at least prompt — %s", floorPrompt)
+		if ev.env.Trace {
+			ev.tracef("floor: at least prompt — %s", floorPrompt)
+		}
 	} else {
-		ev.tracef("floor: no sensitive path, nothing opaque")
+		if ev.env.Trace {
+			ev.tracef("floor: no sensitive path, nothing opaque")
+		}
 	}
 
 	// Delegation barriers and the autonomy ceiling (§8).
 	mode, why := ev.mode()
-	ev.tracef("autonomy: %s (%s)", mode, why)
+	if ev.env.Trace {
+		ev.tracef("autonomy: %s (%s)", mode, why)
+	}
 	if a.Mutating() || unclassified {
 		if barrier, reason := ev.delegation(); reason != "" {
 			return ev.deny("delegation:"+barrier, reason)
@@ -232,7 +267,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	// 2–6. Resolve every unit through the scope chain, managed tier and
 	// enforcement level; combine most-restrictively.
 	units := ev.units(classes)
-	var outs []outcome
+	outs := ev.outBuf[:0]
 	for _, u := range units {
 		o := ev.resolve(u, mode)
 		if o.decided {
@@ -257,11 +292,15 @@ func (ev *evaluation) run() (Decision, Explanation) {
 		}
 	}
 	if decider != nil {
-		d.Verdict, d.Rule, d.Scope, d.Level, d.Reason = decider.verdict, decider.rule, decider.scope, decider.level, decider.reason
-		ev.tracef("combined: %s, decided by %s on %s (most restrictive of %d)", d.Verdict, decider.rule, decider.unit.name, len(outs))
+		d.Verdict, d.Rule, d.Scope, d.Level, d.Reason = decider.verdict, decider.rule, decider.scope, decider.level, decider.describe()
+		if ev.env.Trace {
+			ev.tracef("combined: %s, decided by %s on %s (most restrictive of %d)", d.Verdict, decider.rule, decider.unit.name, len(outs))
+		}
 	} else {
 		d.Reason = "reading inside the project is not a gated action"
-		ev.tracef("combined: nothing gated; allow")
+		if ev.env.Trace {
+			ev.tracef("combined: nothing gated; allow")
+		}
 	}
 	if d.Verdict != action.Prompt {
 		d.Confirm = nil
@@ -273,13 +312,17 @@ func (ev *evaluation) run() (Decision, Explanation) {
 		if a.Mutating() || unclassified {
 			d.Verdict, d.Reason = action.Deny, "this space only proposes: the agent may reason and answer, not act (autonomy proposeOnly)"
 			d.Rule, d.Scope, d.Level = "autonomy:proposeOnly", "autonomy", Hard
-			ev.tracef("autonomy proposeOnly: every gated action is denied")
+			if ev.env.Trace {
+				ev.tracef("autonomy proposeOnly: every gated action is denied")
+			}
 		}
 	case action.ActFreely:
 		if d.Verdict == action.Prompt && floorPrompt == "" {
 			d.Verdict = action.Allow
 			d.Reason += " (prompt allowed without asking: autonomy actFreely)"
-			ev.tracef("autonomy actFreely: the prompt becomes allow; a deny would stay")
+			if ev.env.Trace {
+				ev.tracef("autonomy actFreely: the prompt becomes allow; a deny would stay")
+			}
 		}
 	}
 
@@ -287,16 +330,22 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	if floorPrompt != "" && d.Verdict == action.Allow {
 		d.Verdict, d.Reason = action.Prompt, floorPrompt
 		d.Rule, d.Scope, d.Level = "floor", "floor", Hard
-		ev.tracef("floor: raised allow to prompt")
+		if ev.env.Trace {
+			ev.tracef("floor: raised allow to prompt")
+		}
 	}
 
 	// A prompt nobody can answer is a deny.
 	if d.Verdict == action.Prompt && ev.env.NoApprover {
 		d.Verdict = action.Deny
 		d.Reason += " — and no approver is connected: an unanswered question is never a yes"
-		ev.tracef("no approver: prompt becomes deny")
+		if ev.env.Trace {
+			ev.tracef("no approver: prompt becomes deny")
+		}
 	}
-	ev.tracef("verdict: %s", d.Verdict)
+	if ev.env.Trace {
+		ev.tracef("verdict: %s", d.Verdict)
+	}
 	return d, ev.x
 }
 
@@ -352,9 +401,15 @@ func (ev *evaluation) mode() (action.Mode, string) {
 	case pol != "":
 		m, why = pol, "the policy's autonomy"
 	}
-	for _, agent := range append(slices.Clone(p.Delegation), p.Agent) {
-		if am, ok := ev.e.set.Delegation.Autonomy[agent]; ok && m.MoreFree(am) {
-			m, why = am, "capped by the autonomy of "+agent+" (a delegate never acts more freely than its delegator)"
+	if auto := ev.e.set.Delegation.Autonomy; len(auto) > 0 {
+		for i := 0; i <= len(p.Delegation); i++ {
+			agent := p.Agent
+			if i < len(p.Delegation) {
+				agent = p.Delegation[i]
+			}
+			if am, ok := auto[agent]; ok && m.MoreFree(am) {
+				m, why = am, "capped by the autonomy of "+agent+" (a delegate never acts more freely than its delegator)"
+			}
 		}
 	}
 	return m, why
@@ -398,9 +453,9 @@ func (ev *evaluation) delegation() (barrier, reason string) {
 // units lists what is resolved independently: each class, each command
 // invocation, and reads outside the project.
 func (ev *evaluation) units(classes []action.Class) []unit {
-	var us []unit
+	us := ev.unitBuf[:0]
 	for _, c := range classes {
-		us = append(us, unit{name: "class " + c.String(), class: c})
+		us = append(us, unit{name: classUnitNames[c], class: c})
 	}
 	for _, argv := range ev.a.Commands {
 		if len(argv) > 0 {
@@ -436,12 +491,16 @@ func (ev *evaluation) resolve(u unit, mode action.Mode) outcome {
 	if ev.e.hasMgd {
 		m := ev.walk(&ev.e.managed, u, mode, true)
 		if m.decided && (!o.decided || m.verdict < o.verdict) {
-			ev.tracef("%s: managed tier tightens %s to %s (rule %s)", u.name, o.verdict, m.verdict, m.rule)
-			m.reason = "managed policy: " + m.reason
+			if ev.env.Trace {
+				ev.tracef("%s: managed tier tightens %s to %s (rule %s)", u.name, o.verdict, m.verdict, m.rule)
+			}
+			m.reason, m.escalated = "managed policy: "+m.describe(), ""
 			return m
 		}
 		if m.decided {
-			ev.tracef("%s: managed tier (%s by %s) does not tighten %s", u.name, m.verdict, m.rule, o.verdict)
+			if ev.env.Trace {
+				ev.tracef("%s: managed tier (%s by %s) does not tighten %s", u.name, m.verdict, m.rule, o.verdict)
+			}
 		}
 	}
 	return o
@@ -463,22 +522,28 @@ func (ev *evaluation) walk(ix *index, u unit, mode action.Mode, managed bool) ou
 			c := &cands[i]
 			m := Match{Rule: c.rule.ID, Scope: sc.String(), Unit: u.name, Decision: c.verdict, Escalated: c.escalated, Managed: managed, Outcome: "decided"}
 			if c != best {
-				m.Outcome = lostBecause(best, c)
+				m.Outcome, m.LostTo = lostBecause(best, c), best.rule.ID
 			}
 			ev.x.Matched = append(ev.x.Matched, m)
 		}
-		ev.tracef("%s: %sscope %s has %d matching rule(s); %s decides %s", u.name, tier, sc, len(cands), best.rule.ID, best.verdict)
+		if ev.env.Trace {
+			ev.tracef("%s: %sscope %s has %d matching rule(s); %s decides %s", u.name, tier, sc, len(cands), best.rule.ID, best.verdict)
+		}
 		return ev.enforce(u, sc, best)
 	}
 	if u.class == 0 && u.argv == nil && !managed {
 		// The built-in check of reads outside the project.
 		ev.x.Matched = append(ev.x.Matched, Match{Rule: "builtin:read-outside-project", Scope: "builtin", Unit: u.name, Decision: action.Prompt, Outcome: "decided"})
-		ev.tracef("%s: reading outside the project asks first", u.name)
+		if ev.env.Trace {
+			ev.tracef("%s: reading outside the project asks first", u.name)
+		}
 		return outcome{unit: u, decided: true, verdict: action.Prompt, rule: "builtin:read-outside-project", scope: "builtin",
 			reason: "reading outside the project needs confirmation"}
 	}
 	if u.argv != nil || managed {
-		ev.tracef("%s: no %scommand rule matches", u.name, tier)
+		if ev.env.Trace {
+			ev.tracef("%s: no %scommand rule matches", u.name, tier)
+		}
 	}
 	return outcome{unit: u}
 }
@@ -493,11 +558,13 @@ type candidate struct {
 }
 
 func (ev *evaluation) candidates(ix *index, sc Scope, u unit, managed bool) []candidate {
-	var cands []candidate
+	cands := ev.candBuf[:0]
 	b := ix.scopes[sc]
 	consider := func(c *compiled, prefix int) {
 		if !c.Expires.IsZero() && !ev.env.Now.Before(c.Expires) {
-			ev.tracef("%s: rule %s expired at %s; skipped", u.name, c.ID, c.Expires.Format(time.RFC3339))
+			if ev.env.Trace {
+				ev.tracef("%s: rule %s expired at %s; skipped", u.name, c.ID, c.Expires.Format(time.RFC3339))
+			}
 			return
 		}
 		ok, escalated, why := ev.match(c)
@@ -512,8 +579,10 @@ func (ev *evaluation) candidates(ix *index, sc Scope, u unit, managed bool) []ca
 	}
 	if b != nil {
 		if u.class != 0 {
-			for _, c := range b.byClass[u.class] {
-				consider(c, 0)
+			if cr := b.byClass[u.class]; cr != nil {
+				for _, c := range ev.lookup(cr) {
+					consider(c, 0)
+				}
 			}
 		} else if u.argv != nil {
 			n := b.cmds
@@ -530,12 +599,100 @@ func (ev *evaluation) candidates(ix *index, sc Scope, u unit, managed bool) []ca
 	if u.class != 0 && sc.Kind == Builtin && !managed {
 		v, why := u.class.Default(ev.a.Contained)
 		if why == "" {
-			why = "the built-in default for " + u.class.String()
+			why = builtinWhy[u.class]
 		}
 		cands = append(cands, candidate{rule: builtinRule(u.class), verdict: v, why: why})
 	}
 	return cands
 }
+
+// lookup returns, in policy order, the rules of one class that could
+// match the action: the unindexed ones, those filed under a key of the
+// action's values, and every rule keyed by a facet the action lacks.
+func (ev *evaluation) lookup(cr *classRules) []*compiled {
+	found := ev.ruleBuf[:0]
+	add := func(list []*compiled) {
+		for _, c := range list {
+			if !slices.Contains(found, c) {
+				found = append(found, c)
+			}
+		}
+	}
+	add(cr.rest)
+	a := ev.a
+	if len(cr.refs.all) > 0 {
+		if len(a.Refs) == 0 {
+			add(cr.refs.all)
+		}
+		for _, r := range a.Refs {
+			r = normRef(r)
+			if i := strings.IndexByte(r, '/'); i >= 0 {
+				r = r[:i]
+			}
+			add(cr.refs.keyed[r])
+		}
+	}
+	if len(cr.hosts.all) > 0 {
+		if len(a.Hosts) == 0 {
+			add(cr.hosts.all)
+		}
+		for _, h := range a.Hosts {
+			add(cr.hosts.keyed[hostKey(normHost(h))])
+		}
+	}
+	if len(cr.paths.all) > 0 {
+		if len(a.Paths) == 0 {
+			add(cr.paths.all)
+		}
+		for i := range a.Paths {
+			for _, p := range [2]string{a.Paths[i].Resolved, a.Paths[i].Lexical} {
+				add(cr.paths.keyed[absKey(p)])
+				if action.Within(a.Project, p) {
+					add(cr.paths.keyed[relKey(p, a.Project)])
+				}
+			}
+		}
+	}
+	if len(found) > 1 {
+		slices.SortFunc(found, func(x, y *compiled) int { return x.order - y.order })
+	}
+	return found
+}
+
+func absKey(p string) string {
+	p = strings.TrimPrefix(p, "/")
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		p = p[:i]
+	}
+	return "/" + p
+}
+
+func relKey(p, project string) string {
+	rel := strings.TrimPrefix(strings.TrimPrefix(p, project), "/")
+	if project == "/" {
+		rel = strings.TrimPrefix(p, "/")
+	}
+	if i := strings.IndexByte(rel, '/'); i >= 0 {
+		rel = rel[:i]
+	}
+	return "rel/" + rel
+}
+
+var classUnitNames = func() [action.EnclosureControl + 1]string {
+	var names [action.EnclosureControl + 1]string
+	for _, c := range action.Classes() {
+		names[c] = "class " + c.String()
+	}
+	return names
+}()
+
+var builtinWhy = func() [action.EnclosureControl + 1]string {
+	var whys [action.EnclosureControl + 1]string
+	for _, c := range action.Classes() {
+		whys[c] = "the built-in default for " + c.String()
+	}
+	return whys
+}()
 
 var builtinRules = func() [action.EnclosureControl + 1]*compiled {
 	var rs [action.EnclosureControl + 1]*compiled
@@ -589,18 +746,20 @@ func beats(a, b *candidate) bool {
 	return a.rule.order < b.rule.order
 }
 
+// lostBecause says why c lost to best; the strings are constants so that
+// explaining costs nothing on the hot path.
 func lostBecause(best, c *candidate) string {
 	switch {
 	case best.verdict == action.Deny && c.verdict == action.Allow && !beats(best, c):
 		return "lost: allow never overrides a deny in the same scope"
 	case best.prefix != c.prefix:
-		return fmt.Sprintf("lost: shorter command prefix than %s", best.rule.ID)
+		return "lost: shorter command prefix"
 	case (best.rule.Constrained() || best.escalated) != (c.rule.Constrained() || c.escalated):
-		return fmt.Sprintf("lost: less specific than %s (unconstrained)", best.rule.ID)
+		return "lost: less specific (unconstrained)"
 	case best.verdict != c.verdict:
-		return fmt.Sprintf("lost: as specific as %s but less restrictive", best.rule.ID)
+		return "lost: as specific but less restrictive"
 	}
-	return fmt.Sprintf("lost: same verdict as %s, which comes first", best.rule.ID)
+	return "lost: same verdict, written later"
 }
 
 // enforce applies the deciding rule's enforcement level.
@@ -610,17 +769,16 @@ func (ev *evaluation) enforce(u unit, sc Scope, c *candidate) outcome {
 	if o.reason == "" {
 		o.reason = c.why
 	}
-	if o.reason == "" {
-		o.reason = fmt.Sprintf("rule %s: %s %s", c.rule.ID, c.verdict, u.name)
-	}
 	if c.escalated {
-		o.reason = fmt.Sprintf("rule %s names %s, which the request does not describe: asking instead of guessing", c.rule.ID, c.why)
+		o.escalated = c.why
 	}
 	switch c.rule.Level {
 	case Advisory:
 		if o.verdict != action.Allow {
 			o.would = fmt.Sprintf("%s by rule %s", o.verdict, c.rule.ID)
-			ev.tracef("%s: rule %s is advisory: allowed, recorded as would have been %s", u.name, c.rule.ID, o.verdict)
+			if ev.env.Trace {
+				ev.tracef("%s: rule %s is advisory: allowed, recorded as would have been %s", u.name, c.rule.ID, o.verdict)
+			}
 			o.verdict = action.Allow
 			o.reason = "allowed; advisory rule " + c.rule.ID + " would have " + o.would
 		}
@@ -629,9 +787,13 @@ func (ev *evaluation) enforce(u unit, sc Scope, c *candidate) outcome {
 			if ov := ev.a.Override; ov != nil && ov.Justification != "" && slices.Contains(ev.e.set.OverrideHolders, ov.By) {
 				o.verdict, o.over = action.Allow, ov
 				o.reason = fmt.Sprintf("soft deny by %s overridden by %s: %q", c.rule.ID, ov.By, ov.Justification)
-				ev.tracef("%s: soft rule %s overridden by %s with a recorded justification", u.name, c.rule.ID, ov.By)
+				if ev.env.Trace {
+					ev.tracef("%s: soft rule %s overridden by %s with a recorded justification", u.name, c.rule.ID, ov.By)
+				}
 			} else {
-				ev.tracef("%s: soft rule %s denies; a holder of the override permission may lift it with a justification", u.name, c.rule.ID)
+				if ev.env.Trace {
+					ev.tracef("%s: soft rule %s denies; a holder of the override permission may lift it with a justification", u.name, c.rule.ID)
+				}
 			}
 		}
 	}
@@ -641,47 +803,67 @@ func (ev *evaluation) enforce(u unit, sc Scope, c *candidate) outcome {
 // match tests a rule's constraints against the action. A restrictive rule
 // matches when the request touches any value it names; an allow rule only
 // when every value lies inside. A named facet the request lacks makes the
-// match escalated (prompt) — provided every facet it has matches.
+// match escalated (prompt) — provided every facet it has matches. why
+// names the missing facets.
 func (ev *evaluation) match(c *compiled) (ok, escalated bool, why string) {
 	a := ev.a
 	restrictive := c.Decision != action.Allow
-	var missing []string
-	check := func(name string, has bool, f func() bool) bool {
-		if !has {
-			missing = append(missing, name)
-			return true
+	missing := ""
+	lack := func(facet string) {
+		if missing == "" {
+			missing = facet
+		} else {
+			missing += " and " + facet
 		}
-		return f()
 	}
-	if !c.paths.empty() && !check("paths", len(a.Paths) > 0, func() bool { return ev.matchPaths(c, restrictive) }) {
-		return false, false, ""
+	if !c.paths.empty() {
+		if len(a.Paths) == 0 {
+			lack("paths")
+		} else if !ev.matchPaths(c, restrictive) {
+			return false, false, ""
+		}
 	}
-	if !c.refs.empty() && !check("refs", len(a.Refs) > 0, func() bool {
-		return anyOrAll(restrictive, len(a.Refs), func(i int) bool {
-			r := normRef(a.Refs[i])
-			return c.refs.contains(func(g *glob) bool { return matchRef(g, r) })
-		})
-	}) {
-		return false, false, ""
+	if !c.refs.empty() {
+		if len(a.Refs) == 0 {
+			lack("refs")
+		} else if !matchAll(restrictive, a.Refs, &c.refs, normRef, matchRef) {
+			return false, false, ""
+		}
 	}
-	if !c.hosts.empty() && !check("hosts", len(a.Hosts) > 0, func() bool {
-		return anyOrAll(restrictive, len(a.Hosts), func(i int) bool {
-			h := normHost(a.Hosts[i])
-			return c.hosts.contains(func(g *glob) bool { return matchHost(g, h) })
-		})
-	}) {
-		return false, false, ""
+	if !c.hosts.empty() {
+		if len(a.Hosts) == 0 {
+			lack("hosts")
+		} else if !matchAll(restrictive, a.Hosts, &c.hosts, normHost, matchHost) {
+			return false, false, ""
+		}
 	}
-	if c.MaxCount != nil && !check("a count", a.Count != nil, func() bool { return limit(restrictive, *a.Count, *c.MaxCount) }) {
-		return false, false, ""
+	if c.MaxCount != nil {
+		if a.Count == nil {
+			lack("a count")
+		} else if !limit(restrictive, *a.Count, *c.MaxCount) {
+			return false, false, ""
+		}
 	}
-	if c.MaxCents != nil && !check("a cost in cents", a.Cents != nil, func() bool { return limit(restrictive, *a.Cents, *c.MaxCents) }) {
-		return false, false, ""
+	if c.MaxCents != nil {
+		if a.Cents == nil {
+			lack("a cost in cents")
+		} else if !limit(restrictive, *a.Cents, *c.MaxCents) {
+			return false, false, ""
+		}
 	}
-	if len(missing) > 0 {
-		return true, true, strings.Join(missing, " and ")
+	return true, missing != "", missing
+}
+
+// matchAll applies the any/every rule to a list of values: a restrictive
+// rule needs one value inside its set, an allow rule all of them.
+func matchAll(restrictive bool, values []string, ps *patternSet, norm func(string) string, m func(*glob, string) bool) bool {
+	for _, v := range values {
+		v = norm(v)
+		if ps.containsValue(v, m) == restrictive {
+			return restrictive
+		}
 	}
-	return true, false, ""
+	return !restrictive
 }
 
 // limit: an allow rule holds within its limit; a restrictive rule applies
@@ -693,30 +875,24 @@ func limit(restrictive bool, v, max int64) bool {
 	return v <= max
 }
 
-func anyOrAll(any bool, n int, in func(int) bool) bool {
-	for i := 0; i < n; i++ {
-		if in(i) == any {
-			return any
-		}
-	}
-	return !any
-}
-
 // matchPaths judges the real path and the path as written: a restrictive
 // rule applies when either is inside its patterns; an allow rule needs
 // both, so a symlink cannot carry an allowed name to a forbidden file.
 func (ev *evaluation) matchPaths(c *compiled, restrictive bool) bool {
 	project := ev.a.Project
-	in := func(p string) bool {
-		return c.paths.contains(func(g *glob) bool { return matchPath(g, p, project) })
-	}
-	return anyOrAll(restrictive, len(ev.a.Paths), func(i int) bool {
-		p := ev.a.Paths[i]
+	for i := range ev.a.Paths {
+		p := &ev.a.Paths[i]
+		res := c.paths.containsPath(p.Resolved, project)
+		lex := c.paths.containsPath(p.Lexical, project)
+		in := res && lex
 		if restrictive {
-			return in(p.Resolved) || in(p.Lexical)
+			in = res || lex
 		}
-		return in(p.Resolved) && in(p.Lexical)
-	})
+		if in == restrictive {
+			return restrictive
+		}
+	}
+	return !restrictive
 }
 
 func classList(cs []action.Class) string {

@@ -61,11 +61,11 @@ type patternSet struct {
 
 func (ps *patternSet) empty() bool { return len(ps.pos) == 0 && len(ps.neg) == 0 }
 
-// contains reports whether value is inside the set. match tests one glob.
-func (ps *patternSet) contains(match func(*glob) bool) bool {
+// containsValue reports whether v is inside the set, m testing one glob.
+func (ps *patternSet) containsValue(v string, m func(*glob, string) bool) bool {
 	in := len(ps.pos) == 0
 	for i := range ps.pos {
-		if match(&ps.pos[i]) {
+		if m(&ps.pos[i], v) {
 			in = true
 			break
 		}
@@ -74,7 +74,27 @@ func (ps *patternSet) contains(match func(*glob) bool) bool {
 		return false
 	}
 	for i := range ps.neg {
-		if match(&ps.neg[i]) {
+		if m(&ps.neg[i], v) {
+			return false
+		}
+	}
+	return true
+}
+
+// containsPath reports whether the absolute path p is inside the set.
+func (ps *patternSet) containsPath(p, project string) bool {
+	in := len(ps.pos) == 0
+	for i := range ps.pos {
+		if matchPath(&ps.pos[i], p, project) {
+			in = true
+			break
+		}
+	}
+	if !in {
+		return false
+	}
+	for i := range ps.neg {
+		if matchPath(&ps.neg[i], p, project) {
 			return false
 		}
 	}
