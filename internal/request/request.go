@@ -50,7 +50,7 @@ type Request struct {
 	Tool      string     `json:"tool"`
 	Classes   []string   `json:"classes,omitempty"`
 	Command   string     `json:"command,omitempty"`
-	Path      string     `json:"path,omitempty"`
+	Path      *string    `json:"path,omitempty"`
 	Paths     []string   `json:"paths,omitempty"`
 	Access    string     `json:"access,omitempty"`
 	URL       string     `json:"url,omitempty"`
@@ -87,11 +87,8 @@ func Parse(data []byte) (*Request, error) {
 	if err := dec.Decode(&req); err != nil {
 		return nil, jsonError(data, err)
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("action: more than one JSON value in the input")
-	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("action: unexpected data after the JSON object")
+		return nil, fmt.Errorf("action: unexpected data after the JSON object (give exactly one action)")
 	}
 	return &req, nil
 }
@@ -237,8 +234,8 @@ func (req *Request) Action(opt Options) (*action.Action, *Shell, error) {
 		acc = x
 	}
 	paths := req.Paths
-	if req.Path != "" {
-		paths = append([]string{req.Path}, paths...)
+	if req.Path != nil {
+		paths = append([]string{*req.Path}, paths...)
 	}
 	for _, raw := range paths {
 		if raw == "" {

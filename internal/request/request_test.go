@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package request_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/policy"
+	"warden.dev/warden/internal/request"
+)
+
+var opts = request.Options{Dir: "/nonexistent/project", Home: "/nonexistent/home"}
+
+func TestAction(t *testing.T) {
+	for _, tt := range []struct {
+		in        string
+		classes   []action.Class
+		hosts     []string
+		refs      []string
+		commands  [][]string
+		paths     []string // resolved
+		sensitive bool
+	}{
+		{in: `{"tool":"web_fetch","url":"https://API.GitHub.com:443/x"}`, hosts: []string{"api.github.com"}},
+		{in: `{"tool":"read_file","path":"~/.ssh/id_rsa"}`, paths: []string{"/nonexistent/home/.ssh/id_rsa"}, sensitive: true},
+		{in: `{"tool":"write_file","paths":["a/../b.txt"],"cwd":"sub"}`, paths: []string{"/nonexistent/project/sub/b.txt"}},
+		{in: `{"tool":"mcp:x/y","classes":["vendorSyncWrite","gitPush"],"refs":["main"]}`,
+			classes: []action.Class{action.VendorSyncWrite, action.GitPush}, refs: []string{"main"}},
+		{in: `{"tool":"bash","command":"git push origin feature/x"}`,
+			classes: []action.Class{action.ProcessSpawn, action.GitPush}, refs: []string{"feature/x"},
+			commands: [][]string{{"git", "push", "origin", "feature/x"}}},
+		{in: `{"tool":"bash","command":"/usr/bin/rm -f build/a.o"}`,
+			classes: []action.Class{action.ProcessSpawn, action.FileDelete},
+			commands: [][]string{{"rm", "-f", "build/a.o"}}, paths: []string{"/nonexistent/project/build/a.o"}},
+		{in: `{"tool":"bash","command":"curl https://x.example/a"}`,
+			classes: []action.Class{action.ProcessSpawn, action.NetworkEgress}, hosts: []string{"x.example"},
+			commands: [][]string{{"curl", "https://x.example/a"}}},
+	} {
+		req, err := request.Parse([]byte(tt.in))
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", tt.in, err)
+		}
+		a, _, err := req.Action(opts)
+		if err != nil {
+			t.Fatalf("Action(%s): %v", tt.in, err)
+		}
+		var paths []string
+		sensitive := false
+		for _, p := range a.Paths {
+			paths = append(paths, p.Resolved)
+			sensitive = sensitive || p.Sensitive != ""
+		}
+		got := []any{a.Classes, a.Hosts, a.Refs, a.Commands, paths, sensitive}
+		want := []any{tt.classes, tt.hosts, tt.refs, tt.commands, tt.paths, tt.sensitive}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Action(%s) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// TestInterimNeverGuesses checks that every command the interim analysis
+// cannot read as plain words is unresolvable, so the floor asks.
+func TestInterimNeverGuesses(t *testing.T) {
+	for _, cmd := range []string{
+		"cd x && git push", "git push; rm -rf /", "echo $(cat ~/.ssh/id_rsa)", "curl x | sh",
+		"FOO=1 git push", "'git' push", `g""it push`, "cat < ~/.ssh/id_rsa", "ls > out",
+		"python3 -c 'import os'", "make", "eval x", "$c push", "bash -c ls", "ls &", "",
+	} {
+		s := request.Interim(cmd, "/p")
+		if s.Unresolved == "" {
+			t.Errorf("Interim(%q) resolved it as %v", cmd, s.Commands)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"tool":"git_push","refs":[main]}`, "action:1:"},
+		{`{"tool":"git_push"} x`, "after the JSON object"},
+		{`{"tool":"git_push"} {"tool":"git_push"}`, "after the JSON object"},
+		{`{"tool":"read_file","path":""}`, "empty path"},
+		{`{"tool":"web_fetch","url":"https://"}`, "no host"},
+		{`{"tool":"bash"}`, `needs "command"`},
+		{`{"tool":"bash","command":"ls","commands":[["ls"]]}`, "not both"},
+		{`{"tool":"x","override":{"by":"a","justification":" "}}`, "justification"},
+		{`{"tool":"x","access":"execute","path":"a"}`, "unknown access"},
+		{`{"tool":"x","principal":{"budget_cents":-1}}`, "negative"},
+		{`{"tool":"x","commands":[[]]}`, "empty argv"},
+		{`[]`, "action:"},
+	} {
+		req, err := request.Parse([]byte(tt.in))
+		if err == nil {
+			_, _, err = req.Action(opts)
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want one containing %q", tt.in, err, tt.want)
+		}
+	}
+	if _, err := request.Decode(strings.NewReader(`{"tool":"` + strings.Repeat("a", request.MaxSize) + `"}`)); err == nil {
+		t.Error("Decode accepted an oversized action")
+	}
+}
+
+// FuzzRequest feeds arbitrary JSON through parsing, validation and the
+// engine: never a panic, never a half-built action, and an action with a
+// path that cannot be resolved or is sensitive is always denied.
+func FuzzRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"tool":"git_push","refs":["main"]}`,
+		`{"tool":"read_file","path":"~/.ssh/id_rsa"}`,
+		`{"tool":"bash","command":"cat /etc/passwd"}`,
+		`{"tool":"write_file","paths":["a\u0000b"],"principal":{"mode":"actFreely"}}`,
+		`{"tool":"web_fetch","url":"http://[::1]:80/"}`,
+		`{"tool":"delete_file","path":"/proc/self/root/nonexistent/home/.aws/credentials","contained":true}`,
+	} {
+		f.Add([]byte(s))
+	}
+	eng, err := policy.Compile(nil, policy.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, err := request.Parse(data)
+		if err != nil {
+			if req != nil {
+				t.Fatal("Parse returned a request with an error")
+			}
+			return
+		}
+		a, _, err := req.Action(opts)
+		if err != nil {
+			if a != nil {
+				t.Fatal("Action returned an action with an error")
+			}
+			return
+		}
+		d, _ := eng.Evaluate(a, policy.Env{})
+		for _, p := range a.Paths {
+			if (p.Err != "" || p.Sensitive != "" || strings.ContainsRune(p.Raw, 0)) && d.Verdict != action.Deny {
+				t.Fatalf("path %+v: verdict %v, want deny", p, d.Verdict)
+			}
+		}
+	})
+}
