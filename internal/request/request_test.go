@@ -35,7 +35,7 @@ func TestAction(t *testing.T) {
 			classes: []action.Class{action.ProcessSpawn, action.GitPush}, refs: []string{"feature/x"},
 			commands: [][]string{{"git", "push", "origin", "feature/x"}}},
 		{in: `{"tool":"bash","command":"/usr/bin/rm -f build/a.o"}`,
-			classes: []action.Class{action.ProcessSpawn, action.FileDelete},
+			classes:  []action.Class{action.ProcessSpawn, action.FileDelete},
 			commands: [][]string{{"rm", "-f", "build/a.o"}}, paths: []string{"/nonexistent/project/build/a.o"}},
 		{in: `{"tool":"bash","command":"curl https://x.example/a"}`,
 			classes: []action.Class{action.ProcessSpawn, action.NetworkEgress}, hosts: []string{"x.example"},
