@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-// Architecture tests: the decision engine stays free of I/O and clocks,
-// every package has one package doc, and every Go file carries the
-// licence header.
+// Architecture tests, in the style of tailscale's deptest: the decision
+// engine stays free of I/O and clocks, every package has one package doc,
+// and every Go file carries the licence header.
 package warden_test
 
 import (
-	"bufio"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,69 +92,3 @@ func TestPurePackagesDoNoIO(t *testing.T) {
 	}
 }
 
-// goDirs lists the directories holding non-test Go files.
-func goDirs(t *testing.T) []string {
-	var dirs []string
-	for _, top := range []string{"cmd", "internal"} {
-		err := filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
-				if dir := filepath.Dir(p); !slices.Contains(dirs, dir) {
-					dirs = append(dirs, dir)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dirs
-}
-
-func TestEveryPackageHasOneDoc(t *testing.T) {
-	for _, dir := range goDirs(t) {
-		var docs []string
-		for _, f := range parseDir(t, dir, parser.ParseComments|parser.PackageClauseOnly) {
-			if f.Doc != nil {
-				docs = append(docs, f.Name.Name)
-			}
-		}
-		if len(docs) != 1 {
-			t.Errorf("%s has %d package doc comments, want exactly 1", dir, len(docs))
-		}
-	}
-}
-
-func TestLicenceHeaders(t *testing.T) {
-	const want = "// SPDX-License-Identifier: Apache-2.0"
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || (strings.HasPrefix(d.Name(), ".") && p != ".")) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		if !sc.Scan() || sc.Text() != want {
-			t.Errorf("%s: first line is not %q", p, want)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
