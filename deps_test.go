@@ -91,4 +91,3 @@ func TestPurePackagesDoNoIO(t *testing.T) {
 		visit(root, root)
 	}
 }
-

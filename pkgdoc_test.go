@@ -50,4 +50,3 @@ func TestEveryPackageHasOneDoc(t *testing.T) {
 		}
 	}
 }
-
