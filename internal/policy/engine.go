@@ -304,6 +304,12 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	}
 	if d.Verdict != action.Prompt {
 		d.Confirm = nil
+	} else if len(d.Confirm) > 1 {
+		names := make([]string, len(d.Confirm))
+		for i, c := range d.Confirm {
+			names[i] = c.String()
+		}
+		d.Reason = "one confirmation covers " + strings.Join(names, ", ") + " (" + d.Reason + ")"
 	}
 
 	// 7. Autonomy.
