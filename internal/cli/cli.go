@@ -49,7 +49,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"explain", "decide one action (JSON on stdin) and show which rule decided and why", runExplain},
-		{"policy", "work on policy files: fmt, lint, enumerate, test", runPolicy},
+		{"policy", "work on policy files: fmt, lint, enumerate, test, remember", runPolicy},
 		{"version", "print the version", runVersion},
 	}
 }

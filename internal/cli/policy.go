@@ -24,11 +24,12 @@ func runPolicy(ctx context.Context, args []string) error {
 		"lint":      policyLint,
 		"enumerate": policyEnumerate,
 		"test":      policyTest,
+		"remember":  policyRemember,
 	}
 	if len(args) == 0 || subs[args[0]] == nil {
-		msg := "policy needs a subcommand: fmt, lint, enumerate or test"
+		msg := "policy needs a subcommand: fmt, lint, enumerate, test or remember"
 		if len(args) > 0 {
-			msg = fmt.Sprintf("unknown policy subcommand %q (want fmt, lint, enumerate or test)", args[0])
+			msg = fmt.Sprintf("unknown policy subcommand %q (want fmt, lint, enumerate, test or remember)", args[0])
 		}
 		return badInput(msg, "warden policy lint FILE checks a policy file")
 	}
