@@ -4,7 +4,9 @@
 package pathguard
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/user"
 	"path"
@@ -186,10 +188,10 @@ func (r *Resolver) expand(raw string) (string, string) {
 		}
 		h, err := lookup(name)
 		if err != nil {
-			return "", fmt.Sprintf("expanding ~%s: %v", name, err)
+			return "", fmt.Sprintf("expanding %q: %v", head, err)
 		}
 		if h == "" {
-			return "", fmt.Sprintf("expanding ~%s: no home directory", name)
+			return "", fmt.Sprintf("expanding %q: no home directory", head)
 		}
 		home = h
 	default:
@@ -330,7 +332,7 @@ func (r *Resolver) walk(abs string) walk {
 			resolved = next
 			continue
 		case err != nil:
-			w.err = err.Error()
+			w.err = errString(err)
 			return w
 		case n.kind == kindLink:
 			if !follow() {
@@ -338,11 +340,11 @@ func (r *Resolver) walk(abs string) walk {
 			}
 			target, err := os.Readlink(next)
 			if err != nil {
-				w.err = err.Error()
+				w.err = errString(err)
 				return w
 			}
 			if target == "" {
-				w.err = "readlink " + next + ": empty link"
+				w.err = fmt.Sprintf("readlink %q: empty link", next)
 				return w
 			}
 			if target[0] == '/' {
@@ -360,6 +362,17 @@ func (r *Resolver) walk(abs string) walk {
 	}
 	w.resolved = resolved
 	return w
+}
+
+// errString describes err with its path quoted: a path may hold newlines
+// or escape sequences, and the message ends up in logs and on the approval
+// page.
+func errString(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%s %q: %v", pe.Op, pe.Path, pe.Err)
+	}
+	return err.Error()
 }
 
 // agentProc returns /proc/self or /proc/thread-self when p is inside it.

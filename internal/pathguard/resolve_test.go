@@ -53,7 +53,7 @@ func TestResolve(t *testing.T) {
 			want: p("~/notes", home+"/notes", home+"/notes", "")},
 		{name: "tilde user", raw: "~bob/x",
 			want: p("~bob/x", root+"/home/bob/x", root+"/home/bob/x", "")},
-		{name: "tilde unknown user", raw: "~mallory/x", wantErr: "expanding ~mallory: unknown user",
+		{name: "tilde unknown user", raw: "~mallory/x", wantErr: `expanding "~mallory": unknown user`,
 			want: p("~mallory/x", "", "", "")},
 		{name: "$HOME", raw: "$HOME/x",
 			want: p("$HOME/x", home+"/x", home+"/x", "")},
@@ -242,7 +242,7 @@ func TestResolveExtra(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &pathguard.Resolver{Home: tr.home, Cwd: tr.project,
-		Extra: []string{"~/.vault-token", "*.pem", "secrets/"}}
+		Extra: []string{"~/.vault-token", "*.pem", "secrets/", "key-??.json", "/etc/*shadow*"}}
 	for _, tt := range []struct {
 		raw  string
 		want string
@@ -252,6 +252,10 @@ func TestResolveExtra(t *testing.T) {
 		{"harmless", hardLinkEntry("hard link to ~/.vault-token")},
 		{"certs/server.PEM", "*.pem"},
 		{"Secrets/db/password", "secrets/"},
+		{"key-01.json", "key-??.json"},
+		{"key-001.json", ""},
+		{"/etc/gshadow-", "/etc/*shadow*"},
+		{"/etc/passwd", ""},
 		{"notes.txt", ""},
 		{"key", ".ssh/"}, // the built-in set still applies
 	} {
@@ -346,5 +350,67 @@ func BenchmarkResolve(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r.Resolve("a/b/link/d/e/f", action.Read)
+	}
+}
+
+func TestResolveConcurrent(t *testing.T) {
+	tr := newTree(t)
+	r := pathguard.NewResolver(tr.home, tr.project)
+	raws := []string{"hardkey", "key", "notes.txt", "chain1/f", "loop1", "~/.aws/credentials"}
+	want := make([]action.Path, len(raws))
+	for i, raw := range raws {
+		want[i] = pathguard.NewResolver(tr.home, tr.project).Resolve(raw, action.Read)
+	}
+	done := make(chan error)
+	for range 8 {
+		go func() {
+			for i, raw := range raws {
+				if got := r.Resolve(raw, action.Read); !cmp.Equal(want[i], got) {
+					done <- errors.New(cmp.Diff(want[i], got))
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Errorf("concurrent Resolve mismatch (-want +got):\n%v", err)
+		}
+	}
+}
+
+// TestResolveHardLinkAttack makes the hard link after the Resolver has
+// loaded its secrets, checks that the link really yields the key, and that
+// it is caught under an innocent name, in a nested directory.
+func TestResolveHardLinkAttack(t *testing.T) {
+	if !pathguard.DetectsHardLinks {
+		t.Skip("requires device and inode checks, which this OS build does not have")
+	}
+	tr := newTree(t)
+	r := pathguard.NewResolver(tr.home, tr.project)
+	if got := r.Resolve("docs/notes.md", action.Read); got.Sensitive != "" || got.Err != "" {
+		t.Fatalf("before the link, Resolve(docs/notes.md) = %+v", got)
+	}
+	if err := os.Mkdir(filepath.Join(tr.project, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key := filepath.Join(tr.home, ".ssh/id_rsa")
+	link := filepath.Join(tr.project, "docs/notes.md")
+	if err := os.Link(key, link); err != nil {
+		t.Fatal(err)
+	}
+	secret, _ := os.ReadFile(key)
+	if got, err := os.ReadFile(link); err != nil || string(got) != string(secret) {
+		t.Fatalf("reading the hard link = %q, %v; want the key", got, err)
+	}
+	for _, acc := range []action.Access{action.Read, action.Write, action.Delete} {
+		if got := r.Resolve("docs/notes.md", acc); got.Sensitive != "hard link to ~/.ssh/id_rsa" {
+			t.Errorf("Resolve(docs/notes.md, %v).Sensitive = %q, want hard link to ~/.ssh/id_rsa", acc, got.Sensitive)
+		}
+		// Through a symlink to the hard link, too.
+		if got := r.Resolve("link-abc/../../../docs/notes.md", acc); got.Sensitive != "hard link to ~/.ssh/id_rsa" {
+			t.Errorf("Resolve(link-abc/../../../docs/notes.md, %v).Sensitive = %q, want hard link to ~/.ssh/id_rsa", acc, got.Sensitive)
+		}
 	}
 }
