@@ -40,6 +40,10 @@
 //     back and resumes real lookups, so the result is what the path would
 //     name if the missing directories were created.
 //
+//     A final link is followed for every access, a delete included: unlink
+//     would remove the link itself, but a tool may delete through it, and
+//     the link itself is checked separately (see below).
+//
 //     At most 40 links are followed, as in Linux; more is a loop. The
 //     magic links of the agent's own process are not read from Warden's
 //     /proc (which describes Warden, not the agent): /proc/self/root and
@@ -51,8 +55,12 @@
 //
 //  3. The floor. The sensitive set ([SensitiveSet] plus [Resolver.Extra])
 //     is matched, case-insensitively, against the lexical path, the link
-//     itself and the resolved path; then the resolved file's device and
-//     inode are compared with those of the secrets under the home directory.
+//     itself and the resolved path; then the device and inode of the
+//     resolved file, and of each directory on the way to it, are compared
+//     with those of the known secrets under the home directory. Links among
+//     those secrets are followed when they are recorded: with ~/.ssh/config
+//     a link into a dotfiles repository, that repository file is what ssh
+//     reads, and it is sensitive too.
 //
 // # Why every form is checked
 //

@@ -3,23 +3,9 @@
 
 package pathguard
 
-// This file holds the sensitive set and the pattern language it is written
-// in. The rules:
-//
-//   - A pattern is one or more slash-separated components. A component is
-//     literal text in which * matches any run of characters and ? matches
-//     one character, both within that component; [ and \ are reserved.
-//   - A trailing / names a directory: the directory itself and everything
-//     under it, at any depth. Without it the pattern names a file: it
-//     matches the last components of the path.
-//   - A leading / anchors the pattern at the root; a leading ~/ (only in
-//     [Resolver.Extra]) anchors it at the home directory. Otherwise the
-//     pattern matches at any depth.
-//   - Except lists globs for the last component that the pattern does not
-//     cover.
-//   - Matching ignores case (Unicode simple folding).
-//
-// The set only grows: [Resolver.Extra] adds entries, nothing removes one.
+// This file holds the sensitive set, as data, and the pattern language it
+// is written in (see [Entry]). The set only grows: [Resolver.Extra] adds
+// entries, nothing removes one.
 
 import (
 	"fmt"
@@ -31,9 +17,23 @@ import (
 )
 
 // Entry is one entry of the sensitive set.
+//
+// A pattern is one or more slash-separated components. A component is
+// literal text in which * matches any run of characters and ? one
+// character, both within that component; [ and \ are reserved. Matching
+// ignores case (Unicode simple folding).
+//
+//   - A trailing / names a directory: the directory itself and everything
+//     under it. Without it the pattern names a file and matches the last
+//     components of a path, so ".env" is not a virtualenv directory named
+//     .env/.
+//   - A leading / anchors the pattern at the root; a leading ~/ (only in
+//     [Resolver.Extra]) anchors it at the home directory, or, when the home
+//     is unknown, leaves it unanchored. Otherwise it matches at any depth.
+//   - Except lists globs for the last component that the entry exempts.
 type Entry struct {
-	// Pattern is what the entry matches, in the language described in
-	// sensitive.go; it is also the name reported in [action.Path.Sensitive].
+	// Pattern is what the entry matches; it is also the name reported
+	// in [action.Path.Sensitive].
 	Pattern string
 	// Except lists globs for the final component that Pattern does not
 	// cover.
