@@ -3,8 +3,10 @@ module warden.dev/warden
 go 1.26.8
 
 require (
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	github.com/google/go-cmp v0.7.0
+	github.com/rogpeppe/go-internal v1.16.0
+	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/tools v0.52.0
 )
+
+require golang.org/x/sys v0.49.0 // indirect

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"unicode"
+	"warden.dev/warden/internal/pathguard"
 
 	"go.yaml.in/yaml/v3"
 
@@ -199,6 +200,20 @@ func (d *decoder) patterns(n *yaml.Node, what string, emptyOK bool) ([]string, e
 			return nil, d.errf(n.Content[i], "%s items must not be empty", what)
 		case strings.TrimSpace(p) == "!":
 			return nil, d.errf(n.Content[i], "%s pattern %q negates nothing; write !<pattern>", what, p)
+		}
+		// Check each pattern with the matcher that will use it, so a
+		// bad one is reported here, with its position, and not later.
+		var err error
+		switch what {
+		case "paths", "refs", "hosts":
+			err = policy.ValidPattern(p)
+		case "sensitive":
+			if err := pathguard.ValidatePattern(p); err != nil {
+				return nil, d.errf(n.Content[i], "%v", err)
+			}
+		}
+		if err != nil {
+			return nil, d.errf(n.Content[i], "%s pattern %q: %v", what, p, err)
 		}
 	}
 	return ps, nil
