@@ -192,8 +192,14 @@ func classNames(cs []action.Class) []string {
 // step of resolution, the verdict and the rule that decided it.
 func printExplanation(w io.Writer, a *action.Action, out explainOutput) {
 	fmt.Fprintf(w, "Action\n  tool       %s\n", a.Tool)
-	if a.Principal.Agent != "" || a.Principal.Space != "" {
-		fmt.Fprintf(w, "  principal  agent=%s space=%s\n", a.Principal.Agent, a.Principal.Space)
+	var who []string
+	for _, kv := range [][2]string{{"space", a.Principal.Space}, {"agent", a.Principal.Agent}, {"workspace", a.Principal.Workspace}, {"mode", string(a.Principal.Mode)}} {
+		if kv[1] != "" {
+			who = append(who, kv[0]+"="+kv[1])
+		}
+	}
+	if len(who) > 0 {
+		fmt.Fprintf(w, "  principal  %s\n", strings.Join(who, " "))
 	}
 	if len(a.Principal.Delegation) > 0 {
 		fmt.Fprintf(w, "  delegated  %s → %s\n", strings.Join(a.Principal.Delegation, " → "), a.Principal.Agent)

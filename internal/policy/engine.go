@@ -262,6 +262,9 @@ func (ev *evaluation) run() (Decision, Explanation) {
 		if barrier, reason := ev.delegation(); reason != "" {
 			return ev.deny("delegation:"+barrier, reason)
 		}
+		if ev.env.Trace && len(a.Principal.Delegation) > 0 {
+			ev.tracef("delegation: chain of %d within the depth limit, no cycle, within budget", len(a.Principal.Delegation))
+		}
 	}
 
 	// 2–6. Resolve every unit through the scope chain, managed tier and
@@ -521,6 +524,9 @@ func (ev *evaluation) walk(ix *index, u unit, mode action.Mode, managed bool) ou
 	for _, sc := range ev.chain(mode) {
 		cands := ev.candidates(ix, sc, u, managed)
 		if len(cands) == 0 {
+			if ev.env.Trace && ix.scopes[sc] != nil {
+				ev.tracef("%s: %sscope %s has rules, none matching", u.name, tier, sc)
+			}
 			continue
 		}
 		best := pick(cands)
