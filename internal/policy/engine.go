@@ -16,7 +16,8 @@ import (
 // managed tier. It is immutable after [Compile] and safe for concurrent
 // use; every call resolves from scratch (no memoisation across calls).
 type Engine struct {
-	set     *Set
+	set        *Set
+	managedSet *Set
 	main    index
 	managed index
 	hasMgd  bool
@@ -46,7 +47,11 @@ func Compile(s *Set, opt Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling managed policy: %v", err)
 	}
-	return &Engine{set: s, main: main, managed: managed, hasMgd: opt.Managed != nil, home: opt.Home}, nil
+	ms := opt.Managed
+	if ms == nil {
+		ms = &Set{}
+	}
+	return &Engine{set: s, managedSet: ms, main: main, managed: managed, hasMgd: opt.Managed != nil, home: opt.Home}, nil
 }
 
 // Env is what a decision depends on besides the action and the policy.
@@ -141,6 +146,8 @@ type evaluation struct {
 	a   *action.Action
 	env Env
 	x   Explanation
+	// would is what the first advisory rule that matched would have done.
+	would string
 	// Buffers reused across units, so that a decision allocates little.
 	candBuf [8]candidate
 	ruleBuf [16]*compiled
@@ -185,10 +192,12 @@ type outcome struct {
 	scope   string
 	level   Level
 	reason  string
-	would   string
 	over    *action.Override
 	// escalated names the facets a rule wanted and the request lacked.
 	escalated string
+	// sticky marks a prompt escalated from a deny rule: actFreely does
+	// not turn it into allow.
+	sticky bool
 }
 
 // describe is the outcome's reason, formatted only for the decider.
@@ -279,13 +288,12 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	}
 	d := Decision{Verdict: action.Allow, Classes: classes}
 	var decider *outcome
+	sticky := false
 	for i := range outs {
 		o := &outs[i]
+		sticky = sticky || (o.sticky && o.verdict == action.Prompt)
 		if o.verdict == action.Prompt && o.unit.class != 0 {
 			d.Confirm = append(d.Confirm, o.unit.class)
-		}
-		if o.would != "" && d.WouldHave == "" {
-			d.WouldHave = o.would
 		}
 		if o.over != nil {
 			d.Override = o.over
@@ -294,13 +302,14 @@ func (ev *evaluation) run() (Decision, Explanation) {
 			decider = o
 		}
 	}
+	d.WouldHave = ev.would
 	if decider != nil {
 		d.Verdict, d.Rule, d.Scope, d.Level, d.Reason = decider.verdict, decider.rule, decider.scope, decider.level, decider.describe()
 		if ev.env.Trace {
 			ev.tracef("combined: %s, decided by %s on %s (most restrictive of %d)", d.Verdict, decider.rule, decider.unit.name, len(outs))
 		}
 	} else {
-		d.Reason = "reading inside the project is not a gated action"
+		d.Reason = "nothing gated: no class applies (reading inside the project and writing inside the worktree are the agent's ordinary work)"
 		if ev.env.Trace {
 			ev.tracef("combined: nothing gated; allow")
 		}
@@ -326,7 +335,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 			}
 		}
 	case action.ActFreely:
-		if d.Verdict == action.Prompt && floorPrompt == "" {
+		if d.Verdict == action.Prompt && floorPrompt == "" && !sticky {
 			d.Verdict = action.Allow
 			d.Reason += " (prompt allowed without asking: autonomy actFreely)"
 			if ev.env.Trace {
@@ -351,6 +360,9 @@ func (ev *evaluation) run() (Decision, Explanation) {
 		if ev.env.Trace {
 			ev.tracef("no approver: prompt becomes deny")
 		}
+	}
+	if d.Verdict != action.Prompt {
+		d.Confirm = nil
 	}
 	if ev.env.Trace {
 		ev.tracef("verdict: %s", d.Verdict)
@@ -378,9 +390,11 @@ func (ev *evaluation) classes() (cs []action.Class, unclassified bool) {
 			}
 			cs = append(cs, c)
 		}
-		if t.OutsideOnly && ev.writesOutside() {
-			cs = append(cs, action.FileWriteOutsideWorktree)
-		}
+	}
+	// Whatever the tool, a write or delete outside the worktree is what
+	// fileWriteOutsideWorktree covers: a shell's touch /etc/x included.
+	if ev.writesOutside() {
+		cs = append(cs, action.FileWriteOutsideWorktree)
 	}
 	slices.Sort(cs)
 	cs = slices.Compact(cs)
@@ -410,8 +424,11 @@ func (ev *evaluation) mode() (action.Mode, string) {
 	case pol != "":
 		m, why = pol, "the policy's autonomy"
 	}
-	if auto := ev.e.set.Delegation.Autonomy; len(auto) > 0 {
-		for i := 0; i <= len(p.Delegation); i++ {
+	if ma := ev.e.managedSet.Autonomy; ma != "" && m.MoreFree(ma) {
+		m, why = ma, "capped by the managed tier's autonomy"
+	}
+	for _, auto := range [2]map[string]action.Mode{ev.e.set.Delegation.Autonomy, ev.e.managedSet.Delegation.Autonomy} {
+		for i := 0; len(auto) > 0 && i <= len(p.Delegation); i++ {
 			agent := p.Agent
 			if i < len(p.Delegation) {
 				agent = p.Delegation[i]
@@ -434,6 +451,9 @@ func (ev *evaluation) delegation() (barrier, reason string) {
 	max := ev.e.set.Delegation.MaxDepth
 	if max <= 0 {
 		max = DefaultMaxDepth
+	}
+	if mm := ev.e.managedSet.Delegation.MaxDepth; mm > 0 && mm < max {
+		max = mm
 	}
 	if len(p.Delegation) > max {
 		return "depth", fmt.Sprintf("delegation barrier (depth): the chain %s is %d deep, the limit is %d",
@@ -530,6 +550,20 @@ func (ev *evaluation) walk(ix *index, u unit, mode action.Mode, managed bool) ou
 			continue
 		}
 		best := pick(cands)
+		// An advisory rule never decides: resolution goes on as if it
+		// were absent, and what it would have done is recorded. Deploying
+		// a strict rule as advisory must change no verdict.
+		for best.rule.Level == Advisory {
+			ev.advise(u, sc, best, managed)
+			cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.rule.Level == Advisory })
+			if len(cands) == 0 {
+				break
+			}
+			best = pick(cands)
+		}
+		if len(cands) == 0 {
+			continue
+		}
 		for i := range cands {
 			c := &cands[i]
 			m := Match{Rule: c.rule.ID, Scope: sc.String(), Unit: u.name, Decision: c.verdict, Escalated: c.escalated, Managed: managed, Outcome: "decided"}
@@ -541,7 +575,7 @@ func (ev *evaluation) walk(ix *index, u unit, mode action.Mode, managed bool) ou
 		if ev.env.Trace {
 			ev.tracef("%s: %sscope %s has %d matching rule(s); %s decides %s", u.name, tier, sc, len(cands), best.rule.ID, best.verdict)
 		}
-		return ev.enforce(u, sc, best)
+		return ev.enforce(u, sc, best, managed)
 	}
 	if u.class == 0 && u.argv == nil && !managed {
 		// The built-in check of reads outside the project.
@@ -633,7 +667,7 @@ func (ev *evaluation) lookup(cr *classRules) []*compiled {
 	add(cr.rest)
 	a := ev.a
 	if len(cr.refs.all) > 0 {
-		if len(a.Refs) == 0 {
+		if len(a.Refs) == 0 || hasSymbolicRef(a.Refs) {
 			add(cr.refs.all)
 		}
 		for _, r := range a.Refs {
@@ -669,6 +703,20 @@ func (ev *evaluation) lookup(cr *classRules) []*compiled {
 		slices.SortFunc(found, func(x, y *compiled) int { return x.order - y.order })
 	}
 	return found
+}
+
+// hasSymbolicRef reports whether a ref names no branch by itself: HEAD,
+// @, HEAD~2, @{u}, FETCH_HEAD… — what it pushes depends on the checkout.
+func hasSymbolicRef(refs []string) bool {
+	for _, r := range refs {
+		r = normRef(r)
+		switch {
+		case r == "" || r == "@" || strings.HasSuffix(r, "HEAD") || strings.HasPrefix(r, "HEAD~") ||
+			strings.HasPrefix(r, "HEAD^") || strings.HasPrefix(r, "@{") || strings.HasPrefix(r, "@~") || strings.HasPrefix(r, "@^"):
+			return true
+		}
+	}
+	return false
 }
 
 func absKey(p string) string {
@@ -751,6 +799,11 @@ func beats(a, b *candidate) bool {
 	if a.verdict != b.verdict {
 		return a.verdict < b.verdict
 	}
+	if a.rule.Decision != b.rule.Decision {
+		// Two escalated prompts: the one from the stricter rule speaks,
+		// so that a deny that could not be checked is what decides.
+		return a.rule.Decision < b.rule.Decision
+	}
 	if a.rule.Provenance == ProvenanceBuiltin || b.rule.Provenance == ProvenanceBuiltin {
 		// A written rule at builtin scope beats the default it refines.
 		return b.rule.Provenance == ProvenanceBuiltin
@@ -774,8 +827,29 @@ func lostBecause(best, c *candidate) string {
 	return "lost: same verdict, written later"
 }
 
+// advise records what an advisory rule would have done.
+func (ev *evaluation) advise(u unit, sc Scope, c *candidate, managed bool) {
+	ev.x.Matched = append(ev.x.Matched, Match{Rule: c.rule.ID, Scope: sc.String(), Unit: u.name, Decision: c.verdict,
+		Escalated: c.escalated, Managed: managed, Outcome: "advisory: recorded, does not decide"})
+	if c.verdict != action.Allow && ev.would == "" {
+		ev.would = c.verdict.String() + " by advisory rule " + c.rule.ID
+	}
+	if ev.env.Trace {
+		ev.tracef("%s: rule %s is advisory: it would have decided %s; recorded, and resolution goes on without it", u.name, c.rule.ID, c.verdict)
+	}
+}
+
+// holders returns who may lift a soft deny of one tier: each tier names
+// its own, so a workspace cannot lift a managed soft deny.
+func (ev *evaluation) holders(managed bool) []string {
+	if managed {
+		return ev.e.managedSet.OverrideHolders
+	}
+	return ev.e.set.OverrideHolders
+}
+
 // enforce applies the deciding rule's enforcement level.
-func (ev *evaluation) enforce(u unit, sc Scope, c *candidate) outcome {
+func (ev *evaluation) enforce(u unit, sc Scope, c *candidate, managed bool) outcome {
 	o := outcome{unit: u, decided: true, verdict: c.verdict, rule: c.rule.ID, scope: sc.String(), level: c.rule.Level}
 	o.reason = c.rule.Reason
 	if o.reason == "" {
@@ -783,20 +857,14 @@ func (ev *evaluation) enforce(u unit, sc Scope, c *candidate) outcome {
 	}
 	if c.escalated {
 		o.escalated = c.why
+		// A deny that cannot be checked because the request does not
+		// describe the facet is not a question autonomy may answer.
+		o.sticky = c.rule.Decision == action.Deny
 	}
 	switch c.rule.Level {
-	case Advisory:
-		if o.verdict != action.Allow {
-			o.would = fmt.Sprintf("%s by rule %s", o.verdict, c.rule.ID)
-			if ev.env.Trace {
-				ev.tracef("%s: rule %s is advisory: allowed, recorded as would have been %s", u.name, c.rule.ID, o.verdict)
-			}
-			o.verdict = action.Allow
-			o.reason = "allowed; advisory rule " + c.rule.ID + " would have " + o.would
-		}
 	case Soft:
 		if o.verdict == action.Deny {
-			if ov := ev.a.Override; ov != nil && ov.Justification != "" && slices.Contains(ev.e.set.OverrideHolders, ov.By) {
+			if ov := ev.a.Override; ov != nil && ov.Justification != "" && slices.Contains(ev.holders(managed), ov.By) {
 				o.verdict, o.over = action.Allow, ov
 				o.reason = fmt.Sprintf("soft deny by %s overridden by %s: %q", c.rule.ID, ov.By, ov.Justification)
 				if ev.env.Trace {
@@ -838,6 +906,10 @@ func (ev *evaluation) match(c *compiled) (ok, escalated bool, why string) {
 	if !c.refs.empty() {
 		if len(a.Refs) == 0 {
 			lack("refs")
+		} else if hasSymbolicRef(a.Refs) {
+			// HEAD names whatever is checked out: the rule cannot be
+			// checked against it, so it is asked about, never guessed.
+			lack("a named ref (HEAD or @ names no branch)")
 		} else if !matchAll(restrictive, a.Refs, &c.refs, normRef, matchRef) {
 			return false, false, ""
 		}

@@ -56,9 +56,12 @@
 // http, https or tcp; methods are stored upper-case. A credential has a
 // name, from: env:NAME or file:PATH, and the hosts it may be sent to.
 //
-// A test's action holds the keys of the JSON action that `warden explain`
-// reads (DESIGN.md §11): tool (required), classes, command, path or paths,
-// url, refs, hosts, count, cents, cwd, project, contained, principal.
+// A test's action is the JSON action that `warden explain` reads
+// (DESIGN.md §11), a [request.Request], written in YAML: its keys are the
+// JSON field names, its values have their JSON types (a count is an
+// integer, a path a string), and it is decoded by [request.Parse]. tool is
+// required; what the other fields mean (known classes and modes, a
+// complete override) is checked when `warden policy test` runs the test.
 //
 // # Errors
 //

@@ -4,11 +4,11 @@
 package policyfile
 
 import (
-	"encoding/json"
 	"time"
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/policy"
+	"warden.dev/warden/internal/request"
 )
 
 // Version is the only policy file version this package knows.
@@ -145,62 +145,11 @@ type Credential struct {
 
 // Test is an example action and the verdict the policy must give it.
 type Test struct {
-	Name   string
-	Action Request
+	Name string
+	// Action is the action as `warden explain` reads it (DESIGN.md §11),
+	// before path resolution and shell analysis. It is never nil in a
+	// parsed file.
+	Action *request.Request
 	Expect action.Verdict
 	Pos    policy.Pos
-}
-
-// Request is an action as `warden explain` reads it (DESIGN.md §11), before
-// path resolution and shell analysis. Its JSON form is that input.
-type Request struct {
-	Tool      string
-	Classes   []action.Class
-	Command   string
-	Path      string
-	Paths     []string
-	URL       string
-	Refs      []string
-	Hosts     []string
-	Count     *int64
-	Cents     *int64
-	Cwd       string
-	Project   string
-	Contained bool
-	Principal *Principal
-}
-
-// Principal is on whose behalf a [Request] runs.
-type Principal struct {
-	Space     string      `json:"space,omitempty"`
-	Agent     string      `json:"agent,omitempty"`
-	Workspace string      `json:"workspace,omitempty"`
-	Mode      action.Mode `json:"mode,omitempty"`
-	// Delegation is the chain of delegating agents, outermost first.
-	Delegation []string `json:"delegation,omitempty"`
-}
-
-// MarshalJSON encodes r as the JSON action object of DESIGN.md §11.
-func (r Request) MarshalJSON() ([]byte, error) {
-	var classes []string
-	for _, c := range r.Classes {
-		classes = append(classes, c.String())
-	}
-	return json.Marshal(struct {
-		Tool      string     `json:"tool"`
-		Classes   []string   `json:"classes,omitempty"`
-		Command   string     `json:"command,omitempty"`
-		Path      string     `json:"path,omitempty"`
-		Paths     []string   `json:"paths,omitempty"`
-		URL       string     `json:"url,omitempty"`
-		Refs      []string   `json:"refs,omitempty"`
-		Hosts     []string   `json:"hosts,omitempty"`
-		Count     *int64     `json:"count,omitempty"`
-		Cents     *int64     `json:"cents,omitempty"`
-		Cwd       string     `json:"cwd,omitempty"`
-		Project   string     `json:"project,omitempty"`
-		Contained bool       `json:"contained,omitempty"`
-		Principal *Principal `json:"principal,omitempty"`
-	}{r.Tool, classes, r.Command, r.Path, r.Paths, r.URL, r.Refs, r.Hosts,
-		r.Count, r.Cents, r.Cwd, r.Project, r.Contained, r.Principal})
 }

@@ -17,6 +17,7 @@ import (
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/request"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -124,10 +125,10 @@ tests:
 		},
 		Tests: []policyfile.Test{{
 			Name: "push",
-			Action: policyfile.Request{
-				Tool: "git_push", Classes: []action.Class{action.GitPush},
+			Action: &request.Request{
+				Tool: "git_push", Classes: []string{"gitPush"},
 				Refs: []string{"main"}, Count: ptr[int64](1),
-				Principal: &policyfile.Principal{Agent: "coder"},
+				Principal: request.Principal{Agent: "coder"},
 			},
 			Expect: action.Deny,
 			Pos:    policy.Pos{File: "p.yaml", Line: 31, Col: 5},
@@ -222,21 +223,60 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-func TestRequestJSON(t *testing.T) {
-	r := policyfile.Request{
-		Tool:      "git_push",
-		Classes:   []action.Class{action.GitPush, action.NetworkEgress},
-		Refs:      []string{"main"},
-		Count:     ptr[int64](0),
-		Contained: true,
-		Principal: &policyfile.Principal{Agent: "coder", Mode: action.ActFreely, Delegation: []string{"lead"}},
+// TestTestAction checks that a test's action reads as the JSON action that
+// request.Parse reads, and where its errors point.
+func TestTestAction(t *testing.T) {
+	parse := func(act string) (*policyfile.File, error) {
+		return policyfile.Parse("p.yaml", []byte("version: 1\ntests:\n  - name: t\n    expect: deny\n    action: "+act+"\n"))
 	}
-	got, err := r.MarshalJSON()
-	if err != nil {
-		t.Fatal(err)
+	for _, tt := range []struct{ yaml, json string }{
+		{`{tool: git_push, refs: [main]}`, `{"tool":"git_push","refs":["main"]}`},
+		{`{tool: x, count: 0x10, cents: 1_000, contained: true}`, `{"tool":"x","count":16,"cents":1000,"contained":true}`},
+		{`{tool: "1", path: "2026-01-02", cwd: 2026-01-02, hosts: ["a\u00e9"]}`, `{"tool":"1","path":"2026-01-02","cwd":"2026-01-02","hosts":["aé"]}`},
+		{`{tool: x, classes: ~, principal: ~, override: ~, commands: [~, []]}`, `{"tool":"x","commands":[null,[]]}`},
+		{`{tool: x, paths: [], principal: {delegation: []}}`, `{"tool":"x"}`},
+	} {
+		f, err := parse(tt.yaml)
+		if err != nil {
+			t.Errorf("Parse(action: %s): %v", tt.yaml, err)
+			continue
+		}
+		want, err := request.Parse([]byte(tt.json))
+		if err != nil {
+			t.Fatalf("request.Parse(%s): %v", tt.json, err)
+		}
+		if diff := cmp.Diff(want, f.Tests[0].Action); diff != "" {
+			t.Errorf("Parse(action: %s) mismatch (-want +got):\n%s", tt.yaml, diff)
+		}
 	}
-	want := `{"tool":"git_push","classes":["gitPush","networkEgress"],"refs":["main"],"count":0,"contained":true,"principal":{"agent":"coder","mode":"actFreely","delegation":["lead"]}}`
-	if diff := cmp.Diff(want, string(got)); diff != "" {
-		t.Errorf("MarshalJSON mismatch (-want +got):\n%s", diff)
+
+	for _, tt := range []struct{ yaml, want string }{
+		{`git_push`, `p.yaml:5:13: test action must be a mapping, not a string`},
+		{`~`, `p.yaml:5:13: test action must be a mapping, not null`},
+		{`{}`, `p.yaml:5:13: test action: "tool" is required`},
+		{`{tool: " "}`, `p.yaml:5:13: test action: "tool" is required`},
+		{`{Tool: x}`, `p.yaml:5:14: test action: unknown field "Tool" (did you mean "tool"?)`},
+		{`{tool: x, tool: y}`, `p.yaml:5:23: test action: duplicate field "tool" (first at 5:14)`},
+		{`{tool: x, [a]: 1}`, `p.yaml:5:23: test action keys must be strings, not a list`},
+		{`{tool: 7}`, `p.yaml:5:20: test action: tool must be a string, not an integer`},
+		{`{tool: x, cwd: ~}`, `p.yaml:5:28: test action: cwd must be a string, not null`},
+		{`{tool: x, refs: main}`, `p.yaml:5:29: test action: refs must be a list, not a string`},
+		{`{tool: x, refs: [a, 1.5]}`, `p.yaml:5:33: test action: refs[1] must be a string, not a number`},
+		{`{tool: x, commands: [[rm, {a: b}]]}`, `p.yaml:5:39: test action: commands[0][1] must be a string, not a mapping`},
+		{`{tool: x, contained: yes}`, `p.yaml:5:34: test action: contained must be true or false, not a string`},
+		{`{tool: x, count: 1.0}`, `p.yaml:5:30: test action: count must be an integer, not a number`},
+		{`{tool: x, cents: 99999999999999999999}`, `p.yaml:5:30: test action: cents: integer 99999999999999999999 out of range`},
+		{`{tool: x, principal: [coder]}`, `p.yaml:5:34: test action: principal must be a mapping, not a list`},
+		{`{tool: x, override: {by: alice, reason: y}}`, `p.yaml:5:45: test action: unknown field "override.reason"`},
+		{`{tool: x, principal: {budget_cents: "5"}}`, `p.yaml:5:49: test action: principal.budget_cents must be an integer, not a string`},
+	} {
+		f, err := parse(tt.yaml)
+		if err == nil || f != nil {
+			t.Errorf("Parse(action: %s) = %v, %v; want nil and an error", tt.yaml, f, err)
+			continue
+		}
+		if err.Error() != tt.want {
+			t.Errorf("Parse(action: %s) error = %q, want %q", tt.yaml, err, tt.want)
+		}
 	}
 }

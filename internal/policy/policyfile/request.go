@@ -3,22 +3,39 @@
 
 package policyfile
 
+// This file reads and writes the tests section. A test's action is a
+// [request.Request], the JSON action of DESIGN.md §11, written in YAML.
+// The rules:
+//
+//   - the action node is checked against the JSON form of request.Request
+//     first, so that every error points at its node: keys are the exact
+//     JSON field names, each given once; a string field takes a YAML string
+//     (not a number, boolean or null), an integer field a YAML integer and
+//     a boolean field true or false; a list or mapping may be null;
+//   - the node is then turned into JSON and decoded by [request.Parse], so
+//     a policy test reads exactly what `warden explain` reads;
+//   - an empty list is the same as no list (JSON writes neither), and tool
+//     is required; everything else an action means is checked when
+//     `warden policy test` builds it;
+//   - [Format] writes the action from its JSON encoding, keys in the order
+//     of request.Request.
+
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"math"
+	"reflect"
+	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/request"
 )
 
-var (
-	testKeys    = []string{"name", "action", "expect"}
-	requestKeys = []string{
-		"tool", "classes", "command", "path", "paths", "url", "refs", "hosts",
-		"count", "cents", "cwd", "project", "contained", "principal",
-	}
-	principalKeys = []string{"space", "agent", "workspace", "mode", "delegation"}
-)
+var testKeys = []string{"name", "action", "expect"}
 
 func (d *decoder) tests(n *yaml.Node) ([]Test, error) {
 	items, err := d.list(n, "tests")
@@ -47,7 +64,7 @@ func (d *decoder) test(n *yaml.Node) (Test, error) {
 	if err != nil {
 		return Test{}, err
 	}
-	var hasAction, hasExpect bool
+	var hasExpect bool
 	for _, f := range fs {
 		switch f.key {
 		case "name":
@@ -58,7 +75,6 @@ func (d *decoder) test(n *yaml.Node) (Test, error) {
 			if t.Action, err = d.request(f.v); err != nil {
 				return Test{}, err
 			}
-			hasAction = true
 		case "expect":
 			s, err := d.oneOf(f.v, "expect", decisionNames...)
 			if err != nil {
@@ -71,7 +87,7 @@ func (d *decoder) test(n *yaml.Node) (Test, error) {
 	switch {
 	case t.Name == "":
 		return Test{}, d.errf(n, "test needs a name")
-	case !hasAction:
+	case t.Action == nil:
 		return Test{}, d.errf(n, "test %q needs an action", t.Name)
 	case !hasExpect:
 		return Test{}, d.errf(n, "test %q needs expect: allow, prompt or deny", t.Name)
@@ -79,109 +95,283 @@ func (d *decoder) test(n *yaml.Node) (Test, error) {
 	return t, nil
 }
 
-// request decodes the action object of DESIGN.md §11.
-func (d *decoder) request(n *yaml.Node) (Request, error) {
-	var r Request
-	fs, err := d.fields(n, "action", requestKeys, false)
+// requestType is the type request.Parse decodes into.
+var requestType = reflect.TypeFor[request.Request]()
+
+// request decodes a test's action, the JSON action of DESIGN.md §11.
+func (d *decoder) request(n *yaml.Node) (*request.Request, error) {
+	if err := d.shape(n, requestType, ""); err != nil {
+		return nil, err
+	}
+	data, err := d.appendJSON(nil, n)
 	if err != nil {
-		return r, err
+		return nil, err
 	}
-	var pathKey *yaml.Node
-	for _, f := range fs {
-		switch f.key {
-		case "tool":
-			r.Tool, err = d.nonEmpty(f.v, "tool")
-		case "classes":
-			var items []*yaml.Node
-			if items, err = d.list(f.v, "classes"); err != nil {
-				return r, err
-			}
-			for _, it := range items {
-				s, err := d.oneOf(it, "class", classNames()...)
-				if err != nil {
-					return r, err
-				}
-				c, _ := action.ParseClass(s)
-				r.Classes = append(r.Classes, c)
-			}
-		case "command":
-			r.Command, err = d.str(f.v, "command")
-		case "path", "paths":
-			if pathKey != nil {
-				return r, d.errf(f.k, "action has both path and paths; use paths: [...] alone")
-			}
-			pathKey = f.k
-			if f.key == "path" {
-				r.Path, err = d.nonEmpty(f.v, "path")
-			} else {
-				r.Paths, err = d.strList(f.v, "paths", true)
-			}
-		case "url":
-			r.URL, err = d.nonEmpty(f.v, "url")
-		case "refs":
-			r.Refs, err = d.strList(f.v, "refs", true)
-		case "hosts":
-			r.Hosts, err = d.strList(f.v, "hosts", true)
-		case "count", "cents":
-			var v int64
-			if v, err = d.integer(f.v, f.key, 0, math.MaxInt64); err == nil {
-				if f.key == "count" {
-					r.Count = &v
-				} else {
-					r.Cents = &v
-				}
-			}
-		case "cwd":
-			r.Cwd, err = d.nonEmpty(f.v, "cwd")
-		case "project":
-			r.Project, err = d.nonEmpty(f.v, "project")
-		case "contained":
-			r.Contained, err = d.boolean(f.v, "contained")
-		case "principal":
-			r.Principal, err = d.principal(f.v)
-		}
-		if err != nil {
-			return r, err
-		}
+	r, err := request.Parse(data)
+	if err != nil {
+		// shape accepts only what decodes; this is a safety net for a
+		// field it does not know how to check.
+		return nil, d.errf(n, "test %v", err)
 	}
-	if r.Tool == "" {
-		return r, d.errf(n, "action needs a tool")
+	dropEmpty(reflect.ValueOf(r))
+	if strings.TrimSpace(r.Tool) == "" {
+		return nil, d.errf(n, `test action: "tool" is required`)
 	}
 	return r, nil
 }
 
-func (d *decoder) principal(n *yaml.Node) (*Principal, error) {
-	p := new(Principal)
-	fs, err := d.fields(n, "principal", principalKeys, false)
-	if err != nil {
-		return nil, err
+// jsonField is a struct field as encoding/json names it.
+type jsonField struct {
+	name string
+	typ  reflect.Type
+}
+
+// jsonFields lists the fields of struct type t that encoding/json decodes,
+// in declaration order.
+func jsonFields(t reflect.Type) []jsonField {
+	var fs []jsonField
+	for f := range t.Fields() {
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = f.Name
+		}
+		fs = append(fs, jsonField{name, f.Type})
 	}
-	for _, f := range fs {
-		switch f.key {
-		case "space":
-			p.Space, err = d.id(f.v, "space")
-		case "agent":
-			p.Agent, err = d.id(f.v, "agent")
-		case "workspace":
-			p.Workspace, err = d.id(f.v, "workspace")
-		case "mode":
-			p.Mode, err = d.mode(f.v, "mode")
-		case "delegation":
-			var items []*yaml.Node
-			if items, err = d.list(f.v, "delegation"); err != nil {
+	return fs
+}
+
+// shape checks that n fits t the way encoding/json would decode it, but
+// more strictly (field names match exactly, no duplicates, no null
+// scalars) and with the position of the node at fault. path names n in
+// messages: "" for the action itself, then "principal.mode", "refs[1]".
+// A type it does not know is left for request.Parse to check.
+func (d *decoder) shape(n *yaml.Node, t reflect.Type, path string) error {
+	what := "test action"
+	if path != "" {
+		what += ": " + path
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if isNull(n) && path != "" {
+			return nil
+		}
+		if n.Kind != yaml.MappingNode {
+			return d.errf(n, "%s must be a mapping, not %s", what, describe(n))
+		}
+		fs := jsonFields(t)
+		names := make([]string, len(fs))
+		for i, f := range fs {
+			names[i] = f.name
+		}
+		seen := make(map[string]*yaml.Node, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind != yaml.ScalarNode {
+				return d.errf(k, "%s keys must be strings, not %s", what, describe(k))
+			}
+			name := k.Value
+			if path != "" {
+				name = path + "." + k.Value
+			}
+			if prev, ok := seen[k.Value]; ok {
+				return d.errf(k, "test action: duplicate field %q (first at %d:%d)", name, prev.Line, prev.Column)
+			}
+			seen[k.Value] = k
+			var ft reflect.Type
+			for _, f := range fs {
+				if f.name == k.Value {
+					ft = f.typ
+				}
+			}
+			if ft == nil {
+				msg := fmt.Sprintf("test action: unknown field %q", name)
+				if s := suggest(k.Value, names); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", strings.TrimSuffix(name, k.Value)+s)
+				}
+				return d.errf(k, "%s", msg)
+			}
+			if err := d.shape(v, ft, name); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		if isNull(n) {
+			return nil
+		}
+		if n.Kind != yaml.SequenceNode {
+			return d.errf(n, "%s must be a list, not %s", what, describe(n))
+		}
+		for i, it := range n.Content {
+			if err := d.shape(it, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.String:
+		if n.Kind != yaml.ScalarNode || jsonScalar(n) {
+			return d.errf(n, "%s must be a string, not %s", what, describe(n))
+		}
+	case reflect.Bool:
+		_, err := d.boolean(n, what)
+		return err
+	case reflect.Int64:
+		_, err := d.integer(n, what, math.MinInt64, math.MaxInt64)
+		return err
+	}
+	return nil
+}
+
+// jsonScalar reports whether the scalar n is written in JSON as something
+// other than a string: a number, a boolean or null.
+func jsonScalar(n *yaml.Node) bool {
+	switch n.ShortTag() {
+	case "!!int", "!!float", "!!bool", "!!null":
+		return true
+	}
+	return false
+}
+
+// appendJSON appends n as JSON: a mapping as an object with its keys'
+// text, a list as an array, and a scalar by its resolved YAML type, so that
+// 1 is a number, true a boolean, ~ null and "1" or a date a string.
+func (d *decoder) appendJSON(b []byte, n *yaml.Node) ([]byte, error) {
+	var err error
+	switch n.Kind {
+	case yaml.MappingNode:
+		b = append(b, '{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				return nil, d.errf(k, "test action keys must be strings, not %s", describe(k))
+			}
+			if i > 0 {
+				b = append(b, ',')
+			}
+			key, _ := json.Marshal(k.Value)
+			b = append(append(b, key...), ':')
+			if b, err = d.appendJSON(b, n.Content[i+1]); err != nil {
 				return nil, err
 			}
-			for _, it := range items {
-				s, err := d.id(it, "delegation item")
-				if err != nil {
-					return nil, err
-				}
-				p.Delegation = append(p.Delegation, s)
+		}
+		return append(b, '}'), nil
+	case yaml.SequenceNode:
+		b = append(b, '[')
+		for i, it := range n.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = d.appendJSON(b, it); err != nil {
+				return nil, err
 			}
 		}
+		return append(b, ']'), nil
+	case yaml.ScalarNode:
+		var v any = n.Value
+		if jsonScalar(n) {
+			if err := n.Decode(&v); err != nil {
+				return nil, d.errf(n, "test action: %s: %v", n.Value, err)
+			}
+		}
+		text, err := json.Marshal(v)
 		if err != nil {
-			return nil, err
+			// Infinity and NaN have no JSON form.
+			return nil, d.errf(n, "test action: %s is not a JSON number", n.Value)
+		}
+		return append(b, text...), nil
+	}
+	return nil, d.errf(n, "YAML aliases are not allowed in a policy file")
+}
+
+// dropEmpty sets the empty lists in a decoded request to nil, in its
+// structs too. JSON's omitempty writes an empty list and no list alike, so
+// without this Parse(Format(f)) would differ from f by [] against nil.
+func dropEmpty(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			dropEmpty(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			dropEmpty(v.Field(i))
+		}
+	case reflect.Slice:
+		if v.Len() == 0 && !v.IsNil() && v.CanSet() {
+			v.SetZero()
 		}
 	}
-	return p, nil
+}
+
+// quotedFields are the action's fields whose strings Format always
+// quotes: commands, paths, refs and addresses, like a rule's patterns.
+var quotedFields = map[string]bool{
+	"command": true, "commands": true, "path": true, "paths": true,
+	"url": true, "refs": true, "hosts": true, "cwd": true, "project": true,
+}
+
+func formatTest(t *Test) *mapping {
+	m := &mapping{block: true}
+	m.add("name", str(t.Name))
+	m.add("action", formatRequest(t.Action))
+	m.add("expect", str(t.Expect.String()))
+	return m
+}
+
+// formatRequest writes r as its JSON encoding reads in YAML: objects as
+// mappings in the same key order, arrays as lists.
+func formatRequest(r *request.Request) value {
+	data, err := json.Marshal(r)
+	if err != nil {
+		panic("internal error: encoding a test action: " + err.Error())
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return jsonValue(dec, "")
+}
+
+// jsonValue reads the next JSON value from dec, which holds the output of
+// json.Marshal. key is the object key the value is under, at any depth of
+// lists.
+func jsonValue(dec *json.Decoder, key string) value {
+	tok, err := dec.Token()
+	if err != nil {
+		panic("internal error: reading an encoded test action: " + err.Error())
+	}
+	switch tok := tok.(type) {
+	case json.Delim:
+		if tok == '{' {
+			m := &mapping{}
+			for dec.More() {
+				k, _ := dec.Token()
+				ks, _ := k.(string)
+				m.add(ks, jsonValue(dec, ks))
+			}
+			dec.Token()
+			return m
+		}
+		s := &seq{}
+		for dec.More() {
+			s.items = append(s.items, jsonValue(dec, key))
+		}
+		dec.Token()
+		return s
+	case string:
+		if quotedFields[key] {
+			return quote(tok)
+		}
+		return str(tok)
+	case json.Number:
+		return rawVal(tok.String())
+	case bool:
+		return rawVal(strconv.FormatBool(tok))
+	}
+	return rawVal("null")
 }
