@@ -18,10 +18,10 @@ import (
 type Engine struct {
 	set        *Set
 	managedSet *Set
-	main    index
-	managed index
-	hasMgd  bool
-	home    string
+	main       index
+	managed    index
+	hasMgd     bool
+	home       string
 }
 
 // Options configure [Compile].
