@@ -347,11 +347,18 @@ func Interim(command, cwd string) Shell {
 	if len(argv) > 2 && name == "gh pr" {
 		name += " " + argv[2]
 	}
+	// The invocation is known even when its program is not classified,
+	// so command rules ("deny npm publish") still apply to it.
+	s.Commands = [][]string{argv}
 	kind, ok := interimTable[name]
 	if !ok {
 		return unresolved(fmt.Sprintf("%q is not classified by the interim analysis", name))
 	}
-	s.Commands = [][]string{argv}
+	if kind.bare && len(argv) > 1 {
+		// env VAR=x prog, printenv NAME…: env runs another program
+		// whose effect the interim analysis does not know.
+		return unresolved(fmt.Sprintf("%s with arguments may run another program", argv[0]))
+	}
 	if kind.class != 0 {
 		s.Classes = append(s.Classes, kind.class)
 	}
@@ -382,6 +389,8 @@ func Interim(command, cwd string) Shell {
 }
 
 type interimKind struct {
+	// bare: classified only without arguments.
+	bare   bool
 	class  action.Class
 	paths  bool
 	access action.Access
@@ -406,5 +415,5 @@ var interimTable = map[string]interimKind{
 	"npm install": {class: action.PackageInstall}, "pip install": {class: action.PackageInstall},
 	"go install": {class: action.PackageInstall}, "go get": {class: action.PackageInstall},
 	"go test": {}, "go vet": {}, "go build": {},
-	"env": {class: action.SecretAccess}, "printenv": {class: action.SecretAccess},
+	"env": {class: action.SecretAccess, bare: true}, "printenv": {class: action.SecretAccess},
 }
