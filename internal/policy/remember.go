@@ -41,17 +41,68 @@ var (
 	ErrRememberUnbounded   = errors.New("refusing to remember an unconstrained rule")
 )
 
-// bannedPrefixes are command prefixes never remembered: each runs
-// arbitrary code, so allowing it once for one script allows everything.
+// wrappers run another program named in their arguments: remembering
+// one remembers every program.
+var wrappers = []string{
+	"env", "sudo", "doas", "su", "pkexec", "xargs", "eval", "exec", "command", "builtin",
+	"nohup", "nice", "ionice", "timeout", "time", "stdbuf", "setsid", "flock", "chroot",
+	"unshare", "nsenter", "strace", "ltrace", "watch", "script", "busybox", "parallel",
+}
+
+// interpreters run code given to them; a prefix of one is remembered only
+// when it names a script (an operand) and carries no inline-code flag.
+var interpreters = []string{
+	"python", "bash", "sh", "zsh", "dash", "fish", "ksh", "csh", "tcsh", "node", "nodejs",
+	"deno", "bun", "npx", "perl", "ruby", "php", "lua", "luajit", "pwsh", "powershell",
+	"osascript", "tclsh", "awk", "gawk", "mawk", "rscript", "julia", "irb", "jshell",
+}
+
+// codeFlags give an interpreter its program inline.
+var codeFlags = []string{"-c", "-e", "-r", "-E", "-lc", "-ic", "-ec", "-Command", "-command", "--eval", "--command", "-x"}
+
+// bannedPrefixes are exact prefixes never remembered: each runs whatever
+// a file in the project says.
 var bannedPrefixes = [][]string{
-	{"python"}, {"python3"}, {"python2"}, {"python", "-c"}, {"python3", "-c"},
-	{"bash"}, {"sh"}, {"zsh"}, {"dash"}, {"fish"}, {"ksh"},
-	{"bash", "-c"}, {"sh", "-c"}, {"zsh", "-c"}, {"bash", "-lc"}, {"sh", "-lc"}, {"zsh", "-lc"},
-	{"node"}, {"node", "-e"}, {"deno"}, {"bun"}, {"npx"},
-	{"perl"}, {"perl", "-e"}, {"ruby"}, {"ruby", "-e"}, {"php"}, {"php", "-r"},
-	{"lua"}, {"lua", "-e"}, {"pwsh"}, {"pwsh", "-Command"}, {"osascript"},
-	{"env"}, {"sudo"}, {"doas"}, {"su"}, {"xargs"}, {"eval"}, {"exec"}, {"command"},
-	{"git"}, {"make"}, {"npm", "run"}, {"npm", "exec"}, {"go", "run"}, {"cargo", "run"},
+	{"git"}, {"make"}, {"npm", "run"}, {"npm", "exec"}, {"yarn", "run"}, {"pnpm", "run"},
+	{"go", "run"}, {"cargo", "run"}, {"npm"}, {"yarn"}, {"pnpm"}, {"go"}, {"cargo"},
+}
+
+// programName is the bare name of a program: no directory, lower case, and
+// no version suffix (python3.12 → python).
+func programName(s string) string {
+	s = strings.ToLower(path.Base(s))
+	return strings.TrimRight(s, "0123456789.-")
+}
+
+// interpreterWide reports whether a command prefix would allow arbitrary
+// code: a wrapper anywhere in it, an interpreter with no script operand
+// or with an inline-code flag, or one of the banned exact prefixes.
+func interpreterWide(prefix []string) bool {
+	if len(prefix) == 0 {
+		return true
+	}
+	for _, banned := range bannedPrefixes {
+		if slices.Equal(prefix, banned) {
+			return true
+		}
+	}
+	name := programName(prefix[0])
+	if slices.Contains(wrappers, name) {
+		return true
+	}
+	if !slices.Contains(interpreters, name) {
+		return false
+	}
+	operand := false
+	for _, w := range prefix[1:] {
+		if slices.Contains(codeFlags, w) || strings.HasPrefix(w, "--eval=") || strings.HasPrefix(w, "--command=") {
+			return true
+		}
+		if !strings.HasPrefix(w, "-") {
+			operand = true
+		}
+	}
+	return !operand
 }
 
 // facetOf names the facet that must constrain a remembered rule of a class.
@@ -101,10 +152,8 @@ func Remember(a *action.Action, classes []action.Class, opt RememberOptions) ([]
 	if opt.Command {
 		for _, argv := range a.Commands {
 			prefix := GeneraliseCommand(argv)
-			for _, banned := range bannedPrefixes {
-				if slices.Equal(prefix, banned) || len(prefix) == 0 {
-					return nil, fmt.Errorf("%w: %q", ErrRememberInterpreter, strings.Join(prefix, " "))
-				}
+			if interpreterWide(prefix) {
+				return nil, fmt.Errorf("%w: %q", ErrRememberInterpreter, strings.Join(prefix, " "))
 			}
 			r := base
 			r.Command = prefix
@@ -139,7 +188,7 @@ func Remember(a *action.Action, classes []action.Class, opt RememberOptions) ([]
 			r.MaxCents = &n
 		}
 		if f, ok := facetOf[c]; ok && !r.Constrained() {
-			return nil, fmt.Errorf("%w: %s without %s would allow every %s", ErrRememberUnbounded, c, f, c.Covers())
+			return nil, fmt.Errorf("%w: a %s rule without %s would cover all %s", ErrRememberUnbounded, c, f, c.Covers())
 		}
 		r.ID = rememberedID(c.String(), opt.Scope, fmt.Sprint(r.Refs, r.Paths, r.Hosts))
 		rules = append(rules, &r)

@@ -89,6 +89,15 @@ func TestRemember(t *testing.T) {
 	if diff := cmp.Diff([]string{"npm", "install"}, cmdRules[0].Command); diff != "" {
 		t.Errorf("command prefix (-want +got):\n%s", diff)
 	}
+	// A named script is specific enough to remember.
+	script, err := policy.Remember(&action.Action{Tool: "bash", Commands: [][]string{{"python3", "tools/gen.py", "--out", "x"}}},
+		nil, policy.RememberOptions{Scope: agent, TTL: time.Hour, Now: now, Command: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"python3", "tools/gen.py", "--out"}, script[0].Command); diff != "" {
+		t.Errorf("script prefix (-want +got):\n%s", diff)
+	}
 }
 
 func TestRememberRefuses(t *testing.T) {
@@ -110,6 +119,16 @@ func TestRememberRefuses(t *testing.T) {
 		{"sh -c", &action.Action{Commands: [][]string{{"sh", "-c", "rm -rf /"}}}, nil,
 			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
 		{"bare git", &action.Action{Commands: [][]string{{"git", "push"}}}, nil,
+			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
+		{"python flags only", &action.Action{Commands: [][]string{{"python3", "-u", "x.py"}}}, nil,
+			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
+		{"bash -e -c", &action.Action{Commands: [][]string{{"bash", "-e", "-c", "ls"}}}, nil,
+			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
+		{"versioned python", &action.Action{Commands: [][]string{{"/usr/bin/python3.12", "x.py"}}}, nil,
+			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
+		{"env wrapper", &action.Action{Commands: [][]string{{"env", "A=1", "python3", "x.py"}}}, nil,
+			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
+		{"sudo", &action.Action{Commands: [][]string{{"sudo", "apt", "install", "x"}}}, nil,
 			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
 		{"opaque", &action.Action{Flags: []action.Flag{action.FlagDownloadExec}, Commands: [][]string{{"curl", "x"}}}, nil,
 			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberOpaque},
