@@ -223,10 +223,10 @@ func validate(r *Rule) error {
 			return fmt.Errorf("command word %q is empty or holds white space", w)
 		}
 	}
-	for _, list := range [][]string{r.Paths, r.Refs, r.Hosts} {
+	for facet, list := range map[string][]string{FacetPaths: r.Paths, FacetRefs: r.Refs, FacetHosts: r.Hosts} {
 		for _, p := range list {
-			if err := ValidPattern(p); err != nil {
-				return fmt.Errorf("pattern %q: %v", p, err)
+			if err := ValidFacetPattern(facet, p); err != nil {
+				return err
 			}
 		}
 	}

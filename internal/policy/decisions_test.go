@@ -223,10 +223,25 @@ func TestCompileRejects(t *testing.T) {
 		{"bad class", policy.Rule{ID: "x", Class: 99}},
 		{"bad pattern", policy.Rule{ID: "x", Class: action.GitPush, Refs: []string{"[main"}}},
 		{"empty pattern", policy.Rule{ID: "x", Class: action.GitPush, Refs: []string{"!"}}},
+		{"bare host wildcard", policy.Rule{ID: "x", Class: action.NetworkEgress, Hosts: []string{"*"}}},
+		{"double-star host", policy.Rule{ID: "x", Class: action.NetworkEgress, Hosts: []string{"**"}}},
+		{"inner host wildcard", policy.Rule{ID: "x", Class: action.NetworkEgress, Hosts: []string{"api.*.com"}}},
+		{"dot path", policy.Rule{ID: "x", Class: action.FileDelete, Paths: []string{"./build/**"}}},
+		{"dotdot path", policy.Rule{ID: "x", Class: action.FileDelete, Paths: []string{"../x/**"}}},
+		{"refspec in a rule", policy.Rule{ID: "x", Class: action.GitPush, Refs: []string{"HEAD:main"}}},
 	} {
 		r := tt.rule
 		if _, err := policy.Compile(&policy.Set{Rules: []*policy.Rule{&r}}, policy.Options{}); err == nil {
 			t.Errorf("%s: Compile accepted %+v", tt.name, tt.rule)
+		}
+	}
+	for _, ok := range []policy.Rule{
+		{ID: "a", Class: action.NetworkEgress, Hosts: []string{"*.internal", "10.0.0.1", "::1", "Example.COM."}},
+		{ID: "b", Class: action.FileDelete, Paths: []string{"build/", "/tmp/**", "~/.cache/**", "!**/keep"}},
+	} {
+		r := ok
+		if _, err := policy.Compile(&policy.Set{Rules: []*policy.Rule{&r}}, policy.Options{}); err != nil {
+			t.Errorf("Compile rejected %+v: %v", ok, err)
 		}
 	}
 	a, b := &policy.Rule{ID: "dup", Class: action.GitPush}, &policy.Rule{ID: "dup", Class: action.GitCommit}

@@ -105,7 +105,10 @@ func catchAll(r *Rule) bool {
 	if !r.Constrained() || r.MaxCount != nil || r.MaxCents != nil || !r.Expires.IsZero() {
 		return false
 	}
-	for _, list := range [][]string{r.Paths, r.Refs, r.Hosts} {
+	if len(r.Hosts) > 0 {
+		return false // no host pattern matches every host
+	}
+	for _, list := range [][]string{r.Paths, r.Refs} {
 		for _, p := range list {
 			if p != "**" && p != "/**" {
 				return false

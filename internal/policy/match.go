@@ -5,6 +5,8 @@ package policy
 
 import (
 	"errors"
+	"fmt"
+	"net/netip"
 	"path"
 	"strings"
 
@@ -43,6 +45,64 @@ func ValidPattern(p string) error {
 		}
 	}
 	return nil
+}
+
+// The facets a rule can constrain with patterns.
+const (
+	FacetPaths = "paths"
+	FacetRefs  = "refs"
+	FacetHosts = "hosts"
+)
+
+// ValidFacetPattern reports whether p is a pattern that can match values
+// of the facet: on top of [ValidPattern], a host is a name (or "*."
+// followed by one) or an IP address, never a bare wildcard or one inside
+// the name; a path has no "." or ".." segment (they never match a
+// resolved path, so such a rule would be silently dead).
+func ValidFacetPattern(facet, p string) error {
+	if err := ValidPattern(p); err != nil {
+		return err
+	}
+	body := strings.TrimPrefix(p, "!")
+	switch facet {
+	case FacetHosts:
+		h := strings.TrimSuffix(strings.TrimPrefix(body, "*."), ".")
+		if _, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil && !strings.HasPrefix(body, "*.") {
+			return nil
+		}
+		if !validHostname(h) {
+			return fmt.Errorf("host pattern %q: want a host name, or *. followed by one (any subdomain, not the apex)", p)
+		}
+	case FacetPaths:
+		for _, seg := range strings.Split(body, "/") {
+			if seg == "." || seg == ".." {
+				return fmt.Errorf("path pattern %q has a %q segment, which never matches a resolved path (write it from the project root, or as an absolute path)", p, seg)
+			}
+		}
+	case FacetRefs:
+		if strings.ContainsAny(body, " \t\n:~^") || strings.Contains(body, "..") {
+			return fmt.Errorf("ref pattern %q: a ref name has no spaces, ':', '~', '^' or '..'", p)
+		}
+	}
+	return nil
+}
+
+// validHostname accepts DNS names made of letters, digits, '-' and '_'.
+func validHostname(h string) bool {
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(h, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // glob is one compiled pattern.
@@ -115,6 +175,10 @@ func compilePaths(pats []string, home string) patternSet {
 			} else {
 				body = home + body[1:]
 			}
+		}
+		if strings.HasSuffix(body, "/") && body != "/" {
+			// "build/" names the directory and everything under it.
+			body += "**"
 		}
 		g.segs = splitSegs(body)
 		if strings.HasPrefix(body, "/") {
