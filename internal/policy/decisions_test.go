@@ -249,3 +249,41 @@ func TestCompileRejects(t *testing.T) {
 		t.Error("Compile accepted duplicate ids")
 	}
 }
+
+// TestPathsJudgedBothWays checks, with paths built by hand, that an allow
+// path rule needs both the path as written and the real path inside it,
+// a deny applies when either is, and a write whose real path leaves the
+// project is a write outside the worktree whatever its name says.
+func TestPathsJudgedBothWays(t *testing.T) {
+	ws := policy.Scope{Kind: policy.WorkspaceScope}
+	eng, err := policy.Compile(&policy.Set{Rules: []*policy.Rule{
+		{ID: "build", Scope: ws, Class: action.FileDelete, Paths: []string{"build/**"}, Decision: action.Allow},
+		{ID: "secrets", Scope: ws, Class: action.FileDelete, Paths: []string{"secrets/**"}, Decision: action.Deny},
+	}}, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := func(lex, res string, acc action.Access) action.Path {
+		return action.Path{Raw: lex, Lexical: lex, Resolved: res, Access: acc, Checked: true}
+	}
+	for _, tt := range []struct {
+		name string
+		a    action.Action
+		want action.Verdict
+		rule string
+	}{
+		{"both inside the allow", action.Action{Tool: "delete_file", Paths: []action.Path{path("/p/build/a", "/p/build/a", action.Delete)}}, action.Allow, "build"},
+		{"link from build to src", action.Action{Tool: "delete_file", Paths: []action.Path{path("/p/build/a", "/p/src/a", action.Delete)}}, action.Prompt, "builtin:fileDelete"},
+		{"link from src into secrets", action.Action{Tool: "delete_file", Paths: []action.Path{path("/p/src/a", "/p/secrets/k", action.Delete)}}, action.Deny, "secrets"},
+		{"link named secrets to src", action.Action{Tool: "delete_file", Paths: []action.Path{path("/p/secrets/k", "/p/src/a", action.Delete)}}, action.Deny, "secrets"},
+		{"write through a link out of the project", action.Action{Tool: "write_file", Paths: []action.Path{path("/p/out/x", "/etc/x", action.Write)}}, action.Prompt, "builtin:fileWriteOutsideWorktree"},
+		{"write inside", action.Action{Tool: "write_file", Paths: []action.Path{path("/p/out/x", "/p/out/x", action.Write)}}, action.Allow, ""},
+	} {
+		a := tt.a
+		a.Project, a.Cwd = "/p", "/p"
+		d, _ := eng.Evaluate(&a, policy.Env{})
+		if d.Verdict != tt.want || d.Rule != tt.rule {
+			t.Errorf("%s: Evaluate = %v by %q, want %v by %q", tt.name, d.Verdict, d.Rule, tt.want, tt.rule)
+		}
+	}
+}

@@ -4,6 +4,7 @@
 package request_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -156,4 +157,61 @@ func FuzzRequest(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRealFilesystem resolves actions against a real tree: a symlink out
+// of the project makes a write a write outside the worktree, a link to the
+// key and a hard link to it are denied, and a dangling link is judged by
+// where open(O_CREAT) would create the file.
+func TestRealFilesystem(t *testing.T) {
+	root := t.TempDir()
+	home, project, outside := root+"/home", root+"/project", root+"/outside"
+	for _, d := range []string{home + "/.ssh", project + "/src", outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := home + "/.ssh/id_ed25519"
+	must(t, os.WriteFile(key, []byte("secret"), 0o600))
+	must(t, os.Symlink(outside, project+"/out"))
+	must(t, os.Symlink(key, project+"/notes.txt"))
+	must(t, os.Link(key, project+"/src/data.bin"))
+	must(t, os.Symlink(outside+"/created-later", project+"/dangling"))
+	eng, err := policy.Compile(nil, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := request.Options{Dir: project, Home: home}
+	for _, tt := range []struct {
+		in   string
+		want action.Verdict
+	}{
+		{`{"tool":"write_file","path":"src/main.go"}`, action.Allow},
+		{`{"tool":"write_file","path":"out/x"}`, action.Prompt},
+		{`{"tool":"write_file","path":"dangling"}`, action.Prompt},
+		{`{"tool":"write_file","path":"out/x","contained":true}`, action.Allow},
+		{`{"tool":"read_file","path":"notes.txt"}`, action.Deny},
+		{`{"tool":"read_file","path":"src/data.bin"}`, action.Deny},
+		{`{"tool":"bash","command":"cat src/data.bin"}`, action.Deny},
+		{`{"tool":"read_file","path":"out/../src/main.go"}`, action.Prompt},
+	} {
+		req, err := request.Parse([]byte(tt.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _, err := req.Action(o)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if d, _ := eng.Evaluate(a, policy.Env{}); d.Verdict != tt.want {
+			t.Errorf("%s: Evaluate = %v (%s), want %v", tt.in, d.Verdict, d.Reason, tt.want)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }
