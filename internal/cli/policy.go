@@ -6,7 +6,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -307,15 +306,7 @@ func policyTest(args []string) error {
 }
 
 func decideTest(lp *loadedPolicy, t policyfile.Test) (policy.Decision, error) {
-	raw, err := json.Marshal(t.Action)
-	if err != nil {
-		return policy.Decision{}, err
-	}
-	req, err := request.Parse(raw)
-	if err != nil {
-		return policy.Decision{}, err
-	}
-	a, _, err := req.Action(request.Options{Dir: cwd(), Home: homeDir(), Sensitive: lp.sensitiveExtra()})
+	a, _, err := t.Action.Action(request.Options{Dir: cwd(), Home: homeDir(), Sensitive: lp.sensitiveExtra()})
 	if err != nil {
 		return policy.Decision{}, err
 	}

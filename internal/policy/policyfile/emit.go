@@ -172,8 +172,8 @@ func writeEntry(b *strings.Builder, lead, head string, v value, indent int) {
 		writeMapping(b, v, indent+2, "", false)
 	case *seq:
 		if head == "-" {
-			// A list directly in a list: not in the schema, but keep
-			// the writer total.
+			// A list directly in a list, such as a long argv in a
+			// test action's commands.
 			fmt.Fprintf(b, "%s-\n", lead)
 		} else {
 			fmt.Fprintf(b, "%s%s\n", lead, head)
