@@ -61,7 +61,7 @@ const (
 // resolved path, so such a rule would be silently dead).
 func ValidFacetPattern(facet, p string) error {
 	if err := ValidPattern(p); err != nil {
-		return err
+		return fmt.Errorf("%s pattern %q: %v", strings.TrimSuffix(facet, "s"), p, err)
 	}
 	body := strings.TrimPrefix(p, "!")
 	switch facet {

@@ -156,41 +156,57 @@ type ShellPath struct {
 
 // Action validates the request and builds the action.
 func (req *Request) Action(opt Options) (*action.Action, *Shell, error) {
+	a, err := req.pure()
+	if err != nil {
+		return nil, nil, err
+	}
+	return req.resolve(a, opt)
+}
+
+// Validate checks everything about the request that needs no filesystem:
+// fields, names, numbers, the URL. Action checks the same and more.
+func (req *Request) Validate() error {
+	_, err := req.pure()
+	return err
+}
+
+// pure builds the part of the action that needs no I/O.
+func (req *Request) pure() (*action.Action, error) {
 	if req.Tool == "" {
-		return nil, nil, errors.New(`action: "tool" is required`)
+		return nil, errors.New(`action: "tool" is required`)
 	}
 	a := &action.Action{Tool: req.Tool, Contained: req.Contained}
 	tool, known := action.LookupTool(req.Tool)
 	for _, name := range req.Classes {
 		c, ok := action.ParseClass(name)
 		if !ok {
-			return nil, nil, fmt.Errorf("action: unknown class %q (want one of %s)", name, classNames())
+			return nil, fmt.Errorf("action: unknown class %q (want one of %s)", name, classNames())
 		}
 		a.Classes = append(a.Classes, c)
 	}
 	shellTool := known && tool.Name == "bash"
 	if req.Command != "" && !shellTool {
-		return nil, nil, fmt.Errorf(`action: "command" is for the bash tool, not %q`, req.Tool)
+		return nil, fmt.Errorf(`action: "command" is for the bash tool, not %q`, req.Tool)
 	}
 	if shellTool && req.Command == "" && len(req.Commands) == 0 {
-		return nil, nil, errors.New(`action: the bash tool needs "command"`)
+		return nil, errors.New(`action: the bash tool needs "command"`)
 	}
 	if req.Command != "" && len(req.Commands) > 0 {
-		return nil, nil, errors.New(`action: give "command" or "commands", not both`)
+		return nil, errors.New(`action: give "command" or "commands", not both`)
 	}
 	if req.Count != nil && *req.Count < 0 {
-		return nil, nil, errors.New(`action: "count" is negative`)
+		return nil, errors.New(`action: "count" is negative`)
 	}
 	if req.Cents != nil && *req.Cents < 0 {
-		return nil, nil, errors.New(`action: "cents" is negative`)
+		return nil, errors.New(`action: "cents" is negative`)
 	}
 	if req.Principal.BudgetCents != nil && *req.Principal.BudgetCents < 0 {
-		return nil, nil, errors.New(`action: "principal.budget_cents" is negative`)
+		return nil, errors.New(`action: "principal.budget_cents" is negative`)
 	}
 	if req.Principal.Mode != "" {
 		m, ok := action.ParseMode(req.Principal.Mode)
 		if !ok {
-			return nil, nil, fmt.Errorf("action: unknown mode %q (want proposeOnly, actWithApproval or actFreely)", req.Principal.Mode)
+			return nil, fmt.Errorf("action: unknown mode %q (want proposeOnly, actWithApproval or actFreely)", req.Principal.Mode)
 		}
 		a.Principal.Mode = m
 	}
@@ -199,17 +215,44 @@ func (req *Request) Action(opt Options) (*action.Action, *Shell, error) {
 	a.Principal.Delegation, a.Principal.BudgetCents = p.Delegation, p.BudgetCents
 	if req.Override != nil {
 		if req.Override.By == "" || strings.TrimSpace(req.Override.Justification) == "" {
-			return nil, nil, errors.New(`action: an override needs "by" and a non-empty "justification"`)
+			return nil, errors.New(`action: an override needs "by" and a non-empty "justification"`)
 		}
 		a.Override = &action.Override{By: req.Override.By, Justification: req.Override.Justification}
 	}
 	a.Refs, a.Hosts, a.Count, a.Cents = req.Refs, req.Hosts, req.Count, req.Cents
 	for _, argv := range req.Commands {
 		if len(argv) == 0 {
-			return nil, nil, errors.New(`action: an empty argv in "commands"`)
+			return nil, errors.New(`action: an empty argv in "commands"`)
 		}
 	}
 	a.Commands = req.Commands
+	if req.Access != "" {
+		if _, ok := action.ParseAccess(req.Access); !ok {
+			return nil, fmt.Errorf("action: unknown access %q (want read, write or delete)", req.Access)
+		}
+	}
+	if req.Path != nil && *req.Path == "" {
+		return nil, errors.New("action: an empty path")
+	}
+	for _, p := range req.Paths {
+		if p == "" {
+			return nil, errors.New("action: an empty path")
+		}
+	}
+	if req.URL != "" {
+		host, err := urlHost(req.URL)
+		if err != nil {
+			return nil, err
+		}
+		a.Hosts = append(a.Hosts, host)
+	}
+	return a, nil
+}
+
+// resolve completes the action with what needs the filesystem: the
+// working directory and project, every path, and shell analysis.
+func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *Shell, error) {
+	tool, _ := action.LookupTool(req.Tool)
 
 	// Directories: cwd and project default to the current directory and
 	// are themselves resolved, so containment is judged on real paths.
@@ -227,29 +270,14 @@ func (req *Request) Action(opt Options) (*action.Action, *Shell, error) {
 
 	acc := tool.Access
 	if req.Access != "" {
-		x, ok := action.ParseAccess(req.Access)
-		if !ok {
-			return nil, nil, fmt.Errorf("action: unknown access %q (want read, write or delete)", req.Access)
-		}
-		acc = x
+		acc, _ = action.ParseAccess(req.Access)
 	}
 	paths := req.Paths
 	if req.Path != nil {
 		paths = append([]string{*req.Path}, paths...)
 	}
 	for _, raw := range paths {
-		if raw == "" {
-			return nil, nil, errors.New("action: an empty path")
-		}
 		a.Paths = append(a.Paths, res.Resolve(raw, acc))
-	}
-
-	if req.URL != "" {
-		host, err := urlHost(req.URL)
-		if err != nil {
-			return nil, nil, err
-		}
-		a.Hosts = append(a.Hosts, host)
 	}
 
 	var sh *Shell

@@ -117,6 +117,11 @@ func (d *decoder) request(n *yaml.Node) (*request.Request, error) {
 	if strings.TrimSpace(r.Tool) == "" {
 		return nil, d.errf(n, `test action: "tool" is required`)
 	}
+	// Names, numbers and combinations are checked now, so lint and fmt
+	// report a misspelt class; paths are resolved only when the test runs.
+	if err := r.Validate(); err != nil {
+		return nil, d.errf(n, "test %v", err)
+	}
 	return r, nil
 }
 

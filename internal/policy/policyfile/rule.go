@@ -206,7 +206,9 @@ func (d *decoder) patterns(n *yaml.Node, what string, emptyOK bool) ([]string, e
 		var err error
 		switch what {
 		case "paths", "refs", "hosts":
-			err = policy.ValidPattern(p)
+			if err := policy.ValidFacetPattern(what, p); err != nil {
+				return nil, d.errf(n.Content[i], "%v", err)
+			}
 		case "sensitive":
 			if err := pathguard.ValidatePattern(p); err != nil {
 				return nil, d.errf(n.Content[i], "%v", err)

@@ -45,11 +45,17 @@ func Sentence(r *policy.Rule) string {
 	if len(parts) > 0 {
 		b.WriteString(" " + strings.Join(parts, ", "))
 	}
+	// An allow holds within its limit; a restrictive rule applies beyond
+	// it ("prompt when deleting more than 100 files").
+	limit := "at most"
+	if r.Decision != action.Allow {
+		limit = "more than"
+	}
 	if r.MaxCount != nil {
-		fmt.Fprintf(&b, ", at most %d %s", *r.MaxCount, countNoun(r, *r.MaxCount))
+		fmt.Fprintf(&b, ", %s %d %s", limit, *r.MaxCount, countNoun(r, *r.MaxCount))
 	}
 	if r.MaxCents != nil {
-		fmt.Fprintf(&b, ", costing at most %s", dollars(*r.MaxCents))
+		fmt.Fprintf(&b, ", costing %s %s", limit, dollars(*r.MaxCents))
 	}
 	switch {
 	case r.Reason != "":
