@@ -66,8 +66,16 @@ func BenchmarkEvaluate(b *testing.B) {
 		Cwd:       "/src/app", Project: "/src/app", Contained: true,
 	}
 	now := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-	for _, n := range []int{10, 100, 10000} {
-		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+	for _, tc := range []struct {
+		n     int
+		trace bool
+	}{{10, false}, {100, false}, {10000, false}, {100, true}} {
+		n := tc.n
+		name := fmt.Sprintf("rules=%d", n)
+		if tc.trace {
+			name += "/trace"
+		}
+		b.Run(name, func(b *testing.B) {
 			eng, err := policy.Compile(benchSet(n), policy.Options{})
 			if err != nil {
 				b.Fatal(err)
@@ -76,7 +84,7 @@ func BenchmarkEvaluate(b *testing.B) {
 			durs := make([]time.Duration, 0, 1<<16)
 			for b.Loop() {
 				t0 := time.Now()
-				d, _ := eng.Evaluate(a, policy.Env{Now: now})
+				d, _ := eng.Evaluate(a, policy.Env{Now: now, Trace: tc.trace})
 				if len(durs) < cap(durs) {
 					durs = append(durs, time.Since(t0))
 				}
