@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package shellparse
+
+// This file handles one simple command: it records the invocation,
+// normalises the program name, calls inline functions, peels wrappers with
+// their own option grammar, and re-parses code given as a string
+// (sh -c, eval, su -c, trap, flock -c, sudo -s).
+//
+// Wrapper rules: an option the grammar does not know makes the command
+// unresolved, because it might take a value that hides the real command.
+// The wrapper and the command it runs are both reported.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"warden.dev/warden/internal/action"
+)
+
+// systemDirs hold programs installed by the system; a path outside them
+// runs a file of the project or the user.
+var systemDirs = []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/",
+	"/opt/homebrew/bin/", "/usr/libexec/", "/usr/lib/git-core/"}
+
+// normName reduces a program name to its lower-case base name and reports
+// whether it was given as a path.
+func normName(s string) (string, bool) {
+	pathy := strings.Contains(s, "/")
+	if pathy {
+		s = s[strings.LastIndexByte(s, '/')+1:]
+	}
+	return strings.ToLower(s), pathy
+}
+
+func systemDir(p string) bool {
+	for _, d := range systemDirs {
+		if rest, ok := strings.CutPrefix(p, d); ok && !strings.Contains(rest, "/") && !strings.Contains(rest, "..") {
+			return true
+		}
+	}
+	return false
+}
+
+// invoke records and analyses one command; known reports whether the
+// program's effect is classified.
+func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs []Redirect) (known bool) {
+	i := a.record(e, argv, envm, redirs)
+	a.class(action.ProcessSpawn)
+	f0 := argv[0]
+	if f0.dyn {
+		a.unresolved("the command name is not static: " + f0.s)
+		a.flagSub(f0.sub)
+		return false
+	}
+	if f0.glob {
+		a.unresolved("the command name is a glob pattern: " + f0.s)
+		return false
+	}
+	name, pathy := normName(f0.s)
+	a.inv[i].Argv[0] = name
+	if pathy && !systemDir(f0.s) {
+		a.flag(action.FlagRunsCode)
+		if ps, ok := a.abs(e, f0.s); ok {
+			for _, p := range ps {
+				if a.fetched[p] {
+					a.flag(action.FlagDownloadExec)
+				}
+			}
+		}
+	}
+	if name == "" {
+		return true
+	}
+	if body, ok := a.funcs[name]; ok && !e.noFunc && !pathy {
+		a.called[name] = true
+		if a.calling[name] || e.funcDepth >= maxFuncDepth {
+			return true
+		}
+		a.calling[name] = true
+		params, known := e.params, e.paramsKnown
+		e.params, e.paramsKnown = statics(argv[1:])
+		e.funcDepth++
+		a.stmt(e, body)
+		e.funcDepth--
+		e.params, e.paramsKnown = params, known
+		a.calling[name] = false
+		return true
+	}
+	e2 := e
+	if e.noFunc {
+		e2 = e.fork()
+		e2.noFunc = false
+	}
+	ro, known := a.command(e2, i, name, argv)
+	if !ro {
+		a.notRO = true
+	}
+	return known
+}
+
+// statics returns the values of fields if they are all static.
+func statics(fs []field) ([]string, bool) {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		if f.dyn {
+			return nil, false
+		}
+		out = append(out, f.s)
+	}
+	return out, true
+}
+
+// flagSub flags code whose text came from a fetch or a decoder.
+func (a *analyzer) flagSub(s subInfo) {
+	if s.fetch {
+		a.flag(action.FlagDownloadExec)
+	}
+	if s.decode {
+		a.flag(action.FlagDecodeExec)
+	}
+}
+
+// opt is one option found by scan.
+type opt struct {
+	name string // "-x" or "--long"
+	val  field
+	has  bool
+}
+
+// scan splits args into options and operands. short lists the short
+// options that take a value, long the long ones (without "--"). With stop,
+// the first operand ends the options (POSIX and wrapper style); otherwise
+// options and operands may mix (GNU style). "--" always ends options.
+func scan(args []field, short string, long []string, stop bool) (opts []opt, ops []field) {
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		if f.dyn || len(s) < 2 || s[0] != '-' {
+			ops = append(ops, f)
+			if stop {
+				return opts, append(ops, args[i+1:]...)
+			}
+			continue
+		}
+		if s == "--" {
+			return opts, append(ops, args[i+1:]...)
+		}
+		if s[1] == '-' {
+			name, val, has := strings.Cut(s[2:], "=")
+			o := opt{name: "--" + name, val: field{s: val}, has: has}
+			if !has && slices.Contains(long, name) && i+1 < len(args) {
+				i++
+				o.val, o.has = args[i], true
+			}
+			opts = append(opts, o)
+			continue
+		}
+		for j := 1; j < len(s); j++ {
+			c := s[j]
+			if strings.IndexByte(short, c) >= 0 {
+				o := opt{name: "-" + string(c), val: field{s: s[j+1:]}, has: true}
+				if j+1 == len(s) {
+					o.has = false
+					if i+1 < len(args) {
+						i++
+						o.val, o.has = args[i], true
+					}
+				}
+				opts = append(opts, o)
+				break
+			}
+			opts = append(opts, opt{name: "-" + string(c)})
+		}
+	}
+	return opts, ops
+}
+
+func hasOpt(opts []opt, names ...string) bool {
+	for _, o := range opts {
+		if slices.Contains(names, o.name) {
+			return true
+		}
+	}
+	return false
+}
+
+func optVals(opts []opt, names ...string) []field {
+	var out []field
+	for _, o := range opts {
+		if slices.Contains(names, o.name) && o.has {
+			out = append(out, o.val)
+		}
+	}
+	return out
+}
+
+// wrapper describes the option grammar of a command that runs another.
+type wrapper struct {
+	// flags take no value; vals take one. Short ones are single letters,
+	// long ones start with "--". A long option may also be given as
+	// --name=value.
+	flags, vals string
+	// operands before the command: timeout's duration, flock's file.
+	skip int
+	// numeric: -N (nice -10) is an option.
+	numeric bool
+}
+
+var wrappers = map[string]wrapper{
+	"nice":       {flags: "", vals: "n --adjustment", numeric: true},
+	"nohup":      {},
+	"timeout":    {flags: "v --preserve-status --foreground --verbose", vals: "s k --signal --kill-after", skip: 1},
+	"stdbuf":     {vals: "i o e --input --output --error"},
+	"setsid":     {flags: "c f w --ctty --fork --wait"},
+	"doas":       {flags: "n s L", vals: "u C"},
+	"pkexec":     {flags: "--disable-internal-agent --keep-cwd", vals: "--user"},
+	"time":       {flags: "p v a q --verbose --portability --append --quiet", vals: "f o --format --output"},
+	"exec":       {flags: "c l", vals: "a"},
+	"command":    {flags: "p"},
+	"builtin":    {},
+	"chroot":     {flags: "--skip-chdir", vals: "--userspec --groups"},
+	"unbuffer":   {flags: "p"},
+	"caffeinate": {flags: "d i m s u"},
+	"ionice":     {flags: "t", vals: "c n p P u --class --classdata"},
+	"chrt":       {flags: "b d f i o r a m v"},
+	"taskset":    {flags: "a p c --all-tasks --cpu-list"},
+}
+
+// peelArgs applies a wrapper grammar and returns the options and the
+// command it runs. ok is false for an unknown option.
+func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
+	flags, vals := strings.Fields(w.flags), strings.Fields(w.vals)
+	isShort := func(list []string, c string) bool { return slices.Contains(list, c) }
+	i := 0
+	for ; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		if f.dyn || len(s) < 2 || s[0] != '-' {
+			break
+		}
+		if s == "--" {
+			i++
+			break
+		}
+		if w.numeric && len(s) > 1 && strings.Trim(s[1:], "0123456789") == "" {
+			opts = append(opts, opt{name: "-n", val: field{s: s[1:]}, has: true})
+			continue
+		}
+		if s[1] == '-' {
+			name, val, has := strings.Cut(s, "=")
+			switch {
+			case isShort(flags, name) && !has:
+				opts = append(opts, opt{name: name})
+			case isShort(vals, name):
+				o := opt{name: name, val: field{s: val}, has: has}
+				if !has && i+1 < len(args) {
+					i++
+					o.val, o.has = args[i], true
+				}
+				opts = append(opts, o)
+			default:
+				return opts, nil, s
+			}
+			continue
+		}
+		for j := 1; j < len(s); j++ {
+			c := s[j : j+1]
+			switch {
+			case isShort(flags, c):
+				opts = append(opts, opt{name: "-" + c})
+			case isShort(vals, c):
+				o := opt{name: "-" + c, val: field{s: s[j+1:]}, has: true}
+				if j+1 == len(s) {
+					o.has = false
+					if i+1 < len(args) {
+						i++
+						o.val, o.has = args[i], true
+					}
+				}
+				opts = append(opts, o)
+				j = len(s)
+			default:
+				return opts, nil, s
+			}
+		}
+	}
+	rest := args[i:]
+	if len(rest) < w.skip {
+		return opts, nil, ""
+	}
+	return opts, rest[w.skip:], ""
+}
+
+// inner runs the command a wrapper starts.
+func (a *analyzer) inner(e *env, argv []field, envm map[string]string, noFunc bool) bool {
+	if len(argv) == 0 {
+		return true
+	}
+	c := e
+	if noFunc {
+		c = e.fork()
+		c.noFunc = true
+	}
+	known := a.invoke(c, argv, envm, nil)
+	if c != e {
+		e.cwd, e.ok = c.cwd, c.ok
+	}
+	return known
+}
+
+// peel handles the wrappers of the table; handled is false for others.
+func (a *analyzer) peel(e *env, name string, args []field) (ro, known, handled bool) {
+	w, ok := wrappers[name]
+	if !ok {
+		return false, false, false
+	}
+	opts, cmd, bad := peelArgs(w, args)
+	if bad != "" {
+		a.unresolved(fmt.Sprintf("%s: unknown option %s", name, bad))
+		return false, false, true
+	}
+	switch name {
+	case "doas", "pkexec":
+		a.flag(action.FlagPrivilegeEscalation)
+		if hasOpt(opts, "-s") || len(cmd) == 0 {
+			a.flag(action.FlagRunsCode) // an interactive root shell
+		}
+	case "nohup", "setsid":
+		a.flag(action.FlagBackground)
+	case "time":
+		for _, f := range optVals(opts, "-o", "--output") {
+			a.path(e, f, action.Write)
+		}
+	case "command":
+		if len(cmd) > 0 && (cmd[0].s == "-v" || cmd[0].s == "-V") {
+			return true, true, true // a lookup, nothing runs
+		}
+	case "chroot":
+		a.flag(action.FlagPrivilegeEscalation)
+		if len(cmd) > 0 {
+			cmd = cmd[1:]
+		}
+	case "taskset":
+		if len(cmd) > 0 {
+			cmd = cmd[1:] // the CPU mask
+		}
+	case "chrt":
+		if len(cmd) > 0 {
+			cmd = cmd[1:] // the priority
+		}
+	case "exec":
+		if len(cmd) == 0 {
+			return true, true, true // exec with redirections only
+		}
+	}
+	if len(cmd) == 0 {
+		return true, true, true
+	}
+	noFunc := name == "command" || name == "builtin" || name == "exec"
+	return true, a.inner(e, cmd, nil, noFunc), true
+}
+
+// envCmd peels env: -i, -u NAME, -C DIR, -S STRING, NAME=VALUE.
+func (a *analyzer) envCmd(e *env, args []field) (bool, bool) {
+	envm := map[string]string{}
+	c := e
+	i := 0
+	var split []field
+loop:
+	for ; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		switch {
+		case f.dyn:
+			break loop
+		case s == "--":
+			i++
+			break loop
+		case s == "-" || s == "-i" || s == "--ignore-environment" || s == "-0" || s == "--null" || s == "-v" || s == "--debug":
+		case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir" || s == "-S" || s == "--split-string" || s == "-P":
+			if i+1 >= len(args) {
+				a.unresolved("env: " + s + " needs a value")
+				return false, false
+			}
+			i++
+			switch s {
+			case "-C", "--chdir":
+				c = a.chdir(e, args[i])
+			case "-S", "--split-string":
+				split = append(split, a.splitS(args[i])...)
+			case "-P":
+				a.flag(action.FlagRunsCode) // a PATH of its own
+			}
+		case strings.HasPrefix(s, "--unset=") || strings.HasPrefix(s, "-u"):
+		case strings.HasPrefix(s, "--chdir=") || strings.HasPrefix(s, "-C"):
+			v := strings.TrimPrefix(strings.TrimPrefix(s, "--chdir="), "-C")
+			c = a.chdir(e, field{s: v})
+		case strings.HasPrefix(s, "--split-string=") || strings.HasPrefix(s, "-S"):
+			v := strings.TrimPrefix(strings.TrimPrefix(s, "--split-string="), "-S")
+			split = append(split, a.splitS(field{s: v})...)
+		case strings.HasPrefix(s, "-"):
+			a.unresolved("env: unknown option " + s)
+			return false, false
+		case strings.Contains(s, "=") && !strings.HasPrefix(s, "="):
+			k, v, _ := strings.Cut(s, "=")
+			envm[k] = v
+			a.envName(k)
+			if codeText(v) && k == "PS4" {
+				a.unresolved("env: PS4 holds command text")
+			}
+		default:
+			break loop
+		}
+	}
+	cmd := append(split, args[i:]...)
+	if len(cmd) == 0 {
+		// env alone prints the environment.
+		a.class(action.SecretAccess)
+		return false, true
+	}
+	known := a.invoke(c, cmd, envm, nil)
+	return true, known
+}
+
+// splitS splits env -S's string the simple way; quotes, escapes and
+// variables inside it are not modelled.
+func (a *analyzer) splitS(f field) []field {
+	if f.dyn || strings.ContainsAny(f.s, `"'\$`) {
+		a.unresolved("env -S with quotes, escapes or variables is not analysed")
+		return nil
+	}
+	var out []field
+	for _, w := range strings.Fields(f.s) {
+		out = append(out, field{s: w})
+	}
+	return out
+}
+
+// chdir returns a copy of e whose working directory is dir.
+func (a *analyzer) chdir(e *env, dir field) *env {
+	c := e.fork()
+	if dir.dyn {
+		c.cwd = nil
+		return c
+	}
+	ps, ok := a.abs(e, dir.s)
+	if !ok {
+		c.cwd = nil
+		return c
+	}
+	c.cwd = ps
+	c.ok = ps
+	return c
+}
+
+// sudo peels sudo and sudoedit.
+func (a *analyzer) sudo(e *env, name string, args []field) (bool, bool) {
+	a.flag(action.FlagPrivilegeEscalation)
+	vals := "ugCDhprtTU"
+	longVals := []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"}
+	flags := "AbEeHiKklnPSsVvB"
+	longFlags := []string{"askpass", "background", "preserve-env", "edit", "set-home", "login", "remove-timestamp",
+		"reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "version", "validate", "help", "bell"}
+	var opts []opt
+	i := 0
+	envm := map[string]string{}
+loop:
+	for ; i < len(args); i++ {
+		f := args[i]
+		s := f.s
+		switch {
+		case f.dyn:
+			break loop
+		case s == "--":
+			i++
+			break loop
+		case strings.HasPrefix(s, "--"):
+			n, _, has := strings.Cut(s[2:], "=")
+			switch {
+			case slices.Contains(longVals, n):
+				if !has {
+					i++
+				}
+				opts = append(opts, opt{name: "--" + n})
+			case slices.Contains(longFlags, n):
+				opts = append(opts, opt{name: "--" + n})
+			default:
+				a.unresolved("sudo: unknown option " + s)
+				return false, false
+			}
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+			for j := 1; j < len(s); j++ {
+				c := s[j]
+				switch {
+				case strings.IndexByte(vals, c) >= 0:
+					if j+1 == len(s) {
+						i++
+					}
+					opts = append(opts, opt{name: "-" + string(c)})
+					j = len(s)
+				case strings.IndexByte(flags, c) >= 0:
+					opts = append(opts, opt{name: "-" + string(c)})
+				default:
+					a.unresolved("sudo: unknown option " + s)
+					return false, false
+				}
+			}
+		case strings.Contains(s, "=") && !strings.HasPrefix(s, "="):
+			k, v, _ := strings.Cut(s, "=")
+			envm[k] = v
+			a.envName(k)
+		default:
+			break loop
+		}
+	}
+	if i > len(args) {
+		i = len(args)
+	}
+	cmd := args[i:]
+	if hasOpt(opts, "-b", "--background") {
+		a.flag(action.FlagBackground)
+	}
+	if name == "sudoedit" || hasOpt(opts, "-e", "--edit") {
+		for _, f := range cmd {
+			a.path(e, f, action.Write)
+		}
+		return false, true
+	}
+	if hasOpt(opts, "-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp", "--remove-timestamp", "-V", "--version", "-h", "--help") && len(cmd) == 0 {
+		return true, true
+	}
+	if hasOpt(opts, "-s", "--shell", "-i", "--login") {
+		if len(cmd) == 0 {
+			a.flag(action.FlagRunsCode)
+			return false, true
+		}
+		// The command is given to a shell as one string.
+		a.shellString(e, cmd)
+		return false, true
+	}
+	if len(cmd) == 0 {
+		return false, true
+	}
+	return false, a.invoke(e, cmd, envm, nil)
+}
+
+// shellString joins fields into a command line a shell will parse.
+func (a *analyzer) shellString(e *env, fs []field) {
+	ss, ok := statics(fs)
+	if !ok {
+		a.unresolved("a command string built from dynamic words")
+		for _, f := range fs {
+			a.flagSub(f.sub)
+		}
+		return
+	}
+	a.code(e.fork(), strings.Join(ss, " "), true)
+}

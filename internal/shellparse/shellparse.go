@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package shellparse analyses a bash command string statically, as bash
+// would run it, without running anything: the simple commands it could
+// start (through pipes, lists, subshells, substitutions, functions and
+// wrappers such as sudo, env, xargs, find -exec and sh -c), their effect
+// classes, the paths, hosts and refs they touch, and the flags of
+// DESIGN.md §6.
+//
+// # Fail closed
+//
+// The analysis only decomposes what it fully understands. Anything whose
+// effect depends on run-time values — a command name from a variable, eval
+// of a non-literal, decoded text executed, a parse error, an unknown git
+// subcommand — sets [Analysis.Unresolved] and [action.FlagUnresolvable], so
+// that the policy floor never allows it. Over-reporting is preferred to
+// under-reporting: a wrapper is reported together with the command it
+// runs, a function body is analysed where it is called and, once more,
+// if it is never called.
+//
+// # Names
+//
+// A command name is normalised by quote removal, escape removal and
+// ANSI-C decoding, then reduced to its base name and lower-cased:
+// '/usr/bin/git', \git, g""it and GIT are all "git". Lower-casing is the
+// safer reading: on a case-insensitive filesystem GIT runs git, and a rule
+// written for git must not be bypassed by a capital letter. A name with a
+// slash outside the system directories (./git, bin/tool) runs a file of
+// the project: it keeps its base name for rules and classification and is
+// flagged runs_code.
+//
+// # Paths, refs and hosts
+//
+// Paths are reported as written after quote removal and static expansion
+// (~, $HOME, ${HOME}), made absolute against the working directory, which
+// follows cd, pushd and popd; they are not cleaned or resolved (package
+// pathguard does that). When a cd may or may not have happened (cd x; y),
+// a relative path is reported against every candidate directory. Globs are
+// reported as written. git push refs are reported as written (HEAD:main,
+// +main, :gone); --all, --branches, --mirror, --tags and --prune push or
+// delete every matching ref and are reported as the ref "**"; a push
+// without a refspec is reported as "HEAD", the checked-out branch.
+//
+// The package does no I/O and never runs a command.
+package shellparse
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"warden.dev/warden/internal/action"
+)
+
+// DefaultMaxDepth is how deeply sh -c, eval, su -c and trap strings are
+// parsed again when Options.MaxDepth is zero.
+const DefaultMaxDepth = 4
+
+// maxInvocations bounds the work done for one command string.
+const maxInvocations = 2048
+
+// maxFuncDepth bounds nested function calls.
+const maxFuncDepth = 16
+
+// maxCwds bounds the candidate working directories tracked at once.
+const maxCwds = 8
+
+// Options say where a command runs.
+type Options struct {
+	// Cwd is the absolute working directory. Empty leaves relative paths
+	// relative.
+	Cwd string
+	// Home expands ~ and $HOME. Empty leaves them unresolved.
+	Home string
+	// MaxDepth bounds re-parsing of sh -c, eval, su -c and trap strings;
+	// zero means DefaultMaxDepth.
+	MaxDepth int
+}
+
+// Analysis is what analysing one command string found.
+type Analysis struct {
+	// Invocations holds one entry per simple command bash could start, in
+	// source order; a wrapper is followed by the command it runs.
+	Invocations []Invocation
+	// Classes always includes ProcessSpawn; taxonomy order.
+	Classes []action.Class
+	// Paths the command reads, writes or deletes, in order of appearance.
+	Paths []Path
+	// Hosts contacted, lower case; Refs pushed, as written.
+	Hosts, Refs []string
+	// Flags, in the order of DESIGN.md §6.
+	Flags []action.Flag
+	// ReadOnly is true when every invocation is a known read-only command
+	// and nothing writes, deletes, fetches, installs, reads a secret or
+	// runs unclassified code.
+	ReadOnly bool
+	// Unresolved says why the command cannot be analysed statically; it is
+	// empty if it can. A parse error gives "line:col: msg".
+	Unresolved string
+}
+
+// Invocation is one simple command.
+type Invocation struct {
+	// Argv is the argument vector with a normalised program name. A
+	// dynamic word is given as its source text.
+	Argv []string
+	// Env holds the assignments placed before the command or given to
+	// env; a dynamic value is given as its source text.
+	Env map[string]string `json:",omitempty"`
+	// Redirects are the redirections of the statement.
+	Redirects []Redirect `json:",omitempty"`
+	// Dynamic reports that argv is not fully static.
+	Dynamic bool `json:",omitempty"`
+}
+
+// Redirect is one redirection: Op such as ">", "2>>", "<", "<<<".
+type Redirect struct {
+	Op     string
+	Target string
+}
+
+// Path is one path facet.
+type Path struct {
+	Path   string
+	Access action.Access
+}
+
+// Commands returns the normalised argv of every invocation.
+func (an *Analysis) Commands() [][]string {
+	out := make([][]string, len(an.Invocations))
+	for i, inv := range an.Invocations {
+		out[i] = inv.Argv
+	}
+	return out
+}
+
+// HasFlag reports whether f is among the flags.
+func (an *Analysis) HasFlag(f action.Flag) bool { return slices.Contains(an.Flags, f) }
+
+// flagOrder is the order of DESIGN.md §6.
+var flagOrder = []action.Flag{
+	action.FlagDownloadExec, action.FlagDecodeExec, action.FlagPipeToInterpreter,
+	action.FlagUnresolvable, action.FlagRunsCode, action.FlagPrivilegeEscalation,
+	action.FlagBackground,
+}
+
+// invMeta is what the analyser knows of one invocation beyond its argv.
+type invMeta struct {
+	fetch, decode bool
+}
+
+// analyzer holds the state of one Analyze call.
+type analyzer struct {
+	opt      Options
+	inv      []Invocation
+	meta     []invMeta
+	classes  uint32
+	flags    map[action.Flag]bool
+	paths    []Path
+	pathSeen map[Path]bool
+	hosts    []string
+	refs     []string
+	notRO    bool
+	why      string
+	funcs    map[string]*syntax.Stmt
+	called   map[string]bool
+	calling  map[string]bool
+	fetched  map[string]bool
+	ifs      bool
+	funcs0   []string // definition order
+}
+
+// env is the shell state at one point of the walk. It is copied for a
+// subshell; slices in it are never modified in place.
+type env struct {
+	src   string
+	depth int
+	// cwd holds the candidate working directories after the statement
+	// in any outcome, ok those if it succeeded; nil means unknown.
+	cwd, ok []string
+	dirs    [][]string
+	// params are $1…, known only in a function or sh -c with arguments.
+	params      []string
+	paramsKnown bool
+	stdin       stdinInfo
+	funcDepth   int
+	noFunc      bool
+}
+
+// stdinInfo says where a command's standard input comes from.
+type stdinInfo struct {
+	kind int
+	sub  subInfo
+	// body is a heredoc or here-string, when static.
+	body       string
+	bodyStatic bool
+}
+
+const (
+	stdinNone = iota
+	stdinPipe
+	stdinDoc
+	stdinFile
+)
+
+func (e *env) fork() *env { c := *e; return &c }
+
+// text returns the source text of a node.
+func (e *env) text(n syntax.Node) string {
+	s, t := int(n.Pos().Offset()), int(n.End().Offset())
+	if s < 0 || t > len(e.src) || s > t {
+		return ""
+	}
+	return e.src[s:t]
+}
+
+// Analyze parses and classifies one command string as bash would run it.
+// It never fails: what it cannot analyse sets Unresolved.
+func Analyze(cmd string, opt Options) *Analysis {
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = DefaultMaxDepth
+	}
+	a := &analyzer{opt: opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]bool{},
+		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, calling: map[string]bool{}, fetched: map[string]bool{}}
+	e := &env{src: cmd, cwd: []string{opt.Cwd}}
+	e.ok = e.cwd
+	a.code(e, cmd, false)
+	// Functions defined and never called by name may still be called
+	// in ways the walk cannot see (a trap, a dynamic name): analyse them.
+	for i := 0; i < len(a.funcs0); i++ {
+		name := a.funcs0[i]
+		if !a.called[name] {
+			a.called[name] = true
+			c := e.fork()
+			c.paramsKnown = false
+			a.stmt(c, a.funcs[name])
+		}
+	}
+	return a.result()
+}
+
+// code parses src as a script and walks it in e, which it changes.
+func (a *analyzer) code(e *env, src string, nested bool) {
+	if nested {
+		if e.depth+1 > a.opt.MaxDepth {
+			a.unresolved(fmt.Sprintf("shell code nested more than %d levels deep", a.opt.MaxDepth))
+			return
+		}
+		e.depth++
+		defer func() { e.depth-- }()
+	}
+	if strings.IndexByte(src, 0) >= 0 {
+		a.unresolved("the command holds a NUL byte")
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		a.unresolved(err.Error())
+		return
+	}
+	saved := e.src
+	e.src = src
+	a.stmts(e, f.Stmts)
+	e.src = saved
+}
+
+// unresolved records why the command cannot be analysed; the first
+// reason is kept.
+func (a *analyzer) unresolved(why string) {
+	if a.why == "" {
+		a.why = why
+	}
+	a.flag(action.FlagUnresolvable)
+}
+
+func (a *analyzer) flag(f action.Flag) {
+	a.flags[f] = true
+	if f != action.FlagBackground {
+		a.notRO = true
+	}
+}
+
+func (a *analyzer) class(c action.Class) {
+	a.classes |= 1 << c
+	if c != action.ProcessSpawn {
+		a.notRO = true
+	}
+}
+
+func (a *analyzer) host(h string) {
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	if h != "" && !slices.Contains(a.hosts, h) {
+		a.hosts = append(a.hosts, h)
+	}
+}
+
+func (a *analyzer) ref(r string) {
+	if !slices.Contains(a.refs, r) {
+		a.refs = append(a.refs, r)
+	}
+}
+
+func (a *analyzer) result() *Analysis {
+	an := &Analysis{Invocations: a.inv, Paths: a.paths, Hosts: a.hosts, Refs: a.refs, Unresolved: a.why}
+	a.classes |= 1 << action.ProcessSpawn
+	for _, c := range action.Classes() {
+		if a.classes&(1<<c) != 0 {
+			an.Classes = append(an.Classes, c)
+		}
+	}
+	for _, f := range flagOrder {
+		if a.flags[f] {
+			an.Flags = append(an.Flags, f)
+		}
+	}
+	an.ReadOnly = !a.notRO && a.why == ""
+	return an
+}
+
+// abs makes p absolute against every candidate working directory.
+func (a *analyzer) abs(e *env, p string) ([]string, bool) {
+	if strings.HasPrefix(p, "/") {
+		return []string{p}, true
+	}
+	if e.cwd == nil {
+		return nil, false
+	}
+	out := make([]string, 0, len(e.cwd))
+	for _, d := range e.cwd {
+		out = append(out, join(d, p))
+	}
+	return out, true
+}
+
+func join(dir, p string) string {
+	switch {
+	case dir == "":
+		return p
+	case p == "" || p == ".":
+		return dir
+	case strings.HasSuffix(dir, "/"):
+		return dir + p
+	}
+	return dir + "/" + p
+}
+
+// notPaths are device files that are not a read or write of data.
+var notPaths = []string{"/dev/null", "/dev/zero", "/dev/stdin", "/dev/stdout", "/dev/stderr",
+	"/dev/tty", "/dev/random", "/dev/urandom", "/dev/full"}
+
+// path records a path facet from a field.
+func (a *analyzer) path(e *env, f field, acc action.Access) {
+	if acc != action.Read {
+		a.notRO = true
+	}
+	switch {
+	case f.under != "":
+		a.addPath(f.under, acc)
+		return
+	case f.procIn:
+		return
+	case f.dyn:
+		a.unresolved(fmt.Sprintf("the path %s is not static", f.s))
+		return
+	case f.s == "" || f.s == "-":
+		return
+	}
+	a.pathStr(e, f.s, acc)
+}
+
+func (a *analyzer) pathStr(e *env, p string, acc action.Access) {
+	if slices.Contains(notPaths, p) || strings.HasPrefix(p, "/dev/fd/") {
+		return
+	}
+	ps, ok := a.abs(e, p)
+	if !ok {
+		a.unresolved(fmt.Sprintf("the working directory is not known for the path %s", p))
+		return
+	}
+	for _, q := range ps {
+		a.addPath(q, acc)
+	}
+}
+
+func (a *analyzer) addPath(p string, acc action.Access) {
+	if acc != action.Read {
+		a.notRO = true
+	}
+	k := Path{Path: p, Access: acc}
+	if acc == action.Read && secretPath(p) {
+		a.class(action.SecretAccess)
+	}
+	if a.pathSeen[k] {
+		return
+	}
+	a.pathSeen[k] = true
+	a.paths = append(a.paths, k)
+}
+
+// secretPath reports, lexically, whether p names an obvious secret
+// (DESIGN.md §5). Package pathguard makes the authoritative check on the
+// resolved path; this only classifies the read as secretAccess.
+func secretPath(p string) bool {
+	l := strings.ToLower(p)
+	base := l[strings.LastIndexByte(l, '/')+1:]
+	for _, s := range []string{"/.ssh/", "/.gnupg/", "/.aws/credentials", "/.aws/config", "/.kube/config",
+		"/.docker/config.json", "/.netrc", "/.git-credentials", "/.config/gh/hosts.yml"} {
+		if strings.Contains("/"+l+"/", s) {
+			return true
+		}
+	}
+	if strings.HasSuffix(l, "/.ssh") || strings.HasSuffix(l, "/.gnupg") || l == ".ssh" || l == ".gnupg" {
+		return true
+	}
+	if base == ".env" || strings.HasPrefix(base, ".env.") {
+		switch base {
+		case ".env.example", ".env.sample", ".env.template", ".env.dist":
+		default:
+			return true
+		}
+	}
+	for _, k := range []string{"id_rsa", "id_ecdsa", "id_ed25519", "id_dsa"} {
+		if strings.HasPrefix(base, k) && !strings.HasSuffix(base, ".pub") {
+			return true
+		}
+	}
+	if strings.HasPrefix(l, "/proc/") && base == "environ" {
+		return true
+	}
+	return false
+}
+
+// union merges two candidate sets; nil (unknown) absorbs.
+func union(x, y []string) []string {
+	if x == nil || y == nil {
+		return nil
+	}
+	out := slices.Clone(x)
+	for _, d := range y {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	if len(out) > maxCwds {
+		return nil
+	}
+	return out
+}
+
+func sameSet(x, y []string) bool {
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for _, d := range x {
+		if !slices.Contains(y, d) {
+			return false
+		}
+	}
+	return true
+}

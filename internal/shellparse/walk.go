@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package shellparse
+
+// This file walks the syntax tree statement by statement. Every construct
+// that can start a command is followed: lists, pipelines, subshells,
+// blocks, if/while/until/for/case bodies, function bodies, command and
+// process substitutions anywhere in a word (including ${x:-…} defaults,
+// arithmetic, heredoc bodies with an unquoted delimiter, case patterns and
+// redirection targets), time and coproc. A construct the walk does not know
+// is unresolved.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"warden.dev/warden/internal/action"
+)
+
+func (a *analyzer) stmts(e *env, list []*syntax.Stmt) {
+	for _, s := range list {
+		a.stmt(e, s)
+	}
+}
+
+func (a *analyzer) stmt(e *env, s *syntax.Stmt) {
+	if s == nil {
+		return
+	}
+	if len(a.inv) >= maxInvocations {
+		a.unresolved("the command starts too many programs to analyse")
+		return
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		a.flag(action.FlagBackground)
+	}
+	e.ok = e.cwd
+	if s.Background || s.Coprocess || s.Disown {
+		// A background job runs in a subshell: its cd does not count.
+		c := e.fork()
+		a.stmtCmd(c, s)
+		e.ok = e.cwd
+		return
+	}
+	a.stmtCmd(e, s)
+}
+
+func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
+	redirs, writes := a.redirects(e, s.Redirs)
+	switch c := s.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		start := len(a.meta)
+		a.call(e, c, redirs)
+		if len(writes) > 0 && len(a.meta) > start && a.meta[start].fetch {
+			for _, w := range writes {
+				for _, p := range w {
+					a.fetched[p] = true
+				}
+			}
+		}
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.Pipe, syntax.PipeAll:
+			a.pipeline(e, c)
+		case syntax.AndStmt:
+			a.stmt(e, c.X)
+			anyX := e.cwd
+			e.cwd = e.ok
+			a.stmt(e, c.Y)
+			e.cwd = union(anyX, e.cwd)
+		case syntax.OrStmt:
+			a.stmt(e, c.X)
+			okX, anyX := e.ok, e.cwd
+			a.stmt(e, c.Y)
+			e.ok = union(okX, e.ok)
+			e.cwd = union(anyX, e.cwd)
+		}
+	case *syntax.Subshell:
+		c2 := e.fork()
+		a.stmts(c2, c.Stmts)
+		e.ok = e.cwd
+	case *syntax.Block:
+		a.stmts(e, c.Stmts)
+	case *syntax.IfClause:
+		pre := e.cwd
+		all := pre
+		for cl := c; cl != nil; cl = cl.Else {
+			e.ok = e.cwd
+			a.stmts(e, cl.Cond)
+			cond := e.cwd
+			e.cwd = e.ok
+			a.stmts(e, cl.Then)
+			all = union(all, union(cond, e.cwd))
+			e.cwd = cond
+		}
+		e.cwd, e.ok = all, all
+	case *syntax.WhileClause:
+		a.loop(e, func() {
+			a.stmts(e, c.Cond)
+			a.stmts(e, c.Do)
+		})
+	case *syntax.ForClause:
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			a.words(e, l.Items)
+		case *syntax.CStyleLoop:
+			a.substs(e, l)
+		}
+		a.loop(e, func() { a.stmts(e, c.Do) })
+	case *syntax.CaseClause:
+		a.word(e, c.Word)
+		pre := e.cwd
+		all := pre
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				a.substs(e, p)
+			}
+			e.cwd = pre
+			a.stmts(e, it.Stmts)
+			all = union(all, e.cwd)
+		}
+		e.cwd, e.ok = all, all
+	case *syntax.FuncDecl:
+		name := strings.ToLower(c.Name.Value)
+		if _, ok := a.funcs[name]; !ok {
+			a.funcs0 = append(a.funcs0, name)
+		}
+		a.funcs[name] = c.Body
+		// A later definition replaces the function: analyse the new body
+		// at the next call.
+		a.called[name] = false
+	case *syntax.ArithmCmd, *syntax.LetClause:
+		a.evalText(e, c)
+		a.substs(e, c)
+	case *syntax.TestClause:
+		a.evalText(e, c)
+		a.substs(e, c)
+	case *syntax.DeclClause:
+		a.decl(e, c, redirs)
+	case *syntax.TimeClause:
+		a.stmt(e, c.Stmt)
+	case *syntax.CoprocClause:
+		a.flag(action.FlagBackground)
+		a.stmt(e.fork(), c.Stmt)
+	case *syntax.TestDecl:
+		a.stmt(e.fork(), c.Body)
+	default:
+		a.unresolved(fmt.Sprintf("%s: unsupported shell construct", c.Pos()))
+	}
+}
+
+// loop walks a loop body once; a body that changes the working directory
+// makes the next iterations' directory unknown.
+func (a *analyzer) loop(e *env, body func()) {
+	pre := e.cwd
+	body()
+	if !sameSet(pre, e.cwd) {
+		a.unresolved("the working directory changes inside a loop")
+		e.cwd = nil
+	}
+	e.cwd = union(pre, e.cwd)
+	e.ok = e.cwd
+}
+
+// evalText makes a quoted string that bash may evaluate as arithmetic or as
+// a variable name (where a subscript runs command substitutions)
+// unresolved: [[ -v 'a[$(cmd)]' ]], (( 'x' )), let, declare.
+func (a *analyzer) evalText(e *env, n syntax.Node) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.SglQuoted:
+			if codeText(n.Value) {
+				a.unresolved("a quoted string may be evaluated as code: " + e.text(n))
+			}
+		case *syntax.Lit:
+			if codeText(n.Value) {
+				a.unresolved("a string may be evaluated as code: " + e.text(n))
+			}
+		}
+		return true
+	})
+}
+
+// codeText reports whether s could run a command if bash evaluated it as
+// an arithmetic subscript or a variable name.
+func codeText(s string) bool { return strings.Contains(s, "$(") || strings.Contains(s, "`") }
+
+// pipeline walks the stages of a pipeline, each in a subshell, telling
+// each stage what the earlier stages ran.
+func (a *analyzer) pipeline(e *env, c *syntax.BinaryCmd) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Negated && !s.Background {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(c.X)
+	flatten(c.Y)
+	var before subInfo
+	for i, s := range stages {
+		c := e.fork()
+		if i > 0 {
+			c.stdin = stdinInfo{kind: stdinPipe, sub: before}
+		}
+		start := len(a.meta)
+		a.stmt(c, s)
+		before = before.or(a.since(start))
+	}
+	e.ok = e.cwd
+}
+
+// redirects records the redirections of a statement: paths, hosts of
+// /dev/tcp, and where standard input now comes from. It returns the
+// redirections and the paths standard output is written to.
+func (a *analyzer) redirects(e *env, rs []*syntax.Redirect) ([]Redirect, [][]string) {
+	var out []Redirect
+	var writes [][]string
+	for _, r := range rs {
+		op := r.Op.String()
+		if r.N != nil {
+			op = r.N.Value + op
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			sub := a.substs(e, r.Hdoc)
+			body, static := a.docText(e, r.Hdoc)
+			e.stdin = stdinInfo{kind: stdinDoc, sub: sub, body: body, bodyStatic: static}
+			out = append(out, Redirect{Op: op, Target: e.text(r.Word)})
+			continue
+		case syntax.WordHdoc:
+			fs := a.word(e, r.Word)
+			f := fs[0]
+			e.stdin = stdinInfo{kind: stdinDoc, sub: f.sub, body: f.s + "\n", bodyStatic: !f.dyn && len(fs) == 1}
+			out = append(out, Redirect{Op: op, Target: f.s})
+			continue
+		}
+		fs := a.word(e, r.Word)
+		f := fs[0]
+		if len(fs) != 1 {
+			f = field{s: e.text(r.Word), dyn: true}
+		}
+		out = append(out, Redirect{Op: op, Target: f.s})
+		if !f.dyn {
+			if host, ok := devNet(f.s); ok {
+				a.class(action.NetworkEgress)
+				a.host(host)
+				continue
+			}
+		}
+		switch r.Op {
+		case syntax.DplIn, syntax.DplOut:
+			if f.dyn {
+				a.unresolved("the redirection target " + f.s + " is not static")
+				continue
+			}
+			if _, err := strconv.Atoi(strings.TrimSuffix(f.s, "-")); err == nil || f.s == "-" {
+				continue // fd duplication or closing
+			}
+			if r.Op == syntax.DplIn {
+				a.path(e, f, action.Read)
+				continue
+			}
+			fallthrough
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
+			a.path(e, f, action.Write)
+			if (r.N == nil || r.N.Value == "1") && !f.dyn {
+				ps, _ := a.abs(e, f.s)
+				writes = append(writes, ps)
+			}
+		case syntax.RdrIn:
+			a.path(e, f, action.Read)
+			if r.N == nil || r.N.Value == "0" {
+				e.stdin = stdinInfo{kind: stdinFile, sub: f.sub}
+			}
+		case syntax.RdrInOut:
+			a.path(e, f, action.Write)
+		}
+	}
+	return out, writes
+}
+
+// devNet recognises bash's /dev/tcp/host/port and /dev/udp/host/port.
+func devNet(p string) (string, bool) {
+	for _, pre := range []string{"/dev/tcp/", "/dev/udp/"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok {
+			host, _, _ := strings.Cut(rest, "/")
+			return host, true
+		}
+	}
+	return "", false
+}
+
+// docText returns a heredoc body as the reading program sees it.
+func (a *analyzer) docText(e *env, w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", true
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// call handles a simple command.
+func (a *analyzer) call(e *env, c *syntax.CallExpr, redirs []Redirect) {
+	envm := a.assigns(e, c.Assigns, len(c.Args) == 0)
+	if len(c.Args) == 0 {
+		if len(redirs) > 0 {
+			a.record(e, nil, envm, redirs)
+		}
+		return
+	}
+	argv := a.words(e, c.Args)
+	if len(argv) == 0 {
+		return
+	}
+	a.invoke(e, argv, envm, redirs)
+}
+
+// dangerousEnv are variables whose value changes which code runs.
+var dangerousEnv = map[string]bool{
+	"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
+	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
+	"NODE_OPTIONS": true, "PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true,
+	"PERL5OPT": true, "PERL5LIB": true, "RUBYOPT": true, "RUBYLIB": true,
+	"EDITOR": true, "VISUAL": true, "PAGER": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
+	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EDITOR": true, "GIT_PAGER": true,
+	"GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true, "GIT_EXEC_PATH": true, "GIT_PROXY_COMMAND": true,
+	"GIT_CONFIG": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_PARAMETERS": true,
+	"GIT_CONFIG_COUNT": true, "GIT_TEMPLATE_DIR": true, "GIT_SEQUENCE_EDITOR": true,
+}
+
+func dangerousName(n string) bool {
+	return dangerousEnv[n] || strings.HasPrefix(n, "GIT_CONFIG_") || strings.HasPrefix(n, "DYLD_") || strings.HasPrefix(n, "BASH_FUNC_")
+}
+
+// assigns handles variable assignments, before a command or alone.
+func (a *analyzer) assigns(e *env, as []*syntax.Assign, alone bool) map[string]string {
+	var m map[string]string
+	for _, as := range as {
+		if as.Value != nil {
+			a.substs(e, as.Value)
+		}
+		if as.Array != nil {
+			a.substs(e, as.Array)
+		}
+		if as.Index != nil {
+			a.substs(e, as.Index)
+		}
+		if as.Name == nil {
+			continue
+		}
+		name := as.Name.Value
+		a.envName(name)
+		val := ""
+		if as.Value != nil {
+			fs := a.word(e, as.Value)
+			val = fs[0].s
+			if len(fs) > 1 || fs[0].dyn {
+				val = e.text(as.Value)
+			} else if codeText(val) {
+				a.unresolved("the variable " + name + " holds command text that bash may evaluate")
+			}
+		}
+		if alone {
+			continue
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[name] = val
+	}
+	return m
+}
+
+// envName reacts to a variable being set.
+func (a *analyzer) envName(name string) {
+	if name == "IFS" {
+		a.ifs = true
+	}
+	if dangerousName(name) {
+		a.flag(action.FlagRunsCode)
+	}
+}
+
+// decl handles declare, export, local, readonly, typeset and nameref.
+func (a *analyzer) decl(e *env, c *syntax.DeclClause, redirs []Redirect) {
+	argv := []field{{s: c.Variant.Value}}
+	operands := 0
+	for _, as := range c.Args {
+		if as.Name == nil && as.Value != nil {
+			fs := a.word(e, as.Value)
+			for _, f := range fs {
+				argv = append(argv, f)
+				if !strings.HasPrefix(f.s, "-") && !strings.HasPrefix(f.s, "+") {
+					operands++
+				}
+				if f.dyn {
+					continue
+				}
+				if codeText(f.s) {
+					a.unresolved("a declared name may be evaluated as code: " + f.s)
+				}
+				name, _, _ := strings.Cut(f.s, "=")
+				a.envName(name)
+			}
+			continue
+		}
+		a.assigns(e, []*syntax.Assign{as}, true)
+		operands++
+		if as.Name != nil {
+			argv = append(argv, field{s: e.text(as)})
+		}
+	}
+	a.record(e, argv, nil, redirs)
+	if operands == 0 && (c.Variant.Value == "export" || c.Variant.Value == "declare" || c.Variant.Value == "typeset") {
+		// Printing the environment reveals its secrets.
+		a.class(action.SecretAccess)
+	}
+}
+
+// record appends an invocation and returns its index.
+func (a *analyzer) record(e *env, argv []field, envm map[string]string, redirs []Redirect) int {
+	inv := Invocation{Env: envm, Redirects: redirs}
+	for _, f := range argv {
+		inv.Argv = append(inv.Argv, f.s)
+		if f.dyn || f.glob {
+			inv.Dynamic = true
+		}
+	}
+	a.inv = append(a.inv, inv)
+	a.meta = append(a.meta, invMeta{})
+	return len(a.inv) - 1
+}
+
+// param returns the static value of a parameter expansion.
+func (e *env) param(a *analyzer, p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil ||
+		p.Exp != nil || p.Names != 0 || p.Width || p.IsSet || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Flags != nil {
+		return "", false
+	}
+	if a.ifs {
+		return "", false
+	}
+	switch name := p.Param.Value; {
+	case name == "HOME":
+		return a.opt.Home, a.opt.Home != ""
+	case name == "PWD":
+		if len(e.cwd) == 1 && e.cwd[0] != "" {
+			return e.cwd[0], true
+		}
+	case name == "#" && e.paramsKnown:
+		return strconv.Itoa(len(e.params)), true
+	case name == "*" && e.paramsKnown && len(e.params) == 0:
+		return "", true
+	case len(name) == 1 && name[0] >= '1' && name[0] <= '9' && e.paramsKnown:
+		i := int(name[0] - '1')
+		if i < len(e.params) {
+			return e.params[i], true
+		}
+		return "", true
+	}
+	return "", false
+}
+
+// positionalWord expands "$@", $@, "$*" and $* alone when the positional
+// parameters are known.
+func (e *env) positionalWord(w *syntax.Word) ([]field, bool) {
+	if !e.paramsKnown || len(w.Parts) != 1 {
+		return nil, false
+	}
+	part := w.Parts[0]
+	quoted := false
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part, quoted = dq.Parts[0], true
+	}
+	p, ok := part.(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil {
+		return nil, false
+	}
+	switch p.Param.Value {
+	case "@":
+	case "*":
+		if quoted {
+			return []field{{s: strings.Join(e.params, " ")}}, true
+		}
+	default:
+		return nil, false
+	}
+	out := []field{}
+	for _, s := range e.params {
+		if !quoted && (s == "" || strings.ContainsAny(s, " \t\n*?[")) {
+			return nil, false
+		}
+		out = append(out, field{s: s})
+	}
+	return out, true
+}
