@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/action"
@@ -404,6 +405,9 @@ func Interim(command, cwd string) Shell {
 		case kind.hosts:
 			if u, err := url.Parse(w); err == nil && u.Hostname() != "" {
 				s.Hosts = append(s.Hosts, strings.ToLower(u.Hostname()))
+			} else {
+				// Not a URL: an output or upload file, read at least.
+				s.Paths = append(s.Paths, ShellPath{Path: w, Access: action.Read})
 			}
 		case kind.paths:
 			s.Paths = append(s.Paths, ShellPath{Path: w, Access: kind.access})
@@ -412,8 +416,40 @@ func Interim(command, cwd string) Shell {
 	if kind.refs && len(s.Refs) > 0 {
 		s.Refs = s.Refs[1:] // the first operand of git push is the remote
 	}
+	// Any other word that names a file — an option's value included
+	// (--file=~/.ssh/key, -d @key, -o path) — is at least read, so the
+	// floor sees it whatever the program does with it.
+	for _, w := range argv[skip:] {
+		if kind.refs {
+			break // git push operands are a remote and refs
+		}
+		for _, p := range mentionedPaths(w) {
+			if !slices.ContainsFunc(s.Paths, func(sp ShellPath) bool { return sp.Path == p }) {
+				s.Paths = append(s.Paths, ShellPath{Path: p, Access: action.Read})
+			}
+		}
+	}
 	s.Detail = map[string]any{"invocations": []map[string]any{{"argv": argv}}, "analysis": "interim: plain words only"}
 	return s
+}
+
+// mentionedPaths returns the file names a word may carry: the word itself,
+// an option's value after "=", and curl's "@file".
+func mentionedPaths(w string) []string {
+	var out []string
+	for _, c := range []string{w, w[strings.IndexByte(w, '=')+1:]} {
+		at := strings.HasPrefix(c, "@")
+		c = strings.TrimPrefix(c, "@")
+		if c == "" || strings.HasPrefix(c, "-") || strings.Contains(c, "://") {
+			continue
+		}
+		if at || strings.ContainsRune(c, '/') || strings.HasPrefix(c, "~") || strings.HasPrefix(c, ".") {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 type interimKind struct {
@@ -443,5 +479,5 @@ var interimTable = map[string]interimKind{
 	"npm install": {class: action.PackageInstall}, "pip install": {class: action.PackageInstall},
 	"go install": {class: action.PackageInstall}, "go get": {class: action.PackageInstall},
 	"go test": {}, "go vet": {}, "go build": {},
-	"env": {class: action.SecretAccess, bare: true}, "printenv": {class: action.SecretAccess},
+	"env": {class: action.SecretAccess, bare: true}, "printenv": {class: action.SecretAccess, bare: true},
 }
