@@ -135,7 +135,9 @@ func warningf(format string, args ...any) {
 func errorWithHint(msg string, hints ...string) {
 	errorf("%s", msg)
 	for _, h := range hints {
-		fmt.Fprintf(Stderr, "warden: hint: %s\n", h)
+		if h != "" {
+			fmt.Fprintf(Stderr, "warden: hint: %s\n", h)
+		}
 	}
 }
 

@@ -240,11 +240,11 @@ func printExplanation(w io.Writer, a *action.Action, out explainOutput) {
 	if len(out.Matched) > 0 {
 		fmt.Fprintf(w, "\nRules that matched\n")
 		for _, m := range out.Matched {
-			lost := ""
+			outcome := m.Outcome
 			if m.LostTo != "" {
-				lost = " to " + m.LostTo
+				outcome = strings.Replace(outcome, "lost:", "lost to "+m.LostTo+":", 1)
 			}
-			fmt.Fprintf(w, "  %-24s %-18s %-7s on %s: %s%s\n", m.Rule, m.Scope, m.Decision, m.Unit, m.Outcome, lost)
+			fmt.Fprintf(w, "  %-24s %-18s %-7s on %s: %s\n", m.Rule, m.Scope, m.Decision, m.Unit, outcome)
 		}
 	}
 	fmt.Fprintf(w, "\nVerdict: %s\n", strings.ToUpper(out.Decision))

@@ -173,6 +173,9 @@ func policyEnumerate(args []string) error {
 	}
 	set := lp.file.Policy
 	m := set.Autonomy.Effective()
+	if lp.managed != nil && lp.managed.Policy.Autonomy != "" {
+		m = m.Least(lp.managed.Policy.Autonomy)
+	}
 	if *mode != "" {
 		pm, ok := action.ParseMode(*mode)
 		if !ok {
@@ -198,7 +201,7 @@ func policyEnumerate(args []string) error {
 	case action.ProposeOnly:
 		fmt.Fprintln(w, "  proposeOnly: every gated action is denied; the agent may only read and propose.")
 	case action.ActFreely:
-		fmt.Fprintln(w, "  actFreely: every prompt is allowed without asking; only denies and the floor stop the agent.")
+		fmt.Fprintln(w, "  actFreely: prompts are allowed without asking, except those of the floor and of rules the request cannot be checked against; denies stay denies.")
 	default:
 		fmt.Fprintln(w, "  actWithApproval: prompts go to an approver; with none connected they are denied.")
 	}

@@ -157,11 +157,11 @@ func writeCase(b *strings.Builder, name string, d policy.Decision, x policy.Expl
 		if m.Managed {
 			mgd = " managed"
 		}
-		lost := ""
+		outcome := m.Outcome
 		if m.LostTo != "" {
-			lost = " to " + m.LostTo
+			outcome = strings.Replace(outcome, "lost:", "lost to "+m.LostTo+":", 1)
 		}
-		fmt.Fprintf(b, "  matched %s at %s%s on %s: %s%s — %s%s\n", m.Rule, m.Scope, mgd, m.Unit, m.Decision, esc, m.Outcome, lost)
+		fmt.Fprintf(b, "  matched %s at %s%s on %s: %s%s — %s\n", m.Rule, m.Scope, mgd, m.Unit, m.Decision, esc, outcome)
 	}
 	for _, e := range x.Errors {
 		fmt.Fprintf(b, "  error: %s\n", e)

@@ -29,19 +29,27 @@
 //     the class's built-in default, so a class unit is always decided; a
 //     command unit no rule matches is left to the classes.
 //  5. Inside one scope: the longest command prefix wins, then a rule with
-//     constraints beats one without, then the most restrictive; and an
-//     allow never overrides a deny in the same scope.
-//  6. The enforcement level of the deciding rule: advisory allows and
-//     records what it would have done; soft denies unless a holder of the
-//     override permission gives a justification; hard is as written.
+//     constraints beats one without, then the most restrictive (between two
+//     escalated prompts, the one from the stricter rule); and an allow never
+//     overrides a deny in the same scope. An advisory rule never decides:
+//     resolution goes on as if it were absent and what it would have done
+//     is recorded ([Decision.WouldHave]), so deploying a strict rule as
+//     advisory changes no verdict.
+//  6. The enforcement level of the deciding rule: soft denies unless a
+//     holder of the override permission of the same tier gives a
+//     justification ([Decision.Override] records it); hard is as written.
 //  7. The managed tier, resolved the same way with no built-in defaults,
 //     is combined most-restrictively with each unit: it can only tighten.
+//     Its autonomy caps the mode in force, its delegation autonomy caps
+//     agents, and its depth limit can only be lower.
 //  8. Units are combined most-restrictively; every class that asks is
 //     listed in [Decision.Confirm], so one prompt covers them all.
-//  9. The autonomy mode: proposeOnly denies every gated action,
-//     actFreely turns a prompt into allow (never a deny, never the floor),
-//     actWithApproval keeps the prompt. A prompt with no approver
-//     ([Env.NoApprover]) is a deny: an unanswered question is never a yes.
+//  9. The autonomy mode: proposeOnly denies every action that is not a
+//     read; actFreely turns a prompt into allow, except the floor's and an
+//     escalated one (a rule the request cannot be checked against might
+//     hide a deny); actWithApproval keeps the prompt. A prompt with no
+//     approver ([Env.NoApprover]) is a deny: an unanswered question is
+//     never a yes.
 //
 // # Constraints
 //
@@ -53,7 +61,8 @@
 // judged both as written and as resolved: a restrictive rule applies if
 // either is inside, an allow rule needs both. A rule naming a facet the
 // request does not describe escalates to prompt rather than being applied
-// or ignored.
+// or ignored; so does a ref rule against a symbolic ref (HEAD, @), which
+// names no branch by itself.
 //
 // # Errors
 //

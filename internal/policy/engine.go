@@ -221,7 +221,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	}
 
 	// 1. The floor: nothing loosens it, and a denial here is final.
-	classes, unclassified := ev.classes()
+	classes, unclassified, mutatingTool := ev.classes()
 	// Work on a copy: the caller's action is never modified.
 	ac := *a
 	ac.Classes = classes
@@ -327,7 +327,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	// 7. Autonomy.
 	switch mode {
 	case action.ProposeOnly:
-		if a.Mutating() || unclassified {
+		if a.Mutating() || unclassified || mutatingTool || ev.writes() {
 			d.Verdict, d.Reason = action.Deny, "this space only proposes: the agent may reason and answer, not act (autonomy proposeOnly)"
 			d.Rule, d.Scope, d.Level = "autonomy:proposeOnly", "autonomy", Hard
 			if ev.env.Trace {
@@ -374,7 +374,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 // those its tool declares (a tool cannot drop its own classes), with the
 // write-outside-worktree class kept only when a written path is outside.
 // unclassified is true for an unknown tool that declares nothing.
-func (ev *evaluation) classes() (cs []action.Class, unclassified bool) {
+func (ev *evaluation) classes() (cs []action.Class, unclassified, mutatingTool bool) {
 	a := ev.a
 	for _, c := range a.Classes {
 		if !c.Valid() {
@@ -398,7 +398,17 @@ func (ev *evaluation) classes() (cs []action.Class, unclassified bool) {
 	}
 	slices.Sort(cs)
 	cs = slices.Compact(cs)
-	return cs, !known && len(cs) == 0
+	return cs, !known && len(cs) == 0, known && t.Mutating
+}
+
+// writes reports whether any path is written or deleted.
+func (ev *evaluation) writes() bool {
+	for _, p := range ev.a.Paths {
+		if p.Access != action.Read {
+			return true
+		}
+	}
+	return false
 }
 
 func (ev *evaluation) writesOutside() bool {
@@ -519,6 +529,11 @@ func (ev *evaluation) resolve(u unit, mode action.Mode) outcome {
 	o := ev.walk(&ev.e.main, u, mode, false)
 	if ev.e.hasMgd {
 		m := ev.walk(&ev.e.managed, u, mode, true)
+		if m.over != nil && o.over == nil {
+			// A managed soft deny lifted by a managed holder is still an
+			// override the audit must see.
+			o.over = m.over
+		}
 		if m.decided && (!o.decided || m.verdict < o.verdict) {
 			if ev.env.Trace {
 				ev.tracef("%s: managed tier tightens %s to %s (rule %s)", u.name, o.verdict, m.verdict, m.rule)
@@ -823,6 +838,8 @@ func lostBecause(best, c *candidate) string {
 		return "lost: less specific (unconstrained)"
 	case best.verdict != c.verdict:
 		return "lost: as specific but less restrictive"
+	case best.rule.Decision != c.rule.Decision:
+		return "lost: both ask, and the stricter rule speaks"
 	}
 	return "lost: same verdict, written later"
 }
@@ -857,9 +874,10 @@ func (ev *evaluation) enforce(u unit, sc Scope, c *candidate, managed bool) outc
 	}
 	if c.escalated {
 		o.escalated = c.why
-		// A deny that cannot be checked because the request does not
-		// describe the facet is not a question autonomy may answer.
-		o.sticky = c.rule.Decision == action.Deny
+		// A rule that cannot be checked because the request does not
+		// describe the facet is not a question autonomy may answer: a
+		// deny further down the chain might be what applies.
+		o.sticky = true
 	}
 	switch c.rule.Level {
 	case Soft:

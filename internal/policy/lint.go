@@ -76,6 +76,11 @@ func Lint(s *Set, now time.Time) []Finding {
 
 // shadows reports why o keeps r from ever deciding, or "".
 func shadows(o, r *Rule, oFirst bool) string {
+	if o.Level == Advisory || r.Level == Advisory {
+		// An advisory rule never decides, so it shadows nothing, and
+		// whether it would have is what it is there to record.
+		return ""
+	}
 	if sameConstraints(o, r) && (o.Decision < r.Decision || o.Decision == r.Decision && oFirst) {
 		if o.Decision == r.Decision {
 			return "a rule with the same constraints and decision comes first"

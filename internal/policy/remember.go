@@ -60,12 +60,20 @@ var interpreters = []string{
 // codeFlags give an interpreter its program inline.
 var codeFlags = []string{"-c", "-e", "-r", "-E", "-lc", "-ic", "-ec", "-Command", "-command", "--eval", "--command", "-x"}
 
-// bannedPrefixes are exact prefixes never remembered: each runs whatever
-// a file in the project says.
-var bannedPrefixes = [][]string{
-	{"git"}, {"make"}, {"npm", "run"}, {"npm", "exec"}, {"yarn", "run"}, {"pnpm", "run"},
-	{"go", "run"}, {"cargo", "run"}, {"npm"}, {"yarn"}, {"pnpm"}, {"go"}, {"cargo"},
+// projectCode are heads of commands that run code the project defines (a
+// Makefile, package.json scripts, a main package): the agent can edit that
+// code, so approving one run says nothing about the next. No prefix that
+// starts with one is remembered.
+var projectCode = [][]string{
+	{"make"}, {"gmake"}, {"just"}, {"rake"}, {"task"}, {"ninja"},
+	{"npm", "run"}, {"npm", "run-script"}, {"npm", "exec"}, {"npm", "test"}, {"npm", "start"},
+	{"yarn", "run"}, {"yarn", "exec"}, {"pnpm", "run"}, {"pnpm", "exec"}, {"pnpm", "dlx"},
+	{"go", "run"}, {"go", "generate"}, {"cargo", "run"},
 }
+
+// bareTools are remembered only with a subcommand: "git" alone is every
+// git command.
+var bareTools = []string{"git", "npm", "yarn", "pnpm", "go", "cargo", "gh", "docker", "kubectl"}
 
 // programName is the bare name of a program: no directory, lower case, and
 // no version suffix (python3.12 → python).
@@ -75,14 +83,18 @@ func programName(s string) string {
 }
 
 // interpreterWide reports whether a command prefix would allow arbitrary
-// code: a wrapper anywhere in it, an interpreter with no script operand
-// or with an inline-code flag, or one of the banned exact prefixes.
+// code: a wrapper at its head, an interpreter with no script operand or
+// with an inline-code flag, a command that runs project-defined code, or
+// a bare multi-purpose tool.
 func interpreterWide(prefix []string) bool {
 	if len(prefix) == 0 {
 		return true
 	}
-	for _, banned := range bannedPrefixes {
-		if slices.Equal(prefix, banned) {
+	if len(prefix) == 1 && slices.Contains(bareTools, programName(prefix[0])) {
+		return true
+	}
+	for _, head := range projectCode {
+		if len(prefix) >= len(head) && slices.Equal(prefix[:len(head)], head) {
 			return true
 		}
 	}
