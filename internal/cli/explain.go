@@ -14,6 +14,7 @@ import (
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/request"
+	"warden.dev/warden/internal/shellparse"
 )
 
 // explainOutput is the JSON of `warden explain --json` (DESIGN.md §11).
@@ -94,6 +95,7 @@ func runExplain(ctx context.Context, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(Stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(out)
 	}
 	printExplanation(Stdout, a, out)
@@ -144,6 +146,9 @@ func explainJSON(a *action.Action, sh *request.Shell, d policy.Decision, x polic
 
 // shellJSON is the "shell" object of DESIGN.md §6.
 func shellJSON(a *action.Action, sh *request.Shell) map[string]any {
+	if an, ok := sh.Detail.(*shellparse.Analysis); ok {
+		return analysisJSON(an)
+	}
 	invs := []map[string]any{}
 	for _, argv := range sh.Commands {
 		invs = append(invs, map[string]any{"argv": argv, "env": map[string]string{}, "redirects": []string{}})
@@ -171,6 +176,42 @@ func shellJSON(a *action.Action, sh *request.Shell) map[string]any {
 		"refs":        orEmpty(sh.Refs),
 		"unresolved":  sh.Unresolved,
 	}
+}
+
+// analysisJSON is the "shell" object from full shell analysis.
+func analysisJSON(an *shellparse.Analysis) map[string]any {
+	invs := []map[string]any{}
+	for _, inv := range an.Invocations {
+		env := inv.Env
+		if env == nil {
+			env = map[string]string{}
+		}
+		redirs := []map[string]string{}
+		for _, r := range inv.Redirects {
+			redirs = append(redirs, map[string]string{"op": r.Op, "target": r.Target})
+		}
+		invs = append(invs, map[string]any{"argv": inv.Argv, "env": env, "redirects": redirs})
+	}
+	paths := []map[string]string{}
+	for _, p := range an.Paths {
+		paths = append(paths, map[string]string{"path": p.Path, "access": p.Access.String()})
+	}
+	flags := []string{}
+	for _, f := range an.Flags {
+		flags = append(flags, string(f))
+	}
+	out := map[string]any{
+		"invocations": invs,
+		"read_only":   an.ReadOnly,
+		"flags":       flags,
+		"paths":       paths,
+		"hosts":       orEmpty(an.Hosts),
+		"refs":        orEmpty(an.Refs),
+	}
+	if an.Unresolved != "" {
+		out["unresolved"] = an.Unresolved
+	}
+	return out
 }
 
 func orEmpty(s []string) []string {

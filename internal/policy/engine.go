@@ -345,6 +345,11 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	}
 
 	// The floor's minimum: opaque commands are never allowed.
+	if floorPrompt != "" && d.Verdict == action.Prompt {
+		// The floor asks too; it is the reason that matters most.
+		d.Reason = floorPrompt + " (and " + d.Rule + ": " + d.Reason + ")"
+		d.Rule, d.Scope, d.Level = "floor", "floor", Hard
+	}
 	if floorPrompt != "" && d.Verdict == action.Allow {
 		d.Verdict, d.Reason = action.Prompt, floorPrompt
 		d.Rule, d.Scope, d.Level = "floor", "floor", Hard

@@ -285,7 +285,7 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 	if req.Command != "" {
 		analyse := opt.Shell
 		if analyse == nil {
-			analyse = Interim
+			analyse = func(c, cwd string) Shell { return Analyze(c, cwd, opt.Home) }
 		}
 		s := analyse(req.Command, cwd)
 		sh = &s

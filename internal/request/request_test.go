@@ -33,13 +33,13 @@ func TestAction(t *testing.T) {
 		{in: `{"tool":"mcp:x/y","classes":["vendorSyncWrite","gitPush"],"refs":["main"]}`,
 			classes: []action.Class{action.VendorSyncWrite, action.GitPush}, refs: []string{"main"}},
 		{in: `{"tool":"bash","command":"git push origin feature/x"}`,
-			classes: []action.Class{action.ProcessSpawn, action.GitPush}, refs: []string{"feature/x"},
+			classes: []action.Class{action.GitPush, action.ProcessSpawn}, refs: []string{"feature/x"},
 			commands: [][]string{{"git", "push", "origin", "feature/x"}}},
 		{in: `{"tool":"bash","command":"/usr/bin/rm -f build/a.o"}`,
-			classes:  []action.Class{action.ProcessSpawn, action.FileDelete},
+			classes:  []action.Class{action.FileDelete, action.ProcessSpawn},
 			commands: [][]string{{"rm", "-f", "build/a.o"}}, paths: []string{"/nonexistent/project/build/a.o"}},
 		{in: `{"tool":"bash","command":"curl https://x.example/a"}`,
-			classes: []action.Class{action.ProcessSpawn, action.NetworkEgress}, hosts: []string{"x.example"},
+			classes: []action.Class{action.NetworkEgress, action.ProcessSpawn}, hosts: []string{"x.example"},
 			commands: [][]string{{"curl", "https://x.example/a"}}},
 	} {
 		req, err := request.Parse([]byte(tt.in))
