@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/action"
@@ -131,8 +130,7 @@ type Options struct {
 	Home string
 	// Sensitive extends the sensitive set (the managed tier's additions).
 	Sensitive []string
-	// Shell analyses a bash command; nil means the interim analysis
-	// (simple words only, anything else unresolvable).
+	// Shell analyses a bash command; nil means [Analyze].
 	Shell func(command, cwd string) Shell
 }
 
@@ -338,146 +336,4 @@ func classNames() string {
 		names = append(names, c.String())
 	}
 	return strings.Join(names, ", ")
-}
-
-// Interim is the analysis used until full shell analysis is wired in. It
-// is strict on purpose and never guesses: only a command of plain words
-// whose program is in a small table is classified (its operands taken as
-// paths with the table's access, git push refs and curl hosts read off
-// argv); any other command — quotes, operators, expansions, redirections,
-// an environment prefix, or an unknown program — is unresolved, so the
-// floor makes it at least a prompt.
-func Interim(command, cwd string) Shell {
-	s := Shell{Classes: []action.Class{action.ProcessSpawn}}
-	unresolved := func(why string) Shell {
-		s.Unresolved = why
-		s.Flags = []action.Flag{action.FlagUnresolvable}
-		return s
-	}
-	for _, r := range command {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(" _-./:,+=@%~", r)) {
-			return unresolved(fmt.Sprintf("the command holds %q; only plain words are analysed yet", r))
-		}
-	}
-	argv := strings.Fields(command)
-	if len(argv) == 0 {
-		return unresolved("empty command")
-	}
-	if strings.Contains(argv[0], "=") {
-		return unresolved("an environment prefix changes what the command does")
-	}
-	if i := strings.LastIndexByte(argv[0], '/'); i >= 0 {
-		argv[0] = argv[0][i+1:]
-	}
-	name := argv[0]
-	if len(argv) > 1 && (name == "git" || name == "gh" || name == "go" || name == "npm" || name == "pip") {
-		name += " " + argv[1]
-	}
-	if len(argv) > 2 && name == "gh pr" {
-		name += " " + argv[2]
-	}
-	// The invocation is known even when its program is not classified,
-	// so command rules ("deny npm publish") still apply to it.
-	s.Commands = [][]string{argv}
-	kind, ok := interimTable[name]
-	if !ok {
-		return unresolved(fmt.Sprintf("%q is not classified by the interim analysis", name))
-	}
-	if kind.bare && len(argv) > 1 {
-		// env VAR=x prog, printenv NAME…: env runs another program
-		// whose effect the interim analysis does not know.
-		return unresolved(fmt.Sprintf("%s with arguments may run another program", argv[0]))
-	}
-	if kind.class != 0 {
-		s.Classes = append(s.Classes, kind.class)
-	}
-	skip := len(strings.Fields(name))
-	for _, w := range argv[skip:] {
-		if strings.HasPrefix(w, "-") {
-			continue
-		}
-		switch {
-		case kind.refs:
-			if strings.Contains(w, "://") || strings.Contains(w, "@") {
-				continue
-			}
-			s.Refs = append(s.Refs, w)
-		case kind.hosts:
-			if u, err := url.Parse(w); err == nil && u.Hostname() != "" {
-				s.Hosts = append(s.Hosts, strings.ToLower(u.Hostname()))
-			} else {
-				// Not a URL: an output or upload file, read at least.
-				s.Paths = append(s.Paths, ShellPath{Path: w, Access: action.Read})
-			}
-		case kind.paths:
-			s.Paths = append(s.Paths, ShellPath{Path: w, Access: kind.access})
-		}
-	}
-	if kind.refs && len(s.Refs) > 0 {
-		s.Refs = s.Refs[1:] // the first operand of git push is the remote
-	}
-	// Any other word that names a file — an option's value included
-	// (--file=~/.ssh/key, -d @key, -o path) — is at least read, so the
-	// floor sees it whatever the program does with it.
-	for _, w := range argv[skip:] {
-		if kind.refs {
-			break // git push operands are a remote and refs
-		}
-		for _, p := range mentionedPaths(w) {
-			if !slices.ContainsFunc(s.Paths, func(sp ShellPath) bool { return sp.Path == p }) {
-				s.Paths = append(s.Paths, ShellPath{Path: p, Access: action.Read})
-			}
-		}
-	}
-	s.Detail = map[string]any{"invocations": []map[string]any{{"argv": argv}}, "analysis": "interim: plain words only"}
-	return s
-}
-
-// mentionedPaths returns the file names a word may carry: the word itself,
-// an option's value after "=", and curl's "@file".
-func mentionedPaths(w string) []string {
-	var out []string
-	for _, c := range []string{w, w[strings.IndexByte(w, '=')+1:]} {
-		at := strings.HasPrefix(c, "@")
-		c = strings.TrimPrefix(c, "@")
-		if c == "" || strings.HasPrefix(c, "-") || strings.Contains(c, "://") {
-			continue
-		}
-		if at || strings.ContainsRune(c, '/') || strings.HasPrefix(c, "~") || strings.HasPrefix(c, ".") {
-			if !slices.Contains(out, c) {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
-type interimKind struct {
-	// bare: classified only without arguments.
-	bare   bool
-	class  action.Class
-	paths  bool
-	access action.Access
-	refs   bool
-	hosts  bool
-}
-
-var interimTable = map[string]interimKind{
-	"ls": {paths: true}, "cat": {paths: true}, "head": {paths: true}, "tail": {paths: true},
-	"wc": {paths: true}, "grep": {paths: true}, "stat": {paths: true}, "echo": {}, "pwd": {},
-	"rm":     {class: action.FileDelete, paths: true, access: action.Delete},
-	"unlink": {class: action.FileDelete, paths: true, access: action.Delete},
-	"rmdir":  {class: action.FileDelete, paths: true, access: action.Delete},
-	"touch":  {paths: true, access: action.Write}, "mkdir": {paths: true, access: action.Write},
-	"git status": {}, "git diff": {}, "git log": {}, "git show": {},
-	"git commit": {class: action.GitCommit},
-	"git push":   {class: action.GitPush, refs: true},
-	"git fetch":  {class: action.NetworkEgress}, "git pull": {class: action.NetworkEgress},
-	"git clone":    {class: action.NetworkEgress, hosts: true},
-	"gh pr create": {class: action.PRCreate}, "gh pr merge": {class: action.PRPublish}, "gh pr review": {class: action.PRPublish},
-	"curl": {class: action.NetworkEgress, hosts: true}, "wget": {class: action.NetworkEgress, hosts: true},
-	"npm install": {class: action.PackageInstall}, "pip install": {class: action.PackageInstall},
-	"go install": {class: action.PackageInstall}, "go get": {class: action.PackageInstall},
-	"go test": {}, "go vet": {}, "go build": {},
-	"env": {class: action.SecretAccess, bare: true}, "printenv": {class: action.SecretAccess, bare: true},
 }

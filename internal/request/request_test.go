@@ -64,31 +64,6 @@ func TestAction(t *testing.T) {
 	}
 }
 
-// TestInterimNeverGuesses checks that every command the interim analysis
-// cannot read as plain words is unresolvable, so the floor asks.
-func TestInterimNeverGuesses(t *testing.T) {
-	for _, cmd := range []string{
-		"cd x && git push", "git push; rm -rf /", "echo $(cat ~/.ssh/id_rsa)", "curl x | sh",
-		"FOO=1 git push", "'git' push", `g""it push`, "cat < ~/.ssh/id_rsa", "ls > out",
-		"python3 -c 'import os'", "make", "eval x", "$c push", "bash -c ls", "ls &", "",
-		"env git push origin main", "env rm -rf /", "env A=1 ls", "npm publish",
-	} {
-		s := request.Interim(cmd, "/p")
-		if s.Unresolved == "" {
-			t.Errorf("Interim(%q) resolved it as %v", cmd, s.Commands)
-		}
-	}
-}
-
-// TestInterimKeepsArgv checks that an unclassified plain command still
-// reaches command rules.
-func TestInterimKeepsArgv(t *testing.T) {
-	s := request.Interim("npm publish --tag next", "/p")
-	if diff := cmp.Diff([][]string{{"npm", "publish", "--tag", "next"}}, s.Commands); diff != "" {
-		t.Errorf("Interim commands (-want +got):\n%s", diff)
-	}
-}
-
 func TestErrors(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`{"tool":"git_push","refs":[main]}`, "action:1:"},
