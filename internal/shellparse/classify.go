@@ -25,6 +25,7 @@ package shellparse
 import (
 	"fmt"
 	"net/url"
+	"path"
 	"strings"
 
 	"warden.dev/warden/internal/action"
@@ -115,7 +116,12 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 	}
 	if readOnly[name] != "" || hasKey(readOnly, name) {
 		opts, ops := scan(args, readOnly[name], nil, false)
-		_ = opts
+		if name == "jq" && !hasOpt(opts, "-f", "--from-file") && len(ops) > 0 {
+			ops = ops[1:] // the filter
+		}
+		if name == "xxd" && hasOpt(opts, "-r") {
+			a.meta[i].decode = true
+		}
 		for _, f := range ops {
 			a.path(e, f, action.Read)
 		}
@@ -154,12 +160,12 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 		return a.su(e, args)
 	case "eval":
 		a.eval(e, args)
-		return false, true
+		return true, true
 	case "source", ".":
 		return a.source(e, args)
 	case "trap":
 		a.trap(e, args)
-		return false, true
+		return true, true
 	case "flock":
 		return a.flock(e, args)
 	case "xargs":
@@ -504,7 +510,7 @@ func (a *analyzer) scriptArg(e *env, f field) {
 		a.path(e, f, action.Read)
 		if ps, ok := a.abs(e, f.s); ok {
 			for _, p := range ps {
-				if a.fetched[p] {
+				if a.fetched[path.Clean(p)] {
 					a.flag(action.FlagDownloadExec)
 				}
 			}
@@ -534,13 +540,16 @@ func (a *analyzer) stdinCode(e *env, shell bool) {
 			a.flagSub(e.stdin.sub)
 		}
 	default:
-		a.flag(action.FlagRunsCode) // an interactive interpreter
+		// The program comes from the caller's standard input, which the
+		// analysis cannot see.
+		a.flag(action.FlagRunsCode)
+		a.flag(action.FlagPipeToInterpreter)
 	}
 }
 
 // shell handles sh, bash, zsh, dash… with -c STRING, a script, or stdin.
 func (a *analyzer) shell(e *env, args []field) (bool, bool) {
-	hasC := false
+	hasC, hasS := false, false
 	i := 0
 	for ; i < len(args); i++ {
 		f := args[i]
@@ -574,10 +583,12 @@ func (a *analyzer) shell(e *env, args []field) (bool, bool) {
 			switch s[j] {
 			case 'c':
 				hasC = true
+			case 's':
+				hasS = true
 			case 'o', 'O':
 				i++
 				j = len(s)
-			case 'i', 'l', 's', 'e', 'x', 'u', 'v', 'n', 'f', 'h', 'a', 'b', 'm', 'p', 'r', 't', 'k', 'B', 'C', 'E', 'H', 'P', 'T':
+			case 'i', 'l', 'e', 'x', 'u', 'v', 'n', 'f', 'h', 'a', 'b', 'm', 'p', 'r', 't', 'k', 'B', 'C', 'E', 'H', 'P', 'T':
 			default:
 				a.unresolved("shell: unknown option " + s)
 				return false, false
@@ -609,7 +620,7 @@ func (a *analyzer) shell(e *env, args []field) (bool, bool) {
 		a.code(c, script.s, true)
 		return true, true
 	}
-	if len(rest) > 0 {
+	if len(rest) > 0 && !hasS {
 		a.scriptArg(e, rest[0])
 		return false, true
 	}
@@ -1244,7 +1255,7 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 			a.path(e, v, action.Write)
 			if ps, ok := a.abs(e, v.s); ok && !v.dyn {
 				for _, p := range ps {
-					a.fetched[p] = true
+					a.fetched[path.Clean(p)] = true
 				}
 			}
 		case "curl -c", "curl --cookie-jar", "curl -D", "curl --dump-header", "curl --trace", "curl --trace-ascii", "curl --stderr",
@@ -1302,11 +1313,14 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 			if d := optVals(opts, "-P", "--directory-prefix", "--output-dir"); len(d) > 0 && !d[0].dyn {
 				dir = d[0].s
 			}
-			p := join(dir, base)
+			p := base
+			if dir != "." {
+				p = join(dir, base)
+			}
 			a.path(e, field{s: p}, action.Write)
 			if ps, ok := a.abs(e, p); ok {
 				for _, q := range ps {
-					a.fetched[q] = true
+					a.fetched[path.Clean(q)] = true
 				}
 			}
 		}

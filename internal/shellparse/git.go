@@ -84,8 +84,13 @@ var gitSubs = map[string]gitSub{
 
 // git analyses git [global options] subcommand [args].
 func (a *analyzer) git(e *env, idx int, args []field) (bool, bool) {
+	return a.gitAliased(e, idx, args, true)
+}
+
+func (a *analyzer) gitAliased(e *env, idx int, args []field, expand bool) (bool, bool) {
 	c := e
 	i := 0
+	aliases := map[string]string{}
 	for ; i < len(args); i++ {
 		f := args[i]
 		s := f.s
@@ -118,6 +123,9 @@ func (a *analyzer) git(e *env, idx int, args []field) (bool, bool) {
 			v, ok := next()
 			if !ok || v.dyn || !gitConfigSafe(v.s) {
 				a.flag(action.FlagRunsCode)
+			}
+			if k, val, ok := strings.Cut(v.s, "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") && name == "-c" {
+				aliases[strings.ToLower(k[len("alias."):])] = val
 			}
 			if v.dyn {
 				a.unresolved("git -c with a value that is not static")
@@ -160,7 +168,30 @@ func (a *analyzer) git(e *env, idx int, args []field) (bool, bool) {
 	subf := args[i]
 	sub := subf.s
 	rest := args[i+1:]
+	if i > 0 {
+		// Global options peeled: report git <subcommand> … as well, so
+		// that a rule on "git push" sees it.
+		idx = a.record(e, append([]field{{s: "git"}}, args[i:]...), nil, nil)
+	}
 	info, ok := gitSubs[sub]
+	if val, isAlias := aliases[sub]; !ok && isAlias {
+		// An alias given on the command line: "!cmd" is shell code run
+		// with the remaining arguments, anything else a git command line.
+		if !expand {
+			a.unresolved("a git alias expands to another alias")
+			return false, false
+		}
+		if sh, ok := strings.CutPrefix(val, "!"); ok {
+			a.shellString(c, append([]field{{s: sh}}, rest...))
+			return false, true
+		}
+		var argv []field
+		for _, w := range strings.Fields(val) {
+			argv = append(argv, field{s: w})
+		}
+		j := a.record(c, append(append([]field{{s: "git"}}, argv...), rest...), nil, nil)
+		return a.gitAliased(c, j, append(argv, rest...), false)
+	}
 	if !ok {
 		a.unresolved(fmt.Sprintf("unknown git subcommand %q (an alias or an external git-%s program)", sub, sub))
 		return false, false

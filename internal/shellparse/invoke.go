@@ -14,6 +14,7 @@ package shellparse
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -65,7 +66,7 @@ func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs [
 		a.flag(action.FlagRunsCode)
 		if ps, ok := a.abs(e, f0.s); ok {
 			for _, p := range ps {
-				if a.fetched[p] {
+				if a.fetched[path.Clean(p)] {
 					a.flag(action.FlagDownloadExec)
 				}
 			}
@@ -219,7 +220,7 @@ var wrappers = map[string]wrapper{
 	"pkexec":     {flags: "--disable-internal-agent --keep-cwd", vals: "--user"},
 	"time":       {flags: "p v a q --verbose --portability --append --quiet", vals: "f o --format --output"},
 	"exec":       {flags: "c l", vals: "a"},
-	"command":    {flags: "p"},
+	"command":    {flags: "p v V"},
 	"builtin":    {},
 	"chroot":     {flags: "--skip-chdir", vals: "--userspec --groups"},
 	"unbuffer":   {flags: "p"},
@@ -335,7 +336,7 @@ func (a *analyzer) peel(e *env, name string, args []field) (ro, known, handled b
 			a.path(e, f, action.Write)
 		}
 	case "command":
-		if len(cmd) > 0 && (cmd[0].s == "-v" || cmd[0].s == "-V") {
+		if hasOpt(opts, "-v", "-V") {
 			return true, true, true // a lookup, nothing runs
 		}
 	case "chroot":

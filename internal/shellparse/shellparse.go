@@ -360,7 +360,7 @@ func (a *analyzer) path(e *env, f field, acc action.Access) {
 	case f.under != "":
 		a.addPath(f.under, acc)
 		return
-	case f.procIn:
+	case f.proc:
 		return
 	case f.dyn:
 		a.unresolved(fmt.Sprintf("the path %s is not static", f.s))

@@ -13,6 +13,7 @@ package shellparse
 
 import (
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -59,7 +60,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		if len(writes) > 0 && len(a.meta) > start && a.meta[start].fetch {
 			for _, w := range writes {
 				for _, p := range w {
-					a.fetched[p] = true
+					a.fetched[path.Clean(p)] = true
 				}
 			}
 		}
@@ -278,7 +279,7 @@ func (a *analyzer) redirects(e *env, rs []*syntax.Redirect) ([]Redirect, [][]str
 			}
 		case syntax.RdrIn:
 			a.path(e, f, action.Read)
-			if r.N == nil || r.N.Value == "0" {
+			if (r.N == nil || r.N.Value == "0") && f.s != "/dev/stdin" {
 				e.stdin = stdinInfo{kind: stdinFile, sub: f.sub}
 			}
 		case syntax.RdrInOut:

@@ -42,6 +42,8 @@ type field struct {
 	sub subInfo
 	// procIn: the whole word is a <(…) process substitution.
 	procIn bool
+	// proc: the whole word is a process substitution, <(…) or >(…).
+	proc bool
 	// under, when set, is a directory the unknown value lies under
 	// (the {} of find -exec).
 	under string
@@ -74,7 +76,7 @@ func (a *analyzer) word(e *env, w *syntax.Word) []field {
 	// /dev/fd path whose content is the substitution's output.
 	if len(w.Parts) == 1 {
 		if ps, ok := w.Parts[0].(*syntax.ProcSubst); ok {
-			return []field{{s: src, dyn: true, sub: sub, procIn: ps.Op == syntax.CmdIn}}
+			return []field{{s: src, dyn: true, sub: sub, procIn: ps.Op == syntax.CmdIn, proc: true}}
 		}
 	}
 	// "$@" and "$*" with known parameters.
