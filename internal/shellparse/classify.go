@@ -134,8 +134,8 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 		}
 		if name == "printf" || name == "read" || name == "test" || name == "[" || name == "unset" || name == "local" || name == "let" || name == "getopts" {
 			for _, f := range args {
-				if !f.dyn && codeText(f.s) {
-					a.unresolved(fmt.Sprintf("%s may evaluate %q as code", name, f.s))
+				if !f.dyn {
+					a.textCode(e, f.s, fmt.Sprintf("%s may evaluate %q as code", name, f.s))
 				}
 			}
 		}
@@ -525,6 +525,9 @@ func (a *analyzer) stdinCode(e *env, shell bool) {
 	case stdinPipe:
 		a.flag(action.FlagPipeToInterpreter)
 		a.flagSub(e.stdin.sub)
+		if shell && e.stdin.bodyStatic {
+			a.code(e.fork(), e.stdin.body, true)
+		}
 	case stdinDoc:
 		a.flag(action.FlagPipeToInterpreter)
 		a.flagSub(e.stdin.sub)

@@ -175,13 +175,9 @@ func (a *analyzer) evalText(e *env, n syntax.Node) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.SglQuoted:
-			if codeText(n.Value) {
-				a.unresolved("a quoted string may be evaluated as code: " + e.text(n))
-			}
+			a.textCode(e, n.Value, "a quoted string may be evaluated as code: "+e.text(n))
 		case *syntax.Lit:
-			if codeText(n.Value) {
-				a.unresolved("a string may be evaluated as code: " + e.text(n))
-			}
+			a.textCode(e, n.Value, "a string may be evaluated as code: "+e.text(n))
 		}
 		return true
 	})
@@ -190,6 +186,27 @@ func (a *analyzer) evalText(e *env, n syntax.Node) {
 // codeText reports whether s could run a command if bash evaluated it as
 // an arithmetic subscript or a variable name.
 func codeText(s string) bool { return strings.Contains(s, "$(") || strings.Contains(s, "`") }
+
+// textCode reports text that bash may later evaluate (a variable's value,
+// a quoted subscript) as unresolved, and walks the command substitutions
+// it holds so that the commands they would run are reported too.
+func (a *analyzer) textCode(e *env, s, why string) {
+	if !codeText(s) {
+		return
+	}
+	a.unresolved(why)
+	if e.depth+1 > a.opt.MaxDepth {
+		return
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(s))
+	if err != nil || w == nil {
+		return
+	}
+	c := e.fork()
+	c.src = s
+	c.depth++
+	a.substs(c, w)
+}
 
 // pipeline walks the stages of a pipeline, each in a subshell, telling
 // each stage what the earlier stages ran.
@@ -207,16 +224,55 @@ func (a *analyzer) pipeline(e *env, c *syntax.BinaryCmd) {
 	flatten(c.X)
 	flatten(c.Y)
 	var before subInfo
+	var prevText string
+	var prevStatic bool
 	for i, s := range stages {
 		c := e.fork()
 		if i > 0 {
 			c.stdin = stdinInfo{kind: stdinPipe, sub: before}
 		}
+		if i > 0 {
+			c.stdin.body, c.stdin.bodyStatic = prevText, prevStatic
+		}
 		start := len(a.meta)
 		a.stmt(c, s)
 		before = before.or(a.since(start))
+		prevText, prevStatic = a.staticOutput(s, start)
 	}
 	e.ok = e.cwd
+}
+
+// staticOutput returns what a pipeline stage writes when it is a plain
+// echo or printf of static text, the invocation recorded at start.
+func (a *analyzer) staticOutput(s *syntax.Stmt, start int) (string, bool) {
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok || len(s.Redirs) > 0 || start >= len(a.inv) || len(a.inv) != start+1 {
+		return "", false
+	}
+	inv := a.inv[start]
+	if inv.Dynamic || len(inv.Argv) == 0 {
+		return "", false
+	}
+	args := inv.Argv[1:]
+	switch inv.Argv[0] {
+	case "echo":
+		nl := "\n"
+		for len(args) > 0 && (args[0] == "-n" || args[0] == "-E") {
+			if args[0] == "-n" {
+				nl = ""
+			}
+			args = args[1:]
+		}
+		out := strings.Join(args, " ")
+		if strings.HasPrefix(out, "-") || strings.Contains(out, "\\") {
+			return "", false
+		}
+		return out + nl, true
+	case "printf":
+		if len(args) == 1 && !strings.ContainsAny(args[0], "%\\") {
+			return args[0], true
+		}
+	}
+	return "", false
 }
 
 // redirects records the redirections of a statement: paths, hosts of
@@ -374,8 +430,8 @@ func (a *analyzer) assigns(e *env, as []*syntax.Assign, alone bool) map[string]s
 			val = fs[0].s
 			if len(fs) > 1 || fs[0].dyn {
 				val = e.text(as.Value)
-			} else if codeText(val) {
-				a.unresolved("the variable " + name + " holds command text that bash may evaluate")
+			} else {
+				a.textCode(e, val, "the variable "+name+" holds command text that bash may evaluate")
 			}
 		}
 		if alone {
@@ -414,9 +470,7 @@ func (a *analyzer) decl(e *env, c *syntax.DeclClause, redirs []Redirect) {
 				if f.dyn {
 					continue
 				}
-				if codeText(f.s) {
-					a.unresolved("a declared name may be evaluated as code: " + f.s)
-				}
+				a.textCode(e, f.s, "a declared name may be evaluated as code: "+f.s)
 				name, _, _ := strings.Cut(f.s, "=")
 				a.envName(name)
 			}
