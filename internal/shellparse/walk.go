@@ -127,14 +127,25 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		}
 		e.cwd, e.ok = all, all
 	case *syntax.FuncDecl:
-		name := strings.ToLower(c.Name.Value)
-		if _, ok := a.funcs[name]; !ok {
-			a.funcs0 = append(a.funcs0, name)
+		names := c.Names
+		if c.Name != nil {
+			names = append(names, c.Name)
 		}
-		a.funcs[name] = c.Body
-		// A later definition replaces the function: analyse the new body
-		// at the next call.
-		a.called[name] = false
+		if len(names) == 0 {
+			// An anonymous function runs at once.
+			a.stmt(e, c.Body)
+			break
+		}
+		for _, n := range names {
+			name := strings.ToLower(n.Value)
+			if _, ok := a.funcs[name]; !ok {
+				a.funcs0 = append(a.funcs0, name)
+			}
+			a.funcs[name] = c.Body
+			// A later definition replaces the function: analyse the new
+			// body at the next call.
+			a.called[name] = false
+		}
 	case *syntax.ArithmCmd, *syntax.LetClause:
 		a.evalText(e, c)
 		a.substs(e, c)
@@ -288,7 +299,10 @@ func (a *analyzer) redirects(e *env, rs []*syntax.Redirect) ([]Redirect, [][]str
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			sub := a.substs(e, r.Hdoc)
+			var sub subInfo
+			if r.Hdoc != nil {
+				sub = a.substs(e, r.Hdoc)
+			}
 			body, static := a.docText(e, r.Hdoc)
 			e.stdin = stdinInfo{kind: stdinDoc, sub: sub, body: body, bodyStatic: static}
 			out = append(out, Redirect{Op: op, Target: e.text(r.Word)})
@@ -377,10 +391,7 @@ func (a *analyzer) docText(e *env, w *syntax.Word) (string, bool) {
 func (a *analyzer) call(e *env, c *syntax.CallExpr, redirs []Redirect) {
 	envm := a.assigns(e, c.Assigns, len(c.Args) == 0)
 	if len(c.Args) == 0 {
-		if len(redirs) > 0 {
-			a.record(e, nil, envm, redirs)
-		}
-		return
+		return // assignments alone; redirection paths are already recorded
 	}
 	argv := a.words(e, c.Args)
 	if len(argv) == 0 {
