@@ -132,6 +132,18 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 			a.class(action.SecretAccess) // prints every variable
 			return false, true
 		}
+		if name == "set" {
+			// set -- a b sets the positional parameters.
+			for j, f := range args {
+				if f.dyn {
+					break
+				}
+				if f.s == "--" {
+					e.params, e.paramsKnown = statics(args[j+1:])
+					break
+				}
+			}
+		}
 		if name == "printf" || name == "read" || name == "test" || name == "[" || name == "unset" || name == "local" || name == "let" || name == "getopts" {
 			for _, f := range args {
 				if !f.dyn {
