@@ -687,7 +687,7 @@ func (ev *evaluation) lookup(cr *classRules) []*compiled {
 	add(cr.rest)
 	a := ev.a
 	if len(cr.refs.all) > 0 {
-		if len(a.Refs) == 0 || hasSymbolicRef(a.Refs) {
+		if len(a.Refs) == 0 || hasSymbolicRef(a.Refs) || slices.ContainsFunc(a.Refs, func(r string) bool { return normRef(r) == "**" }) {
 			add(cr.refs.all)
 		}
 		for _, r := range a.Refs {
@@ -933,7 +933,7 @@ func (ev *evaluation) match(c *compiled) (ok, escalated bool, why string) {
 			// HEAD names whatever is checked out: the rule cannot be
 			// checked against it, so it is asked about, never guessed.
 			lack("a named ref (HEAD or @ names no branch)")
-		} else if !matchAll(restrictive, a.Refs, &c.refs, normRef, matchRef) {
+		} else if !matchRefs(restrictive, a.Refs, &c.refs) {
 			return false, false, ""
 		}
 	}
@@ -959,6 +959,26 @@ func (ev *evaluation) match(c *compiled) (ok, escalated bool, why string) {
 		}
 	}
 	return true, missing != "", missing
+}
+
+// matchRefs is matchAll for refs, where "**" (git push --all, --mirror,
+// --tags) means every branch: it touches every ref a restrictive rule
+// names, and lies inside an allow rule only when that rule allows every
+// ref.
+func matchRefs(restrictive bool, refs []string, ps *patternSet) bool {
+	for _, r := range refs {
+		r = normRef(r)
+		in := false
+		if r == "**" {
+			in = restrictive || (len(ps.neg) == 0 && slices.ContainsFunc(ps.pos, func(g glob) bool { return len(g.segs) == 1 && g.segs[0] == "**" }))
+		} else {
+			in = ps.containsValue(r, matchRef)
+		}
+		if in == restrictive {
+			return restrictive
+		}
+	}
+	return !restrictive
 }
 
 // matchAll applies the any/every rule to a list of values: a restrictive

@@ -199,6 +199,9 @@ func Remember(a *action.Action, classes []action.Class, opt RememberOptions) ([]
 			n := *a.Cents
 			r.MaxCents = &n
 		}
+		if slices.Contains(r.Refs, "**") || slices.Contains(r.Paths, "**") {
+			return nil, fmt.Errorf("%w: the action touches every %s", ErrRememberUnbounded, facetOf[c])
+		}
 		if f, ok := facetOf[c]; ok && !r.Constrained() {
 			return nil, fmt.Errorf("%w: a %s rule without %s would cover all %s", ErrRememberUnbounded, c, f, c.Covers())
 		}

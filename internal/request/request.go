@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path/filepath"
 	"strings"
 
 	"warden.dev/warden/internal/action"
@@ -294,10 +295,44 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		a.Flags = s.Flags
 		a.Unresolved = s.Unresolved
 		for _, sp := range s.Paths {
-			a.Paths = append(a.Paths, res.Resolve(sp.Path, sp.Access))
+			for _, p := range expandGlob(sp.Path, cwd, opt.Home) {
+				a.Paths = append(a.Paths, res.Resolve(p, sp.Access))
+			}
 		}
 	}
 	return a, sh, nil
+}
+
+// maxGlob bounds how many files one shell pattern may expand to before
+// the path is judged unresolvable.
+const maxGlob = 4096
+
+// expandGlob returns what bash would pass for a path holding a pattern
+// (*, ?, [): the pattern itself (bash passes it unmatched when nothing
+// matches) and every file it matches now, dot files included, so the
+// floor judges the files a command like cat ~/.ss*/id_* really reaches.
+// Go's matching lets * match a leading dot, which bash does not: the set
+// judged is a superset, the safe side. Too many matches yield a NUL path,
+// which resolution rejects, so the action is denied rather than guessed.
+func expandGlob(p, cwd, home string) []string {
+	if !strings.ContainsAny(p, "*?[") {
+		return []string{p}
+	}
+	pat := p
+	if strings.HasPrefix(pat, "~/") && home != "" {
+		pat = home + pat[1:]
+	}
+	if !strings.HasPrefix(pat, "/") {
+		pat = cwd + "/" + pat
+	}
+	matches, err := filepath.Glob(pat)
+	if err != nil {
+		return []string{p}
+	}
+	if len(matches) > maxGlob {
+		return []string{p + "\x00(matches more than 4096 files)"}
+	}
+	return append([]string{p}, matches...)
 }
 
 func dir(r *pathguard.Resolver, raw, def, field string) (string, error) {
