@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/shellparse"
@@ -59,7 +60,17 @@ func BenchmarkAnalyze(b *testing.B) {
 		b.Fatalf("pipeline is %d characters, want about 200", len(cmd))
 	}
 	b.ReportAllocs()
+	durs := make([]time.Duration, 0, 1<<16)
 	for b.Loop() {
+		t0 := time.Now()
 		shellparse.Analyze(cmd, corpusOpts)
+		if len(durs) < cap(durs) {
+			durs = append(durs, time.Since(t0))
+		}
+	}
+	if len(durs) > 0 {
+		slices.Sort(durs)
+		b.ReportMetric(float64(durs[len(durs)/2].Nanoseconds()), "p50-ns")
+		b.ReportMetric(float64(durs[len(durs)*99/100].Nanoseconds()), "p99-ns")
 	}
 }
