@@ -5,6 +5,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"warden.dev/warden/internal/action"
@@ -196,11 +197,25 @@ func buildIndex(s *Set, home string) (index, error) {
 			}
 			b.byClass[r.Class].add(c)
 		} else {
-			b.cmds.insert(r.Command, c)
+			b.cmds.insert(normCommand(r.Command), c)
 		}
 		ix.n++
 	}
 	return ix, nil
+}
+
+// normCommand writes a rule's program name the way shell analysis writes
+// the commands it finds: base name, lower case ("/usr/bin/Make" → "make"),
+// so a rule always meets the invocations it names.
+func normCommand(words []string) []string {
+	if len(words) == 0 {
+		return words
+	}
+	head := strings.ToLower(path.Base(words[0]))
+	if head == words[0] {
+		return words
+	}
+	return append([]string{head}, words[1:]...)
 }
 
 func validate(r *Rule) error {

@@ -148,6 +148,9 @@ func writeCase(b *strings.Builder, name string, d policy.Decision, x policy.Expl
 	if d.WouldHave != "" {
 		fmt.Fprintf(b, "  would have: %s\n", d.WouldHave)
 	}
+	if d.Override != nil {
+		fmt.Fprintf(b, "  override: by %s, %q\n", d.Override.By, d.Override.Justification)
+	}
 	for _, m := range x.Matched {
 		esc := ""
 		if m.Escalated {

@@ -240,7 +240,13 @@ func (ev *evaluation) run() (Decision, Explanation) {
 		}
 	}
 	floorPrompt := ""
+	if a.Unresolved != "" {
+		floorPrompt = "cannot be analysed statically: " + a.Unresolved
+	}
 	for _, f := range a.Flags {
+		if floorPrompt != "" {
+			break
+		}
 		if f.Opaque() {
 			floorPrompt = fmt.Sprintf("the command is flagged %s: cannot be analysed statically or executes fetched or decoded text, so it is never allowed without asking", f)
 			break

@@ -49,16 +49,13 @@ var wrappers = []string{
 	"unshare", "nsenter", "strace", "ltrace", "watch", "script", "busybox", "parallel",
 }
 
-// interpreters run code given to them; a prefix of one is remembered only
-// when it names a script (an operand) and carries no inline-code flag.
+// interpreters run code given to them or read from a script the agent can
+// edit; no prefix of one is remembered.
 var interpreters = []string{
 	"python", "bash", "sh", "zsh", "dash", "fish", "ksh", "csh", "tcsh", "node", "nodejs",
 	"deno", "bun", "npx", "perl", "ruby", "php", "lua", "luajit", "pwsh", "powershell",
 	"osascript", "tclsh", "awk", "gawk", "mawk", "rscript", "julia", "irb", "jshell",
 }
-
-// codeFlags give an interpreter its program inline.
-var codeFlags = []string{"-c", "-e", "-r", "-E", "-lc", "-ic", "-ec", "-Command", "-command", "--eval", "--command", "-x"}
 
 // projectCode are heads of commands that run code the project defines (a
 // Makefile, package.json scripts, a main package): the agent can edit that
@@ -83,38 +80,40 @@ func programName(s string) string {
 }
 
 // interpreterWide reports whether a command prefix would allow arbitrary
-// code: a wrapper at its head, an interpreter with no script operand or
-// with an inline-code flag, a command that runs project-defined code, or
-// a bare multi-purpose tool.
+// code: a program run from a non-system path, a wrapper or an interpreter
+// at its head, a command that runs project-defined code, or a bare
+// multi-purpose tool. Names are compared normalised (/usr/bin/Make → make).
 func interpreterWide(prefix []string) bool {
 	if len(prefix) == 0 {
 		return true
 	}
-	if len(prefix) == 1 && slices.Contains(bareTools, programName(prefix[0])) {
+	if strings.Contains(prefix[0], "/") && !systemProgram(prefix[0]) {
+		// ./build.sh, scripts/deploy: a file the agent can edit.
 		return true
-	}
-	for _, head := range projectCode {
-		if len(prefix) >= len(head) && slices.Equal(prefix[:len(head)], head) {
-			return true
-		}
 	}
 	name := programName(prefix[0])
-	if slices.Contains(wrappers, name) {
+	if len(prefix) == 1 && slices.Contains(bareTools, name) {
 		return true
 	}
-	if !slices.Contains(interpreters, name) {
-		return false
-	}
-	operand := false
-	for _, w := range prefix[1:] {
-		if slices.Contains(codeFlags, w) || strings.HasPrefix(w, "--eval=") || strings.HasPrefix(w, "--command=") {
+	norm := append([]string{name}, prefix[1:]...)
+	for _, head := range projectCode {
+		if len(norm) >= len(head) && slices.Equal(norm[:len(head)], head) {
 			return true
 		}
-		if !strings.HasPrefix(w, "-") {
-			operand = true
+	}
+	// An interpreter runs whatever its script says today; the agent can
+	// edit the script tomorrow, so no interpreter prefix is remembered.
+	return slices.Contains(wrappers, name) || slices.Contains(interpreters, name)
+}
+
+// systemProgram reports whether a program path lies in a system directory.
+func systemProgram(p string) bool {
+	for _, d := range []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/"} {
+		if strings.HasPrefix(p, d) && !strings.Contains(p[len(d):], "/") {
+			return true
 		}
 	}
-	return !operand
+	return false
 }
 
 // facetOf names the facet that must constrain a remembered rule of a class.
@@ -200,7 +199,7 @@ func Remember(a *action.Action, classes []action.Class, opt RememberOptions) ([]
 			r.MaxCents = &n
 		}
 		if slices.Contains(r.Refs, "**") || slices.Contains(r.Paths, "**") {
-			return nil, fmt.Errorf("%w: the action touches every %s", ErrRememberUnbounded, facetOf[c])
+			return nil, fmt.Errorf("%w: the action covers every value of its %s", ErrRememberUnbounded, facetOf[c])
 		}
 		if f, ok := facetOf[c]; ok && !r.Constrained() {
 			return nil, fmt.Errorf("%w: a %s rule without %s would cover all %s", ErrRememberUnbounded, c, f, c.Covers())
