@@ -111,6 +111,7 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 	if ro, known, ok := a.peel(e, name, args); ok {
 		return ro, known
 	}
+	a.nameCmd(e, name, args)
 	if fam := interpFamily(name); fam != "" {
 		return a.interp(e, fam, name, args)
 	}
@@ -148,13 +149,6 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 			for _, f := range args {
 				if !f.dyn {
 					a.textCode(e, f.s, fmt.Sprintf("%s may evaluate %q as code", name, f.s))
-				}
-			}
-		}
-		if name == "alias" {
-			for _, f := range args {
-				if strings.Contains(f.s, "=") {
-					a.unresolved("alias defines code that the walk does not follow")
 				}
 			}
 		}
@@ -866,7 +860,9 @@ func (a *analyzer) find(e *env, args []field) (bool, bool) {
 // find itself honest.
 func (a *analyzer) notROSince(start int) bool { return a.notRO }
 
-// cd, pushd and popd change the working directory.
+// cd, pushd and popd change the working directory. cd alone ($HOME,
+// which the caller or the script may have changed), cd - ($OLDPWD) and a
+// dynamic operand make it unknown.
 func (a *analyzer) cd(e *env, name string, args []field) {
 	if name == "popd" {
 		if len(e.dirs) == 0 {
@@ -882,10 +878,6 @@ func (a *analyzer) cd(e *env, name string, args []field) {
 	_, ops := scan(args, "", nil, false)
 	var target []string
 	switch {
-	case len(ops) == 0 && name == "cd":
-		if a.opt.Home != "" {
-			target = []string{a.opt.Home}
-		}
 	case len(ops) == 0 || ops[0].dyn || ops[0].s == "-" || strings.HasPrefix(ops[0].s, "+"):
 	default:
 		ps, ok := a.abs(e, ops[0].s)

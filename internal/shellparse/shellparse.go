@@ -170,6 +170,8 @@ type analyzer struct {
 	calling  map[string]bool
 	fetched  map[string]bool
 	ifs      bool
+	// homeDyn, pwdDyn: the script assigns HOME, PWD.
+	homeDyn, pwdDyn bool
 	funcs0   []string // definition order
 }
 
@@ -261,10 +263,19 @@ func (a *analyzer) code(e *env, src string, nested bool) {
 		a.unresolved(err.Error())
 		return
 	}
+	a.prescan(f)
 	saved := e.src
 	e.src = src
 	a.stmts(e, f.Stmts)
 	e.src = saved
+}
+
+// home returns the static home directory, or "" if it is not known.
+func (a *analyzer) home() string {
+	if a.homeDyn {
+		return ""
+	}
+	return a.opt.Home
 }
 
 // unresolved records why the command cannot be analysed; the first

@@ -443,6 +443,7 @@ func (a *analyzer) assigns(e *env, as []*syntax.Assign, alone bool) map[string]s
 				val = e.text(as.Value)
 			} else {
 				a.textCode(e, val, "the variable "+name+" holds command text that bash may evaluate")
+				a.rebindText(val)
 			}
 		}
 		if alone {
@@ -479,11 +480,19 @@ func (a *analyzer) decl(e *env, c *syntax.DeclClause, redirs []Redirect) {
 					operands++
 				}
 				if f.dyn {
+					a.unresolved(c.Variant.Value + " with a name that is not static: " + f.s)
 					continue
 				}
 				a.textCode(e, f.s, "a declared name may be evaluated as code: "+f.s)
-				name, _, _ := strings.Cut(f.s, "=")
+				name, val, has := strings.Cut(f.s, "=")
 				a.envName(name)
+				if strings.HasPrefix(f.s, "-") || strings.HasPrefix(f.s, "+") {
+					continue
+				}
+				if has || (c.Variant.Value != "export" && c.Variant.Value != "readonly") {
+					a.rebindVar(name)
+				}
+				a.rebindText(val)
 			}
 			continue
 		}
@@ -525,9 +534,9 @@ func (e *env) param(a *analyzer, p *syntax.ParamExp) (string, bool) {
 	}
 	switch name := p.Param.Value; {
 	case name == "HOME":
-		return a.opt.Home, a.opt.Home != ""
+		return a.home(), a.home() != ""
 	case name == "PWD":
-		if len(e.cwd) == 1 && e.cwd[0] != "" {
+		if len(e.cwd) == 1 && !a.pwdDyn && e.cwd[0] != "" {
 			return e.cwd[0], true
 		}
 	case name == "#" && e.paramsKnown:

@@ -135,9 +135,9 @@ func (a *analyzer) part(e *env, p syntax.WordPart, first bool, alts []piece, quo
 			var home string
 			switch name {
 			case "~":
-				home = a.opt.Home
+				home = a.home()
 			case "~+":
-				if len(e.cwd) == 1 {
+				if len(e.cwd) == 1 && !a.pwdDyn {
 					home = e.cwd[0]
 				}
 			}
