@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"warden.dev/warden/internal/action"
 )
 
@@ -76,19 +78,7 @@ func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs [
 		return true
 	}
 	if body, ok := a.funcs[name]; ok && !e.noFunc && !pathy {
-		a.called[name] = true
-		if a.calling[name] || e.funcDepth >= maxFuncDepth {
-			return true
-		}
-		a.calling[name] = true
-		params, known := e.params, e.paramsKnown
-		e.params, e.paramsKnown = statics(argv[1:])
-		e.funcDepth++
-		a.stmt(e, body)
-		e.funcDepth--
-		e.params, e.paramsKnown = params, known
-		a.calling[name] = false
-		return true
+		return a.callFunc(e, name, body, argv[1:])
 	}
 	e2 := e
 	if e.noFunc {
@@ -100,6 +90,55 @@ func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs [
 		a.notRO = true
 	}
 	return known
+}
+
+// frame is a function call being analysed.
+type frame struct {
+	name   string
+	gen    int
+	params []string
+	known  bool
+	cwd    []string
+	dirs   int
+}
+
+// callFunc analyses a call of a function defined in the script with the
+// arguments of the call. A recursive call (direct or mutual) is analysed
+// again with its own arguments, so that $1 names what that call runs; a
+// recursive call in the same state as a call being analysed would add
+// nothing and is not followed. Calls nested more than maxFuncDepth deep,
+// and recursive calls with arguments that are not static, are unresolved.
+func (a *analyzer) callFunc(e *env, name string, body *syntax.Stmt, args []field) bool {
+	a.called[name] = true
+	params, known := statics(args)
+	fr := frame{name: name, gen: a.funcGen, params: params, known: known, cwd: e.cwd, dirs: len(e.dirs)}
+	recursive := false
+	for _, f := range a.stack {
+		if f.name != name {
+			continue
+		}
+		recursive = true
+		if f.gen == fr.gen && f.known && known && slices.Equal(f.params, params) && sameSet(f.cwd, fr.cwd) && f.dirs == fr.dirs {
+			return true
+		}
+	}
+	if recursive && !known {
+		a.unresolved(fmt.Sprintf("the recursive function %s is called with arguments that are not static", name))
+		return false
+	}
+	if e.funcDepth >= maxFuncDepth {
+		a.unresolved(fmt.Sprintf("functions call each other more than %d levels deep", maxFuncDepth))
+		return false
+	}
+	a.stack = append(a.stack, fr)
+	saved, savedKnown := e.params, e.paramsKnown
+	e.params, e.paramsKnown = params, known
+	e.funcDepth++
+	a.stmt(e, body)
+	e.funcDepth--
+	e.params, e.paramsKnown = saved, savedKnown
+	a.stack = a.stack[:len(a.stack)-1]
+	return true
 }
 
 // statics returns the values of fields if they are all static.

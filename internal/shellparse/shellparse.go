@@ -167,12 +167,13 @@ type analyzer struct {
 	why      string
 	funcs    map[string]*syntax.Stmt
 	called   map[string]bool
-	calling  map[string]bool
+	stack    []frame
+	funcGen  int
 	fetched  map[string]bool
 	ifs      bool
 	// homeDyn, pwdDyn: the script assigns HOME, PWD.
 	homeDyn, pwdDyn bool
-	funcs0   []string // definition order
+	funcs0          []string // definition order
 }
 
 // env is the shell state at one point of the walk. It is copied for a
@@ -226,7 +227,7 @@ func Analyze(cmd string, opt Options) *Analysis {
 		opt.MaxDepth = DefaultMaxDepth
 	}
 	a := &analyzer{opt: opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]bool{},
-		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, calling: map[string]bool{}, fetched: map[string]bool{}}
+		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{}}
 	e := &env{src: cmd, cwd: []string{opt.Cwd}}
 	e.ok = e.cwd
 	a.code(e, cmd, false)

@@ -142,6 +142,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 				a.funcs0 = append(a.funcs0, name)
 			}
 			a.funcs[name] = c.Body
+			a.funcGen++
 			// A later definition replaces the function: analyse the new
 			// body at the next call.
 			a.called[name] = false

@@ -60,9 +60,27 @@ func (s subInfo) or(o subInfo) subInfo { return subInfo{s.fetch || o.fetch, s.de
 func (a *analyzer) words(e *env, ws []*syntax.Word) []field {
 	var out []field
 	for _, w := range ws {
-		out = append(out, a.word(e, w)...)
+		fs := a.word(e, w)
+		if len(fs) == 1 && fs[0].s == "" && !fs[0].dyn && !quoted(w) {
+			// An unquoted expansion to nothing is removed: $1 rm x
+			// with $1 empty runs rm.
+			continue
+		}
+		out = append(out, fs...)
 	}
 	return out
+}
+
+// quoted reports whether a word holds quotes, which keep an empty
+// expansion as an empty field.
+func quoted(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		}
+	}
+	return false
 }
 
 // word expands one word.
