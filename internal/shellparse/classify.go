@@ -551,9 +551,21 @@ func (a *analyzer) stdinCode(e *env, shell bool) {
 	default:
 		// The program comes from the caller's standard input, which the
 		// analysis cannot see.
+		if shell {
+			a.openShell()
+			return
+		}
 		a.flag(action.FlagRunsCode)
 		a.flag(action.FlagPipeToInterpreter)
 	}
+}
+
+// openShell reports a shell whose commands are read from the caller's
+// standard input (sudo -s, su, bash alone): nothing about them is known.
+func (a *analyzer) openShell() {
+	a.flag(action.FlagRunsCode)
+	a.flag(action.FlagPipeToInterpreter)
+	a.unresolved("opens a shell whose commands are not known")
 }
 
 // shell handles sh, bash, zsh, dash… with -c STRING, a script, or stdin.
@@ -643,7 +655,7 @@ func (a *analyzer) su(e *env, args []field) (bool, bool) {
 	opts, _ := scan(args, "cgGsw", []string{"command", "group", "supp-group", "shell", "whitelist-environment", "session-command"}, false)
 	cmds := optVals(opts, "-c", "--command", "--session-command")
 	if len(cmds) == 0 {
-		a.flag(action.FlagRunsCode)
+		a.openShell()
 		return false, true
 	}
 	for _, c := range cmds {

@@ -366,7 +366,7 @@ func (a *analyzer) peel(e *env, name string, args []field) (ro, known, handled b
 	case "doas", "pkexec":
 		a.flag(action.FlagPrivilegeEscalation)
 		if hasOpt(opts, "-s") || len(cmd) == 0 {
-			a.flag(action.FlagRunsCode) // an interactive root shell
+			a.openShell() // an interactive root shell
 		}
 	case "nohup", "setsid":
 		a.flag(action.FlagBackground)
@@ -574,7 +574,7 @@ loop:
 	}
 	if hasOpt(opts, "-s", "--shell", "-i", "--login") {
 		if len(cmd) == 0 {
-			a.flag(action.FlagRunsCode)
+			a.openShell()
 			return false, true
 		}
 		// The command is given to a shell as one string.
@@ -582,6 +582,7 @@ loop:
 		return false, true
 	}
 	if len(cmd) == 0 {
+		a.openShell() // sudo alone, or with options only
 		return false, true
 	}
 	return false, a.invoke(e, cmd, envm, nil)
