@@ -807,8 +807,17 @@ func (a *analyzer) find(e *env, args []field) (bool, bool) {
 	if len(roots) == 0 {
 		roots = []field{{s: "."}}
 	}
+	// Running a command on what find lists, or printing it to a file,
+	// reads the trees under the roots.
+	rec := false
+	for _, f := range args[i:] {
+		switch f.s {
+		case "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fls", "-fprintf":
+			rec = true
+		}
+	}
 	for _, r := range roots {
-		a.path(e, r, action.Read)
+		a.pathRec(e, r, action.Read, rec)
 	}
 	under := ""
 	if len(roots) == 1 && !roots[0].dyn {
@@ -854,23 +863,21 @@ func (a *analyzer) find(e *env, args []field) (bool, bool) {
 			if len(cmd) == 0 {
 				continue
 			}
-			start := len(a.inv)
+			// Whether the command run is read-only: a.notRO is cleared
+			// for it and merged back.
+			before := a.notRO
+			a.notRO = false
 			if !a.inner(e.fork(), cmd, nil, true) {
 				a.flag(action.FlagRunsCode)
 			}
-			if a.notROSince(start) {
+			if a.notRO {
 				ro = false
 			}
+			a.notRO = a.notRO || before
 		}
 	}
 	return ro, true
 }
-
-// notROSince is a conservative check used by find: any write, delete or
-// flag since the invocation index start makes find not read-only. The
-// analysis-wide read-only bit is already cleared by those; this keeps
-// find itself honest.
-func (a *analyzer) notROSince(start int) bool { return a.notRO }
 
 // cd, pushd and popd change the working directory. cd alone ($HOME,
 // which the caller or the script may have changed), cd - ($OLDPWD) and a
@@ -925,17 +932,21 @@ func (a *analyzer) grep(e *env, name string, args []field) bool {
 	if !hasOpt(opts, "-e", "--regexp", "-f", "--file") && len(ops) > 0 {
 		ops = ops[1:]
 	}
-	if len(ops) == 0 && (hasOpt(opts, "-r", "-R", "--recursive", "--dereference-recursive") || name == "rg" || name == "ag" || name == "ack") {
+	rec := hasOpt(opts, "-r", "-R", "--recursive", "--dereference-recursive") || name == "rg" || name == "ag" || name == "ack"
+	for _, d := range optVals(opts, "-d", "--directories") {
+		rec = rec || d.dyn || d.s == "recurse"
+	}
+	if len(ops) == 0 && rec {
 		ops = []field{{s: "."}}
 	}
 	for _, f := range ops {
-		a.path(e, f, action.Read)
+		a.pathRec(e, f, action.Read, rec)
 	}
 	return true
 }
 
-// sed: a script then files; -i edits them in place; e and w commands run
-// programs and write files.
+// sed: a script then files; -i edits them in place; r and R read files,
+// w and W write them, e runs a command.
 func (a *analyzer) sed(e *env, args []field) bool {
 	opts, ops := scan(args, "efl", []string{"expression", "file", "line-length"}, false)
 	scripts := optVals(opts, "-e", "--expression")
@@ -952,8 +963,29 @@ func (a *analyzer) sed(e *env, args []field) bool {
 			a.unresolved("sed with a script that is not static")
 			continue
 		}
-		if sedRuns(s.s) {
+		sc, ok := parseSed(s.s)
+		if !ok {
+			if strings.ContainsAny(s.s, "wWrRe") {
+				a.unresolved("sed script names files it writes/reads")
+				ro = false
+			}
+			continue
+		}
+		for _, f := range sc.reads {
+			a.path(e, field{s: f}, action.Read)
+		}
+		for _, f := range sc.writes {
+			a.path(e, field{s: f}, action.Write)
+			ro = false
+		}
+		for _, c := range sc.execs {
 			a.flag(action.FlagRunsCode)
+			a.code(e.fork(), c, true)
+			ro = false
+		}
+		if sc.execDyn {
+			a.flag(action.FlagRunsCode)
+			a.unresolved("sed executes text of its input as a command")
 			ro = false
 		}
 	}
@@ -978,44 +1010,28 @@ func (a *analyzer) sed(e *env, args []field) bool {
 	return ro
 }
 
-// sedRuns reports whether a sed script may run a command (e) or write a
-// file (w, W); it errs on the side of yes.
-func sedRuns(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case 'e', 'w', 'W':
-			// Commands or s///e, s///w flags: a letter after a delimiter,
-			// a digit, a semicolon, a brace or the start.
-			prev := byte(';')
-			if i > 0 {
-				prev = s[i-1]
-			}
-			if strings.IndexByte(";{}/|#!0123456789$ \n", prev) >= 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // awk: a program then files; system(), pipes and redirections in the
 // program run programs or write files.
 func (a *analyzer) awk(e *env, args []field) bool {
-	opts, ops := scan(args, "fvF", []string{"file", "assign", "field-separator"}, false)
-	progs := optVals(opts, "-f", "--file")
+	opts, ops := scan(args, "fvFeEil", []string{"file", "assign", "field-separator", "source", "exec", "include", "load"}, false)
+	progs := optVals(opts, "-f", "--file", "-E", "--exec", "-i", "--include", "-l", "--load")
 	for _, f := range progs {
 		a.path(e, f, action.Read)
 		a.flag(action.FlagRunsCode)
 	}
+	texts := optVals(opts, "-e", "--source")
+	if len(progs) == 0 && len(texts) == 0 && len(ops) > 0 {
+		texts, ops = ops[:1], ops[1:]
+	}
 	ro := len(progs) == 0
-	if len(progs) == 0 && len(ops) > 0 {
-		p := ops[0]
-		ops = ops[1:]
-		if p.dyn {
+	for _, p := range texts {
+		switch {
+		case p.dyn:
 			a.unresolved("awk with a program that is not static")
 			ro = false
-		} else if strings.Contains(p.s, "system") || strings.ContainsAny(p.s, "|>") {
+		case awkUnsafe(p.s):
 			a.flag(action.FlagRunsCode)
+			a.unresolved("the awk program writes files, reads files or runs commands (awk code is a program)")
 			ro = false
 		}
 	}
@@ -1066,6 +1082,12 @@ func (a *analyzer) copy(e *env, name string, args []field) (bool, bool) {
 				}
 			}
 		}
+		for _, f := range optVals(opts, "--files-from", "--exclude-from", "--include-from", "--password-file") {
+			a.path(e, f, action.Read)
+		}
+		for _, f := range optVals(opts, "--log-file") {
+			a.path(e, f, action.Write)
+		}
 		if name == "rsync" && hasOpt(opts, "--delete", "--delete-before", "--delete-after", "--delete-during", "--delete-excluded", "--remove-source-files") {
 			a.class(action.FileDelete)
 			for _, d := range dest {
@@ -1075,15 +1097,43 @@ func (a *analyzer) copy(e *env, name string, args []field) (bool, bool) {
 			}
 		}
 	}
+	if name == "install" && hasOpt(opts, "-d", "--directory") {
+		// install -d creates every operand.
+		for _, f := range append(ops, dest...) {
+			a.path(e, f, action.Write)
+		}
+		return false, true
+	}
 	if name == "ln" {
+		// The target is what the link exposes: a read. A relative
+		// symbolic link target is relative to the link's directory.
+		linkDir := ""
+		if len(dest) == 1 && !dest[0].dyn {
+			linkDir = dest[0].s
+			if !hasOpt(opts, "-t", "--target-directory") && len(ops) == 1 {
+				linkDir = path.Dir(linkDir)
+			}
+		}
+		sym := hasOpt(opts, "-s", "--symbolic")
+		for _, f := range ops {
+			a.path(e, f, action.Read)
+			if sym && !f.dyn && !strings.HasPrefix(f.s, "/") && linkDir != "" && linkDir != "." {
+				a.path(e, field{s: join(linkDir, f.s)}, action.Read)
+			}
+		}
 		for _, d := range dest {
 			a.path(e, d, action.Write)
 		}
 		return false, true
 	}
-	src := action.Read
-	if name == "mv" {
-		src = action.Delete
+	rec := false
+	switch name {
+	case "cp":
+		rec = hasOpt(opts, "-r", "-R", "-a", "--recursive", "--archive")
+	case "rsync":
+		rec = hasOpt(opts, "-r", "-a", "--recursive", "--archive")
+	case "scp":
+		rec = hasOpt(opts, "-r")
 	}
 	for _, f := range append(ops, dest...) {
 		if !f.dyn {
@@ -1096,7 +1146,11 @@ func (a *analyzer) copy(e *env, name string, args []field) (bool, bool) {
 	}
 	for _, f := range ops {
 		if f.dyn || remoteHost(f.s) == "" {
-			a.path(e, f, src)
+			a.pathRec(e, f, action.Read, rec)
+			if name == "mv" {
+				// The sources no longer exist where they were.
+				a.path(e, f, action.Delete)
+			}
 		}
 	}
 	for _, f := range dest {
@@ -1180,7 +1234,14 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 			for _, f := range file {
 				a.path(e, f, action.Write)
 			}
+			rec := !hasOpt(opts, "--no-recursion")
 			for _, f := range ops {
+				if d := optVals(opts, "-C", "--directory"); len(d) == 1 && !d[0].dyn && !f.dyn && !strings.HasPrefix(f.s, "/") {
+					f = field{s: join(d[0].s, f.s)}
+				}
+				a.pathRec(e, f, action.Read, rec)
+			}
+			for _, f := range optVals(opts, "-T", "--files-from") {
 				a.path(e, f, action.Read)
 			}
 			return false, true
@@ -1218,13 +1279,18 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 		}
 		return false, true
 	case "zip", "7z":
-		_, ops := scan(args, "bniotx", nil, false)
+		opts, ops := scan(args, "bniotx", nil, false)
+		rec := name == "zip" && hasOpt(opts, "-r", "-R", "--recurse-paths", "--recurse-patterns")
+		if name == "7z" && len(ops) > 0 {
+			ops = ops[1:] // the command letter
+			rec = true
+		}
 		for j, f := range ops {
-			acc := action.Read
 			if j == 0 {
-				acc = action.Write
+				a.path(e, f, action.Write)
+				continue
 			}
-			a.path(e, f, acc)
+			a.pathRec(e, f, action.Read, rec)
 		}
 		return false, true
 	}

@@ -118,7 +118,11 @@ func describe(an *shellparse.Analysis) string {
 		b.WriteString("\n")
 	}
 	for _, p := range an.Paths {
-		fmt.Fprintf(&b, "path: %s %s\n", p.Access, p.Path)
+		rec := ""
+		if p.Recursive {
+			rec = " recursive"
+		}
+		fmt.Fprintf(&b, "path: %s %s%s\n", p.Access, p.Path, rec)
 	}
 	if len(an.Hosts) > 0 {
 		fmt.Fprintf(&b, "hosts: %s\n", strings.Join(an.Hosts, " "))

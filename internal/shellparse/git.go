@@ -344,6 +344,17 @@ func (a *analyzer) gitAliased(e *env, idx int, args []field, expand bool) (bool,
 		if len(ops) >= 2 {
 			a.path(c, ops[1], action.Write)
 		}
+	case "grep":
+		// git grep reads the work tree under the working directory.
+		opts, _ := scan(rest, "efABCmO", []string{"file", "max-depth", "after-context", "before-context", "context", "max-count", "threads", "open-files-in-pager"}, false)
+		if hasOpt(opts, "-O", "--open-files-in-pager") || hasPrefix(rest, "--open-files-in-pager") {
+			a.flag(action.FlagRunsCode)
+			ro = false
+		}
+		for _, f := range optVals(opts, "-f", "--file") {
+			a.path(c, f, action.Read)
+		}
+		a.recRead(c, field{s: "."})
 	case "fetch", "pull", "ls-remote":
 		if hasAny(rest, "--upload-pack") || hasPrefix(rest, "--upload-pack=") {
 			a.flag(action.FlagRunsCode)

@@ -126,6 +126,10 @@ type Redirect struct {
 type Path struct {
 	Path   string
 	Access action.Access
+	// Recursive says the command reads every file under Path when it is a
+	// directory (grep -r, rg, git grep, tar -c, zip -r, cp -r, rsync -a,
+	// scp -r, find -exec): the caller must look inside it.
+	Recursive bool `json:",omitempty"`
 }
 
 // Commands returns the normalised argv of every invocation.
@@ -160,7 +164,7 @@ type analyzer struct {
 	classes  uint32
 	flags    map[action.Flag]bool
 	paths    []Path
-	pathSeen map[Path]bool
+	pathSeen map[Path]int // index in paths, by Path without Recursive
 	hosts    []string
 	refs     []string
 	notRO    bool
@@ -226,7 +230,7 @@ func Analyze(cmd string, opt Options) *Analysis {
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = DefaultMaxDepth
 	}
-	a := &analyzer{opt: opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]bool{},
+	a := &analyzer{opt: opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
 		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{}}
 	e := &env{src: cmd, cwd: []string{opt.Cwd}}
 	e.ok = e.cwd
@@ -364,13 +368,19 @@ var notPaths = []string{"/dev/null", "/dev/zero", "/dev/stdin", "/dev/stdout", "
 	"/dev/tty", "/dev/random", "/dev/urandom", "/dev/full"}
 
 // path records a path facet from a field.
-func (a *analyzer) path(e *env, f field, acc action.Access) {
+func (a *analyzer) path(e *env, f field, acc action.Access) { a.pathRec(e, f, acc, false) }
+
+// recRead records a directory operand that is read recursively.
+func (a *analyzer) recRead(e *env, f field) { a.pathRec(e, f, action.Read, true) }
+
+// pathRec records a path facet from a field; rec marks a recursive read.
+func (a *analyzer) pathRec(e *env, f field, acc action.Access, rec bool) {
 	if acc != action.Read {
 		a.notRO = true
 	}
 	switch {
 	case f.under != "":
-		a.addPath(f.under, acc)
+		a.addPath(f.under, acc, rec)
 		return
 	case f.proc:
 		return
@@ -380,10 +390,10 @@ func (a *analyzer) path(e *env, f field, acc action.Access) {
 	case f.s == "" || f.s == "-":
 		return
 	}
-	a.pathStr(e, f.s, acc)
+	a.pathStr(e, f.s, acc, rec)
 }
 
-func (a *analyzer) pathStr(e *env, p string, acc action.Access) {
+func (a *analyzer) pathStr(e *env, p string, acc action.Access, rec bool) {
 	if slices.Contains(notPaths, p) || strings.HasPrefix(p, "/dev/fd/") {
 		return
 	}
@@ -393,22 +403,25 @@ func (a *analyzer) pathStr(e *env, p string, acc action.Access) {
 		return
 	}
 	for _, q := range ps {
-		a.addPath(q, acc)
+		a.addPath(q, acc, rec)
 	}
 }
 
-func (a *analyzer) addPath(p string, acc action.Access) {
+func (a *analyzer) addPath(p string, acc action.Access, rec bool) {
 	if acc != action.Read {
 		a.notRO = true
 	}
+	rec = rec && acc == action.Read
 	k := Path{Path: p, Access: acc}
 	if acc == action.Read && secretPath(p) {
 		a.class(action.SecretAccess)
 	}
-	if a.pathSeen[k] {
+	if i, ok := a.pathSeen[k]; ok {
+		a.paths[i].Recursive = a.paths[i].Recursive || rec
 		return
 	}
-	a.pathSeen[k] = true
+	a.pathSeen[k] = len(a.paths)
+	k.Recursive = rec
 	a.paths = append(a.paths, k)
 }
 

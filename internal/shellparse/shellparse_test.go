@@ -34,7 +34,7 @@ func TestAnalyzeFacets(t *testing.T) {
 		{"scp -r dir deploy@Prod.Example.com:/srv", shellparse.Analysis{
 			Invocations: []shellparse.Invocation{{Argv: []string{"scp", "-r", "dir", "deploy@Prod.Example.com:/srv"}}},
 			Classes:     []action.Class{action.NetworkEgress, action.ProcessSpawn},
-			Paths:       []shellparse.Path{{Path: "/work/p/dir", Access: action.Read}},
+			Paths:       []shellparse.Path{{Path: "/work/p/dir", Access: action.Read, Recursive: true}},
 			Hosts:       []string{"prod.example.com"},
 		}},
 		{"ls &", shellparse.Analysis{
