@@ -101,6 +101,9 @@ func (a *analyzer) word(e *env, w *syntax.Word) []field {
 	if fs, ok := e.positionalWord(w); ok {
 		return fs
 	}
+	// SplitBraces changes the word it is given: split a copy, so that
+	// the tree keeps positions that e.text can use.
+	w = &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
 	syntax.SplitBraces(w)
 	alts := []piece{{}}
 	for i, p := range w.Parts {
