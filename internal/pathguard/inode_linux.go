@@ -70,3 +70,12 @@ func ignoringEINTR(f func() error) error {
 		}
 	}
 }
+
+// MultiplyLinked reports whether info (from Lstat or a directory walk)
+// describes a regular file with more than one hard link: the only files
+// that can be a secret under another name, so a walk need resolve only
+// those.
+func MultiplyLinked(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && info.Mode().IsRegular() && st.Nlink > 1
+}

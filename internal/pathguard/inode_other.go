@@ -57,3 +57,8 @@ func fromMode(m fs.FileMode) node {
 func missing(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
+
+// MultiplyLinked reports whether info describes a regular file with more
+// than one hard link. Without device and inode numbers it cannot tell, so
+// it answers true for every regular file: a walk then resolves them all.
+func MultiplyLinked(info fs.FileInfo) bool { return info.Mode().IsRegular() }

@@ -17,7 +17,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -148,10 +150,12 @@ type Shell struct {
 	Detail any
 }
 
-// ShellPath is a path a command touches.
+// ShellPath is a path a command touches. Recursive marks a directory
+// read with everything under it (grep -r, tar -c, cp -r…).
 type ShellPath struct {
-	Path   string
-	Access action.Access
+	Path      string
+	Access    action.Access
+	Recursive bool
 }
 
 // Action validates the request and builds the action.
@@ -296,7 +300,11 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		a.Unresolved = s.Unresolved
 		for _, sp := range s.Paths {
 			for _, p := range expandGlob(sp.Path, cwd, opt.Home) {
-				a.Paths = append(a.Paths, res.Resolve(p, sp.Access))
+				rp := res.Resolve(p, sp.Access)
+				a.Paths = append(a.Paths, rp)
+				if sp.Recursive && rp.Err == "" && rp.Sensitive == "" {
+					a.Paths = append(a.Paths, sensitiveUnder(res, rp.Resolved)...)
+				}
 			}
 		}
 	}
@@ -334,6 +342,62 @@ func expandGlob(p, cwd, home string) []string {
 	}
 	return append([]string{p}, matches...)
 }
+
+// maxWalk bounds the entries visited under one recursively read directory.
+const maxWalk = 20000
+
+// sensitiveUnder walks a directory that a command reads recursively and
+// returns every sensitive file below it, resolved, so the floor denies
+// grep -r TOKEN . in a project that holds a .env. A directory too large
+// to walk is returned as a path with an error: the action is denied
+// rather than judged on a guess. Symbolic links are not followed by the
+// walk (grep -r does not follow them either); a link that is itself a
+// sensitive name is caught by its name.
+func sensitiveUnder(res *pathguard.Resolver, root string) []action.Path {
+	info, err := os.Stat(root)
+	if err != nil || !info.IsDir() {
+		return nil
+	}
+	var out []action.Path
+	n := 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable here means unreadable for the command too
+		}
+		if n++; n > maxWalk {
+			return errWalkTooLarge
+		}
+		if _, ok := pathguard.Sensitive(p); ok {
+			out = append(out, res.Resolve(p, action.Read))
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		// A directory may be a bind mount of ~/.ssh, a file a hard link
+		// to a key: only their device and inode tell, which Resolve
+		// checks. Files with a single link are what their name says.
+		check := d.IsDir()
+		if !check && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil && pathguard.MultiplyLinked(info) {
+				check = true
+			}
+		}
+		if check {
+			if rp := res.Resolve(p, action.Read); rp.Sensitive != "" || rp.Err != "" {
+				out = append(out, rp)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		out = append(out, action.Path{Raw: root, Lexical: root, Checked: true,
+			Err: fmt.Sprintf("read recursively, and holds more than %d entries to check for secrets", maxWalk)})
+	}
+	return out
+}
+
+var errWalkTooLarge = errors.New("too many entries")
 
 func dir(r *pathguard.Resolver, raw, def, field string) (string, error) {
 	if raw == "" {

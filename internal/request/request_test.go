@@ -163,6 +163,9 @@ func TestRealFilesystem(t *testing.T) {
 	must(t, os.Symlink(key, project+"/notes.txt"))
 	must(t, os.Link(key, project+"/src/data.bin"))
 	must(t, os.Symlink(outside+"/created-later", project+"/dangling"))
+	must(t, os.WriteFile(project+"/.env", []byte("TOKEN=x"), 0o600))
+	must(t, os.MkdirAll(project+"/src/sub", 0o755))
+	must(t, os.WriteFile(project+"/src/sub/a.go", []byte("package a"), 0o644))
 	eng, err := policy.Compile(nil, policy.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +190,10 @@ func TestRealFilesystem(t *testing.T) {
 		{`{"tool":"bash","command":"cat ` + home + `/.ss*/id_*"}`, action.Deny},
 		{`{"tool":"bash","command":"cat ~/.ss?/*"}`, action.Deny},
 		{`{"tool":"bash","command":"ls src/*.go"}`, action.Allow},
+		{`{"tool":"bash","command":"grep -r TOKEN src"}`, action.Deny},
+		{`{"tool":"bash","command":"grep -r TOKEN src/sub"}`, action.Allow},
+		{`{"tool":"bash","command":"grep -r TOKEN ."}`, action.Deny},
+		{`{"tool":"bash","command":"tar -czf /tmp/x.tgz .","contained":true}`, action.Deny},
 	} {
 		req, err := request.Parse([]byte(tt.in))
 		if err != nil {

@@ -21,7 +21,7 @@ func Analyze(command, cwd, home string) Shell {
 		Detail:     an,
 	}
 	for _, p := range an.Paths {
-		s.Paths = append(s.Paths, ShellPath{Path: p.Path, Access: p.Access})
+		s.Paths = append(s.Paths, ShellPath{Path: p.Path, Access: p.Access, Recursive: p.Recursive})
 	}
 	return s
 }
