@@ -444,6 +444,9 @@ func isHex(c byte) bool {
 // reports what they ran.
 func (a *analyzer) substs(e *env, n syntax.Node) subInfo {
 	var info subInfo
+	if w, ok := n.(*syntax.Word); ok && plainWord(w) {
+		return info // the common case: nothing to run inside
+	}
 	syntax.Walk(n, func(n syntax.Node) bool {
 		var stmts []*syntax.Stmt
 		switch n := n.(type) {
@@ -458,6 +461,19 @@ func (a *analyzer) substs(e *env, n syntax.Node) subInfo {
 		return false
 	})
 	return info
+}
+
+// plainWord reports whether a word is only literal text and single
+// quotes, so it can hold no command or process substitution.
+func plainWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // sub walks statements that run in a subshell and reports what they ran.
