@@ -231,7 +231,8 @@ func Analyze(cmd string, opt Options) *Analysis {
 		opt.MaxDepth = DefaultMaxDepth
 	}
 	a := &analyzer{opt: opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
-		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{}}
+		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{},
+		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8)}
 	e := &env{src: cmd, cwd: []string{opt.Cwd}}
 	e.ok = e.cwd
 	a.code(e, cmd, false)

@@ -512,7 +512,7 @@ func (a *analyzer) decl(e *env, c *syntax.DeclClause, redirs []Redirect) {
 
 // record appends an invocation and returns its index.
 func (a *analyzer) record(e *env, argv []field, envm map[string]string, redirs []Redirect) int {
-	inv := Invocation{Env: envm, Redirects: redirs}
+	inv := Invocation{Env: envm, Redirects: redirs, Argv: make([]string, 0, len(argv))}
 	for _, f := range argv {
 		inv.Argv = append(inv.Argv, f.s)
 		if f.dyn || f.glob {

@@ -103,8 +103,10 @@ func (a *analyzer) word(e *env, w *syntax.Word) []field {
 	}
 	// SplitBraces changes the word it is given: split a copy, so that
 	// the tree keeps positions that e.text can use.
-	w = &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
-	syntax.SplitBraces(w)
+	if mayBrace(w) {
+		w = &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+		syntax.SplitBraces(w)
+	}
 	alts := []piece{{}}
 	for i, p := range w.Parts {
 		alts = a.part(e, p, i == 0, alts, false)
@@ -461,6 +463,17 @@ func (a *analyzer) substs(e *env, n syntax.Node) subInfo {
 		return false
 	})
 	return info
+}
+
+// mayBrace reports whether a word has a literal "{", the only way it can
+// hold a brace expansion; most words do not, and skip the copy.
+func mayBrace(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			return true
+		}
+	}
+	return false
 }
 
 // plainWord reports whether a word is only literal text and single
