@@ -137,6 +137,7 @@ func (e *Engine) Evaluate(a *action.Action, env Env) (d Decision, x Explanation)
 		}
 	}()
 	ev := evaluation{e: e, a: a, env: env}
+	ev.x.Matched = make([]Match, 0, 6)
 	return ev.run()
 }
 
@@ -146,6 +147,9 @@ type evaluation struct {
 	a   *action.Action
 	env Env
 	x   Explanation
+	// effective are the action's effective classes; the action itself is
+	// never modified.
+	effective []action.Class
 	// would is what the first advisory rule that matched would have done.
 	would string
 	// Buffers reused across units, so that a decision allocates little.
@@ -170,7 +174,7 @@ func (ev *evaluation) deny(rule, reason string) (Decision, Explanation) {
 	scope, _, _ := strings.Cut(rule, ":")
 	var classes []action.Class
 	if ev.a != nil {
-		classes = ev.a.Classes
+		classes = ev.effective
 	}
 	return Decision{Verdict: action.Deny, Rule: rule, Scope: scope, Reason: reason, Classes: classes}, ev.x
 }
@@ -181,6 +185,14 @@ type unit struct {
 	name  string
 	class action.Class
 	argv  []string
+}
+
+// label names the unit in explanations; a command's is built on first use.
+func (u *unit) label() string {
+	if u.name == "" && u.argv != nil {
+		u.name = "command " + strings.Join(u.argv, " ")
+	}
+	return u.name
 }
 
 // outcome is the resolution of one unit.
@@ -208,7 +220,7 @@ func (o *outcome) describe() string {
 	case o.reason != "":
 		return o.reason
 	}
-	return "rule " + o.rule + ": " + o.verdict.String() + " " + o.unit.name
+	return "rule " + o.rule + ": " + o.verdict.String() + " " + o.unit.label()
 }
 
 func (ev *evaluation) run() (Decision, Explanation) {
@@ -223,9 +235,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	// 1. The floor: nothing loosens it, and a denial here is final.
 	classes, unclassified, mutatingTool := ev.classes()
 	// Work on a copy: the caller's action is never modified.
-	ac := *a
-	ac.Classes = classes
-	a, ev.a = &ac, &ac
+	ev.effective = classes
 	if ev.env.Trace {
 		ev.tracef("action: tool %s, classes %s, contained=%t", a.Tool, classList(classes), a.Contained)
 	}
@@ -273,7 +283,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	if ev.env.Trace {
 		ev.tracef("autonomy: %s (%s)", mode, why)
 	}
-	if a.Mutating() || unclassified {
+	if len(classes) > 0 || unclassified {
 		if barrier, reason := ev.delegation(); reason != "" {
 			return ev.deny("delegation:"+barrier, reason)
 		}
@@ -312,7 +322,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	if decider != nil {
 		d.Verdict, d.Rule, d.Scope, d.Level, d.Reason = decider.verdict, decider.rule, decider.scope, decider.level, decider.describe()
 		if ev.env.Trace {
-			ev.tracef("combined: %s, decided by %s on %s (most restrictive of %d)", d.Verdict, decider.rule, decider.unit.name, len(outs))
+			ev.tracef("combined: %s, decided by %s on %s (most restrictive of %d)", d.Verdict, decider.rule, decider.unit.label(), len(outs))
 		}
 	} else {
 		d.Reason = "nothing gated: no class applies (reading inside the project and writing inside the worktree are the agent's ordinary work)"
@@ -333,7 +343,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	// 7. Autonomy.
 	switch mode {
 	case action.ProposeOnly:
-		if a.Mutating() || unclassified || mutatingTool || ev.writes() {
+		if len(classes) > 0 || unclassified || mutatingTool || ev.writes() {
 			d.Verdict, d.Reason = action.Deny, "this space only proposes: the agent may reason and answer, not act (autonomy proposeOnly)"
 			d.Rule, d.Scope, d.Level = "autonomy:proposeOnly", "autonomy", Hard
 			if ev.env.Trace {
@@ -509,7 +519,9 @@ func (ev *evaluation) units(classes []action.Class) []unit {
 	}
 	for _, argv := range ev.a.Commands {
 		if len(argv) > 0 {
-			us = append(us, unit{name: "command " + strings.Join(argv, " "), argv: argv})
+			// The name of a command unit is built only if something
+			// needs it (a match, the trace): see unit.label.
+			us = append(us, unit{argv: argv})
 		}
 	}
 	for _, p := range ev.a.Paths {
@@ -547,14 +559,14 @@ func (ev *evaluation) resolve(u unit, mode action.Mode) outcome {
 		}
 		if m.decided && (!o.decided || m.verdict < o.verdict) {
 			if ev.env.Trace {
-				ev.tracef("%s: managed tier tightens %s to %s (rule %s)", u.name, o.verdict, m.verdict, m.rule)
+				ev.tracef("%s: managed tier tightens %s to %s (rule %s)", u.label(), o.verdict, m.verdict, m.rule)
 			}
 			m.reason, m.escalated = "managed policy: "+m.describe(), ""
 			return m
 		}
 		if m.decided {
 			if ev.env.Trace {
-				ev.tracef("%s: managed tier (%s by %s) does not tighten %s", u.name, m.verdict, m.rule, o.verdict)
+				ev.tracef("%s: managed tier (%s by %s) does not tighten %s", u.label(), m.verdict, m.rule, o.verdict)
 			}
 		}
 	}
@@ -571,7 +583,7 @@ func (ev *evaluation) walk(ix *index, u unit, mode action.Mode, managed bool) ou
 		cands := ev.candidates(ix, sc, u, managed)
 		if len(cands) == 0 {
 			if ev.env.Trace && ix.scopes[sc] != nil {
-				ev.tracef("%s: %sscope %s has rules, none matching", u.name, tier, sc)
+				ev.tracef("%s: %sscope %s has rules, none matching", u.label(), tier, sc)
 			}
 			continue
 		}
@@ -592,29 +604,29 @@ func (ev *evaluation) walk(ix *index, u unit, mode action.Mode, managed bool) ou
 		}
 		for i := range cands {
 			c := &cands[i]
-			m := Match{Rule: c.rule.ID, Scope: sc.String(), Unit: u.name, Decision: c.verdict, Escalated: c.escalated, Managed: managed, Outcome: "decided"}
+			m := Match{Rule: c.rule.ID, Scope: sc.String(), Unit: u.label(), Decision: c.verdict, Escalated: c.escalated, Managed: managed, Outcome: "decided"}
 			if c != best {
 				m.Outcome, m.LostTo = lostBecause(best, c), best.rule.ID
 			}
 			ev.x.Matched = append(ev.x.Matched, m)
 		}
 		if ev.env.Trace {
-			ev.tracef("%s: %sscope %s has %d matching rule(s); %s decides %s", u.name, tier, sc, len(cands), best.rule.ID, best.verdict)
+			ev.tracef("%s: %sscope %s has %d matching rule(s); %s decides %s", u.label(), tier, sc, len(cands), best.rule.ID, best.verdict)
 		}
 		return ev.enforce(u, sc, best, managed)
 	}
 	if u.class == 0 && u.argv == nil && !managed {
 		// The built-in check of reads outside the project.
-		ev.x.Matched = append(ev.x.Matched, Match{Rule: "builtin:read-outside-project", Scope: "builtin", Unit: u.name, Decision: action.Prompt, Outcome: "decided"})
+		ev.x.Matched = append(ev.x.Matched, Match{Rule: "builtin:read-outside-project", Scope: "builtin", Unit: u.label(), Decision: action.Prompt, Outcome: "decided"})
 		if ev.env.Trace {
-			ev.tracef("%s: reading outside the project asks first", u.name)
+			ev.tracef("%s: reading outside the project asks first", u.label())
 		}
 		return outcome{unit: u, decided: true, verdict: action.Prompt, rule: "builtin:read-outside-project", scope: "builtin",
 			reason: "reading outside the project needs confirmation"}
 	}
 	if u.argv != nil || managed {
 		if ev.env.Trace {
-			ev.tracef("%s: no %scommand rule matches", u.name, tier)
+			ev.tracef("%s: no %scommand rule matches", u.label(), tier)
 		}
 	}
 	return outcome{unit: u}
@@ -635,7 +647,7 @@ func (ev *evaluation) candidates(ix *index, sc Scope, u unit, managed bool) []ca
 	consider := func(c *compiled, prefix int) {
 		if !c.Expires.IsZero() && !ev.env.Now.Before(c.Expires) {
 			if ev.env.Trace {
-				ev.tracef("%s: rule %s expired at %s; skipped", u.name, c.ID, c.Expires.Format(time.RFC3339))
+				ev.tracef("%s: rule %s expired at %s; skipped", u.label(), c.ID, c.Expires.Format(time.RFC3339))
 			}
 			return
 		}
@@ -857,13 +869,13 @@ func lostBecause(best, c *candidate) string {
 
 // advise records what an advisory rule would have done.
 func (ev *evaluation) advise(u unit, sc Scope, c *candidate, managed bool) {
-	ev.x.Matched = append(ev.x.Matched, Match{Rule: c.rule.ID, Scope: sc.String(), Unit: u.name, Decision: c.verdict,
+	ev.x.Matched = append(ev.x.Matched, Match{Rule: c.rule.ID, Scope: sc.String(), Unit: u.label(), Decision: c.verdict,
 		Escalated: c.escalated, Managed: managed, Outcome: "advisory: recorded, does not decide"})
 	if c.verdict != action.Allow && ev.would == "" {
 		ev.would = c.verdict.String() + " by advisory rule " + c.rule.ID
 	}
 	if ev.env.Trace {
-		ev.tracef("%s: rule %s is advisory: it would have decided %s; recorded, and resolution goes on without it", u.name, c.rule.ID, c.verdict)
+		ev.tracef("%s: rule %s is advisory: it would have decided %s; recorded, and resolution goes on without it", u.label(), c.rule.ID, c.verdict)
 	}
 }
 
@@ -897,11 +909,11 @@ func (ev *evaluation) enforce(u unit, sc Scope, c *candidate, managed bool) outc
 				o.verdict, o.over = action.Allow, ov
 				o.reason = fmt.Sprintf("soft deny by %s overridden by %s: %q", c.rule.ID, ov.By, ov.Justification)
 				if ev.env.Trace {
-					ev.tracef("%s: soft rule %s overridden by %s with a recorded justification", u.name, c.rule.ID, ov.By)
+					ev.tracef("%s: soft rule %s overridden by %s with a recorded justification", u.label(), c.rule.ID, ov.By)
 				}
 			} else {
 				if ev.env.Trace {
-					ev.tracef("%s: soft rule %s denies; a holder of the override permission may lift it with a justification", u.name, c.rule.ID)
+					ev.tracef("%s: soft rule %s denies; a holder of the override permission may lift it with a justification", u.label(), c.rule.ID)
 				}
 			}
 		}
