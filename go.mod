@@ -10,4 +10,4 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require golang.org/x/sys v0.49.0 // indirect
+require golang.org/x/sys v0.49.0

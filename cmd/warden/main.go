@@ -12,9 +12,15 @@ import (
 	"syscall"
 
 	"warden.dev/warden/internal/cli"
+	"warden.dev/warden/internal/sandbox"
 )
 
 func main() {
+	// The sandbox init is this binary re-executed; it must run before
+	// anything else touches the process.
+	if len(os.Args) > 1 && os.Args[1] == sandbox.InitArg {
+		sandbox.Init()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Run(ctx, os.Args[1:])
 	stop()

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// ctlFD is the control socket init inherits.
+const ctlFD = 3
+
+// Init is the sandbox init: the process the parent started in fresh
+// namespaces. It never returns. Call it only when os.Args[1] is [InitArg].
+func Init() {
+	// Capabilities, no_new_privs and the bounding set are per thread:
+	// everything from here to starting the command happens on this one.
+	runtime.LockOSThread()
+	// Descriptors inherited from whoever started warden must not reach
+	// the command; this also marks the control socket close-on-exec.
+	if err := unix.CloseRange(ctlFD, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		os.Exit(125)
+	}
+	ctl := os.NewFile(ctlFD, "sandbox-control")
+	buf := make([]byte, 1<<20)
+	n, err := ctl.Read(buf)
+	if err != nil {
+		os.Exit(125)
+	}
+	var cfg config
+	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
+		fail(ctl, "decode configuration: "+err.Error(), "")
+	}
+	i := &initProc{cfg: cfg, ctl: ctl}
+	i.setup()
+	i.runCommand()
+}
+
+type initProc struct {
+	cfg config
+	ctl *os.File
+}
+
+// stepError is a failed setup step with a hint.
+type stepError struct{ what, hint string }
+
+func (e *stepError) Error() string { return e.what }
+
+func fail(ctl *os.File, what, hint string) {
+	send(ctl, report{Error: what, Hint: hint})
+	os.Exit(125)
+}
+
+func send(ctl *os.File, r report) {
+	b, _ := json.Marshal(r)
+	ctl.Write(b)
+}
+
+// step runs one setup step; any error stops init (fail closed).
+func (i *initProc) step(name string, f func() error) {
+	err := error(nil)
+	if i.cfg.FailAt == name {
+		err = errors.New("injected failure")
+	} else {
+		err = f()
+	}
+	if err == nil {
+		return
+	}
+	var se *stepError
+	if errors.As(err, &se) {
+		fail(i.ctl, name+": "+se.what, se.hint)
+	}
+	fail(i.ctl, name+": "+err.Error(), hintFor(err))
+}
+
+func hintFor(err error) string {
+	switch {
+	case errors.Is(err, unix.EPERM), errors.Is(err, unix.EACCES):
+		return "the kernel refused the operation inside a user namespace; check that user namespaces are allowed and no LSM (AppArmor, SELinux) restricts them"
+	case errors.Is(err, unix.ENOSYS):
+		return "the kernel is too old: Linux 5.12 or newer is needed"
+	}
+	return "this host does not support a layer of the sandbox"
+}
+
+const (
+	newRoot = "/newroot"
+	oldRoot = "/oldroot"
+)
+
+func (i *initProc) setup() {
+	i.step("make mounts private", func() error {
+		return unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, "")
+	})
+	i.step("prepare new root", func() error {
+		// bubblewrap's double pivot: a small tmpfs becomes / while the
+		// host tree, moved to /oldroot, is the source of every bind.
+		if err := unix.Mount("warden", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=64k,mode=0755"); err != nil {
+			return err
+		}
+		for _, d := range []string{"/tmp/newroot", "/tmp/oldroot"} {
+			if err := os.Mkdir(d, 0o755); err != nil {
+				return err
+			}
+		}
+		if err := unix.Chdir("/tmp"); err != nil {
+			return err
+		}
+		if err := unix.PivotRoot(".", "oldroot"); err != nil {
+			return fmt.Errorf("pivot_root: %w", err)
+		}
+		return unix.Chdir("/")
+	})
+	i.step("bind / read-only", func() error {
+		if err := unix.Mount(oldRoot, newRoot, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return err
+		}
+		return setattr(newRoot, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
+	})
+	i.step("mount /dev", i.mountDev)
+	i.step("mount /tmp", func() error { return tmpfs(newRoot+"/tmp", "mode=1777") })
+	i.step("mount /run", func() error {
+		if _, err := os.Lstat(newRoot + "/run"); errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return tmpfs(newRoot+"/run", "mode=0755")
+	})
+	i.step("bind project", i.bindProject)
+	i.step("mask sensitive paths", i.mask)
+	i.step("mount /proc", mountProc)
+	i.step("enter new root", func() error {
+		if err := unix.Unmount(oldRoot, unix.MNT_DETACH); err != nil {
+			return err
+		}
+		old, err := unix.Open("/", unix.O_DIRECTORY|unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		defer unix.Close(old)
+		if err := unix.Chdir(newRoot); err != nil {
+			return err
+		}
+		// runc's pivot_root(".", "."): the old root ends up on top of
+		// the new one and is detached at once.
+		if err := unix.PivotRoot(".", "."); err != nil {
+			return fmt.Errorf("pivot_root: %w", err)
+		}
+		if err := unix.Fchdir(old); err != nil {
+			return err
+		}
+		if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+			return err
+		}
+		return unix.Chdir("/")
+	})
+	i.step("set hostname", func() error { return unix.Sethostname([]byte("warden")) })
+	i.step("bring up loopback", loopbackUp)
+	i.step("enter project", func() error { return unix.Chdir(i.cfg.Project) })
+	i.step("drop privileges", dropPrivileges)
+}
+
+// setattr adds flags to the mount at path and every mount below it.
+func setattr(path string, flags uint64) error {
+	err := unix.MountSetattr(unix.AT_FDCWD, path, unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: flags})
+	if err != nil {
+		return fmt.Errorf("mount_setattr %s: %w", path, err)
+	}
+	return nil
+}
+
+func tmpfs(path, opts string) error {
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return err
+	}
+	return unix.Mount("tmpfs", path, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, opts)
+}
+
+// devices are bound from the host's /dev into the minimal one.
+var devices = []string{"null", "zero", "full", "random", "urandom", "tty"}
+
+func (i *initProc) mountDev() error {
+	dev := newRoot + "/dev"
+	if err := unix.Mount("tmpfs", dev, "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755"); err != nil {
+		return err
+	}
+	for _, d := range devices {
+		p := dev + "/" + d
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY, 0o666)
+		if err != nil {
+			return err
+		}
+		f.Close()
+		if err := unix.Mount(oldRoot+"/dev/"+d, p, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("bind /dev/%s: %w", d, err)
+		}
+	}
+	for name, target := range map[string]string{
+		"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0",
+		"stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2",
+	} {
+		if err := os.Symlink(target, dev+"/"+name); err != nil {
+			return err
+		}
+	}
+	if err := tmpfs(dev+"/shm", "mode=1777"); err != nil {
+		return fmt.Errorf("mount /dev/shm: %w", err)
+	}
+	// Read-only for /dev itself only: /dev/shm stays writable.
+	err := unix.MountSetattr(unix.AT_FDCWD, dev, 0, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID})
+	if err != nil {
+		return fmt.Errorf("mount_setattr %s: %w", dev, err)
+	}
+	return nil
+}
+
+func (i *initProc) bindProject() error {
+	p := i.cfg.Project
+	if p == "/" {
+		return &stepError{"the project is /", "pass a project directory with --project"}
+	}
+	target := newRoot + p
+	// The project may live under a tmpfs made above (/tmp): create its
+	// mount point there.
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		return err
+	}
+	if err := unix.Mount(oldRoot+p, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	flags := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
+	if !i.cfg.Writable {
+		flags |= unix.MOUNT_ATTR_RDONLY
+	}
+	return setattr(target, flags)
+}
+
+func (i *initProc) mask() error {
+	for _, p := range i.cfg.Masks {
+		target := newRoot + p
+		fi, err := os.Lstat(target)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // not visible in the sandbox at all
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			// The parent resolved links; one here means the view
+			// changed under us.
+			return &stepError{p + " is a symbolic link in the sandbox view", "retry the run"}
+		}
+		if err := maskPath(target, fi.IsDir()); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// maskPath covers a directory with an empty read-only tmpfs and anything
+// else with /dev/null.
+func maskPath(target string, dir bool) error {
+	if dir {
+		if err := unix.Mount("tmpfs", target, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=0,mode=0000"); err != nil {
+			return err
+		}
+		return nil
+	}
+	return unix.Mount(newRoot+"/dev/null", target, "", unix.MS_BIND, "")
+}
+
+// procMasks are covered with /dev/null; procReadOnly become read-only.
+var (
+	procMasks    = []string{"kcore", "sysrq-trigger", "timer_list", "keys", "kallsyms"}
+	procReadOnly = []string{"sys", "irq", "bus", "fs", "sysrq-trigger"}
+)
+
+func mountProc() error {
+	p := newRoot + "/proc"
+	if err := unix.Mount("proc", p, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return err
+	}
+	for _, name := range procReadOnly {
+		sub := p + "/" + name
+		if _, err := os.Lstat(sub); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err := unix.Mount(sub, sub, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind %s: %w", sub, err)
+		}
+		if err := setattr(sub, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC); err != nil {
+			return err
+		}
+	}
+	for _, name := range procMasks {
+		sub := p + "/" + name
+		if _, err := os.Lstat(sub); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err := maskPath(sub, false); err != nil {
+			return fmt.Errorf("mask %s: %w", sub, err)
+		}
+	}
+	return nil
+}
+
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return err
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
+}
+
+// dropPrivileges leaves this thread, and so the command it starts, with no
+// capability at all and no way to gain one.
+func dropPrivileges() error {
+	// Other threads of init keep their capabilities until init exits;
+	// non-dumpable keeps the command from ptracing or reading them.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("PR_SET_DUMPABLE: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("PR_SET_NO_NEW_PRIVS: %w", err)
+	}
+	last, err := lastCap()
+	if err != nil {
+		return err
+	}
+	for c := 0; c <= last; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			return fmt.Errorf("PR_CAPBSET_DROP %d: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("PR_CAP_AMBIENT_CLEAR_ALL: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capset: %w", err)
+	}
+	// Check, rather than trust, the result.
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capget: %w", err)
+	}
+	for _, d := range data {
+		if d.Effective != 0 || d.Permitted != 0 || d.Inheritable != 0 {
+			return errors.New("capabilities still present after capset")
+		}
+	}
+	return nil
+}
+
+func lastCap() (int, error) {
+	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	if _, err := fmt.Sscanf(string(b), "%d", &n); err != nil {
+		return 0, fmt.Errorf("cap_last_cap: %w", err)
+	}
+	return n, nil
+}
+
+// runCommand starts the command, reaps every process until it exits and
+// reports its status. It never returns.
+func (i *initProc) runCommand() {
+	env := i.cfg.Env
+	for _, kv := range env {
+		if len(kv) > 5 && kv[:5] == "PATH=" {
+			os.Setenv("PATH", kv[5:])
+		}
+	}
+	path, err := exec.LookPath(i.cfg.Argv[0])
+	if err != nil {
+		status := 127
+		if !errors.Is(err, exec.ErrNotFound) {
+			status = 126
+		}
+		send(i.ctl, report{StartError: fmt.Sprintf("%s: %v", i.cfg.Argv[0], err), Exit: status})
+		os.Exit(status)
+	}
+	if !filepath.IsAbs(path) {
+		path, _ = filepath.Abs(path)
+	}
+	// Close everything from 3 up (the control socket included) in the
+	// command; init's own descriptors are close-on-exec already.
+	if err := unix.CloseRange(ctlFD, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		fail(i.ctl, "close descriptors: "+err.Error(), "")
+	}
+	proc, err := os.StartProcess(path, i.cfg.Argv, &os.ProcAttr{
+		Dir:   i.cfg.Project,
+		Env:   env,
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+	})
+	if err != nil {
+		status := 126
+		if errors.Is(err, os.ErrNotExist) {
+			status = 127
+		}
+		send(i.ctl, report{StartError: fmt.Sprintf("%s: %v", i.cfg.Argv[0], err), Exit: status})
+		os.Exit(status)
+	}
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			fail(i.ctl, "wait: "+err.Error(), "")
+		}
+		if pid != proc.Pid {
+			continue // an orphan, reaped
+		}
+		r := report{Done: true, Exit: ws.ExitStatus()}
+		if ws.Signaled() {
+			r.Signal = int(ws.Signal())
+		}
+		send(i.ctl, r)
+		// Exiting kills whatever the command left behind.
+		os.Exit(0)
+	}
+}

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+// config is what the parent sends init on fd 3, as one JSON message. All
+// paths are absolute and free of symbolic links (the parent resolved them
+// on the host), so init can mount on them below the new root.
+type config struct {
+	Argv     []string `json:"argv"`
+	Env      []string `json:"env"`
+	Project  string   `json:"project"`
+	Writable bool     `json:"writable"`
+	// Masks are existing paths to cover: directories with an empty
+	// tmpfs, anything else with /dev/null.
+	Masks []string `json:"masks"`
+	// FailAt makes init fail at the named step; tests use it to check
+	// that every layer fails closed.
+	FailAt string `json:"fail_at,omitempty"`
+}
+
+// report is one message from init to the parent.
+type report struct {
+	// Error and Hint: setup failed, the command did not run.
+	Error string `json:"error,omitempty"`
+	Hint  string `json:"hint,omitempty"`
+	// StartError: the command could not be started; Status is 126/127.
+	StartError string `json:"start_error,omitempty"`
+	// Done: the command ended with Exit or Signal.
+	Done   bool `json:"done,omitempty"`
+	Exit   int  `json:"exit"`
+	Signal int  `json:"signal,omitempty"`
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package sandbox runs one command inside Warden's containment (DESIGN.md
+// §7): [Run] takes a [Spec] (pure data) and returns a [Result].
+//
+// # Process design
+//
+// The parent (the warden CLI) re-executes its own binary, through
+// /proc/self/exe, with the hidden argument [InitArg]; cmd/warden's main
+// dispatches that to [Init] before anything else. Init starts as the first
+// process of new user, mount, pid, ipc, uts and network namespaces, reads its
+// configuration as JSON from the socket it inherited on fd 3, builds the
+// filesystem view, drops every privilege and starts the command, then stays
+// as the namespace's reaper and reports the command's status back on fd 3.
+// A failure before the command starts is reported on the same socket and
+// becomes a [*SetupError]; the CLI turns it into exit status 125. Killing
+// init (the timeout does) kills every process in the pid namespace.
+//
+// # What is contained today
+//
+//   - Filesystem: private mount propagation; / bind-mounted read-only
+//     (recursively, nosuid, nodev) and entered with pivot_root; the project
+//     read-write in [WorkspaceWrite] mode and read-only in [ReadOnly] mode;
+//     private tmpfs on /tmp and /dev/shm with noexec,nosuid,nodev; an empty
+//     tmpfs on /run (host Unix sockets); a fresh /proc with /proc/sys
+//     read-only and the kernel's trigger files masked; a minimal /dev (null,
+//     zero, full, random, urandom, tty); the sensitive set of package
+//     pathguard in the caller's home masked (empty tmpfs over directories,
+//     /dev/null over files) plus [Spec.Hide].
+//   - Identity: the command runs as uid and gid 65534 inside its user
+//     namespace (the caller's ids outside, so project files keep their
+//     owner) with no_new_privs, every capability dropped (bounding, ambient,
+//     inheritable, permitted, effective) and init marked non-dumpable.
+//   - Network: a new network namespace with only loopback, brought up.
+//   - Processes: new pid, ipc and uts namespaces; file descriptors from 3
+//     up are closed before the command starts.
+//   - Credentials: a clean environment (PATH, HOME, LANG, TERM, USER and
+//     [Spec.Env]).
+//   - Time: a wall-clock timeout enforced by the parent, which kills the
+//     whole pid namespace; the exit status is propagated, 128+signal when
+//     the command was killed.
+//
+// Every layer above is mandatory: if one cannot be applied, nothing runs.
+//
+// # Not contained yet
+//
+// seccomp, cgroups (memory, pids, cpu), rlimits, Landlock, the egress proxy
+// and output capping are still to be written (issues 4 and 5). Until then a
+// command can, for example, exhaust memory or processes, make syscalls such
+// as ptrace on its own children or unshare, and read any file the caller
+// can read outside the masked set.
+package sandbox

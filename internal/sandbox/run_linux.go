@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// testOnlyFailAt, when set, makes init fail at that setup step.
+var testOnlyFailAt string
+
+// initCaps are the capabilities init holds, inside its own user
+// namespace only, while it builds the sandbox; it drops them all before
+// the command starts.
+var initCaps = []uintptr{
+	unix.CAP_SYS_ADMIN,    // mount, pivot_root, sethostname
+	unix.CAP_NET_ADMIN,    // bring up loopback
+	unix.CAP_SETPCAP,      // empty the bounding set
+	unix.CAP_DAC_OVERRIDE, // reach mount points in directories it does not own
+	unix.CAP_SYS_CHROOT,
+}
+
+// sandboxID is the uid and gid the command has inside the sandbox.
+const sandboxID = 65534
+
+// Run runs spec.Argv in a new sandbox and waits for it. The error is a
+// [*SetupError] when the sandbox could not be built (nothing ran), a
+// [*StartError] when the command could not be started; otherwise the
+// command's status is in the Result. Cancelling ctx kills the sandbox.
+func Run(ctx context.Context, spec Spec) (Result, error) {
+	cfg, err := buildConfig(spec)
+	if err != nil {
+		return Result{}, err
+	}
+	msg, err := json.Marshal(cfg)
+	if err != nil {
+		return Result{}, &SetupError{What: "encode configuration: " + err.Error()}
+	}
+
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return Result{}, &SetupError{What: "socketpair: " + err.Error()}
+	}
+	parentEnd := os.NewFile(uintptr(fds[0]), "sandbox-control")
+	childEnd := os.NewFile(uintptr(fds[1]), "sandbox-control-child")
+	defer parentEnd.Close()
+
+	cmd := exec.Command("/proc/self/exe", InitArg)
+	cmd.Env = []string{} // init gets its environment from the configuration
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = spec.Stdin, spec.Stdout, spec.Stderr
+	if cmd.Stdin == nil {
+		cmd.Stdin = os.Stdin
+	}
+	if cmd.Stdout == nil {
+		cmd.Stdout = os.Stdout
+	}
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	cmd.ExtraFiles = []*os.File{childEnd} // fd 3
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID |
+			unix.CLONE_NEWNET | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getuid(), Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getgid(), Size: 1}},
+		GidMappingsEnableSetgroups: false,
+		AmbientCaps:                initCaps,
+		Pdeathsig:                  syscall.SIGKILL,
+	}
+
+	start := time.Now()
+	// Pdeathsig fires when the thread that forked init exits; keep this
+	// goroutine on its thread until init is gone.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	err = cmd.Start()
+	childEnd.Close()
+	if err != nil {
+		return Result{}, startFailure(err)
+	}
+	if _, err := parentEnd.Write(msg); err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return Result{}, &SetupError{What: "send configuration to init: " + err.Error()}
+	}
+
+	stop := make(chan struct{})
+	why := make(chan string, 1) // "timeout", "cancel" or ""
+	go func() {
+		var timer <-chan time.Time
+		if spec.Timeout > 0 {
+			t := time.NewTimer(spec.Timeout)
+			defer t.Stop()
+			timer = t.C
+		}
+		select {
+		case <-stop:
+			why <- ""
+			return
+		case <-timer:
+			why <- "timeout"
+		case <-ctx.Done():
+			why <- "cancel"
+		}
+		// Killing init, pid 1 of the namespace, kills every process in it.
+		cmd.Process.Kill()
+	}()
+
+	var last report
+	var got bool
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := parentEnd.Read(buf)
+		if n > 0 {
+			var r report
+			if json.Unmarshal(buf[:n], &r) == nil {
+				last, got = r, true
+			}
+		}
+		if err != nil || n == 0 {
+			break
+		}
+	}
+	waitErr := cmd.Wait()
+	close(stop)
+	reason := <-why
+	res := Result{Duration: time.Since(start), TimedOut: reason == "timeout"}
+
+	switch {
+	case got && last.Error != "":
+		return res, &SetupError{What: last.Error, Hint: last.Hint}
+	case got && last.StartError != "":
+		return res, &StartError{Msg: last.StartError, Status: last.Exit}
+	case got && last.Done:
+		res.ExitCode, res.Signal = last.Exit, last.Signal
+		if res.Signal != 0 {
+			res.ExitCode = -1
+		}
+		return res, nil
+	case reason != "":
+		res.ExitCode, res.Signal = -1, int(syscall.SIGKILL)
+		return res, nil
+	}
+	return res, &SetupError{
+		What: fmt.Sprintf("sandbox init ended without a report (%v)", waitErr),
+		Hint: "this is a bug in warden; please report it",
+	}
+}
+
+// buildConfig validates spec and resolves its paths on the host.
+func buildConfig(spec Spec) (*config, error) {
+	if len(spec.Argv) == 0 {
+		return nil, &SetupError{What: "no command given"}
+	}
+	switch spec.Mode {
+	case "", ReadOnly, WorkspaceWrite:
+	default:
+		return nil, &SetupError{What: fmt.Sprintf("sandbox mode %q is not supported by warden run", spec.Mode),
+			Hint: "use read-only or workspace-write"}
+	}
+	project, err := resolveDir(spec.Project)
+	if err != nil {
+		return nil, &SetupError{What: "project directory: " + err.Error(), Hint: "pass an existing directory with --project"}
+	}
+	cfg := &config{
+		Argv:     spec.Argv,
+		Project:  project,
+		Writable: spec.Mode == WorkspaceWrite,
+		Env:      cleanEnv(spec),
+		FailAt:   testOnlyFailAt,
+	}
+	for _, p := range append(HomeMasks(spec.Home), spec.Hide...) {
+		if !filepath.IsAbs(p) {
+			return nil, &SetupError{What: fmt.Sprintf("hide path %q is not absolute", p), Hint: "write hide paths as absolute paths"}
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			// Fail closed: a path we cannot resolve is a path we
+			// cannot mask.
+			return nil, &SetupError{What: fmt.Sprintf("mask %s: %v", p, err), Hint: "make the path resolvable or remove it"}
+		}
+		cfg.Masks = append(cfg.Masks, real)
+	}
+	return cfg, nil
+}
+
+func resolveDir(p string) (string, error) {
+	if p == "" {
+		return "", errors.New("not set")
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", real)
+	}
+	return real, nil
+}
+
+// cleanEnv is the command's whole environment.
+func cleanEnv(spec Spec) []string {
+	env := []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+	if spec.Home != "" {
+		env = append(env, "HOME="+spec.Home)
+	} else {
+		env = append(env, "HOME=/")
+	}
+	lang := os.Getenv("LANG")
+	if lang == "" {
+		lang = "C.UTF-8"
+	}
+	env = append(env, "LANG="+lang)
+	if t := os.Getenv("TERM"); t != "" {
+		env = append(env, "TERM="+t)
+	}
+	env = append(env, "USER=nobody")
+	return append(env, spec.Env...)
+}
+
+// startFailure explains why init could not be started.
+func startFailure(err error) error {
+	var errno syscall.Errno
+	if errors.As(err, &errno) && (errno == syscall.EPERM || errno == syscall.EACCES || errno == syscall.ENOSPC || errno == syscall.EINVAL) {
+		return &SetupError{
+			What: "cannot create the sandbox namespaces: " + err.Error(),
+			Hint: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces>0, kernel.apparmor_restrict_unprivileged_userns=0) or run as root",
+		}
+	}
+	return &SetupError{What: "start sandbox init: " + err.Error()}
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+//go:build !linux
+
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+)
+
+// Run fails: the sandbox needs Linux namespaces.
+func Run(ctx context.Context, spec Spec) (Result, error) {
+	return Result{}, &SetupError{
+		What: fmt.Sprintf("warden run needs Linux namespaces; this is %s", runtime.GOOS),
+		Hint: "run warden on Linux, for example in a Linux VM or container",
+	}
+}
+
+// Init is never used outside Linux; reaching it is a bug.
+func Init() {
+	fmt.Fprintf(os.Stderr, "warden: error: sandbox init is Linux only (this is %s)\n", runtime.GOOS)
+	os.Exit(125)
+}
