@@ -49,6 +49,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"explain", "decide one action (JSON on stdin) and show which rule decided and why", runExplain},
+		{"run", "run a command in the sandbox (partial: see warden run --help)", runRun},
 		{"policy", "work on policy files: fmt, lint, enumerate, test, remember", runPolicy},
 		{"version", "print the version", runVersion},
 	}

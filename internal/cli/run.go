@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/sandbox"
+)
+
+// exitSandbox is the status of a run whose sandbox could not be built.
+const exitSandbox = 125
+
+const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] -- CMD...
+
+Runs CMD inside Warden's Linux sandbox and exits with its status (128+signal
+when it was killed, 125 when the sandbox could not be built).
+
+Contained today: new user, mount, pid, ipc, uts and network namespaces;
+/ read-only; the project read-write (policy sandbox.mode workspace-write, the
+default) or read-only (read-only); private noexec /tmp and /dev/shm; a fresh
+/proc with /proc/sys read-only; a minimal /dev; ~/.ssh, ~/.aws, ~/.gnupg,
+~/.netrc and the rest of the sensitive set masked, plus sandbox.filesystem.hide;
+no network but loopback; uid 65534 with no capabilities and no_new_privs; a
+clean environment; the timeout kills every process of the sandbox.
+
+NOT contained yet: seccomp, cgroup limits (memory, pids, cpu), rlimits,
+Landlock, the egress proxy, output capping and --audit-json. A policy that
+asks for limits, extra read-write or read-only paths, or full-access fails
+with status 125 rather than run with less.
+
+Flags:`
+
+func runRun(ctx context.Context, args []string) error {
+	fs := newFlags("run", runSynopsis)
+	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies")
+	project := fs.String("project", "", "project `DIR`, the command's working directory (default: the current directory)")
+	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s (default: the policy's, else none)")
+	// Flags stop at "--" or at the first argument that is not a flag:
+	// everything after is the command, flags included.
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return badInput(err.Error())
+	}
+	argv := fs.Args()
+	if len(argv) == 0 {
+		return badInput("no command to run", "write the command after --: warden run -- make test")
+	}
+	if *timeout < 0 {
+		return badInput("--timeout must not be negative")
+	}
+
+	spec := sandbox.Spec{
+		Argv:    argv,
+		Project: *project,
+		Mode:    sandbox.WorkspaceWrite,
+		Home:    homeDir(),
+		Timeout: *timeout,
+		Stdin:   Stdin,
+		Stdout:  Stdout,
+		Stderr:  Stderr,
+	}
+	if spec.Project == "" {
+		spec.Project = cwd()
+	}
+	if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
+		return badInput(fmt.Sprintf("project directory %q is not a directory", spec.Project),
+			"pass an existing directory with --project")
+	}
+	if *policyPath != "" {
+		lp, err := loadPolicy(*policyPath)
+		if err != nil {
+			return err
+		}
+		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
+			return err
+		}
+	}
+
+	res, err := sandbox.Run(ctx, spec)
+	var se *sandbox.SetupError
+	var ste *sandbox.StartError
+	switch {
+	case errors.As(err, &se):
+		return &exitError{code: exitSandbox, msg: se.Error()}
+	case errors.As(err, &ste):
+		return &exitError{code: ste.Status, msg: ste.Msg}
+	case err != nil:
+		return &exitError{code: exitSandbox, msg: "sandbox unavailable: " + err.Error()}
+	}
+	if res.TimedOut {
+		errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
+			"raise --timeout or sandbox.limits.timeout")
+	}
+	return &exitError{code: res.Status()}
+}
+
+// applySandboxPolicy copies what the sandbox enforces today from the
+// policy's sandbox section and refuses what it cannot enforce yet.
+func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bool) error {
+	notYet := func(what string) error {
+		return &exitError{code: exitSandbox, msg: fmt.Sprintf(
+			"sandbox unavailable: %s is not enforced yet (remove it from the policy; warden never runs with less than the policy asks)", what)}
+	}
+	switch sb.Mode {
+	case "", policyfile.WorkspaceWrite:
+	case policyfile.ReadOnly:
+		spec.Mode = sandbox.ReadOnly
+	default:
+		return notYet("sandbox.mode " + string(sb.Mode))
+	}
+	l := sb.Limits
+	for _, c := range []struct {
+		set  bool
+		name string
+	}{
+		{l.Memory.Bytes != 0, "limits.memory"}, {l.Pids != 0, "limits.pids"}, {l.CPU != 0, "limits.cpu"},
+		{l.Nofile != 0, "limits.nofile"}, {l.Fsize.Bytes != 0, "limits.fsize"}, {l.Output.Bytes != 0, "limits.output"},
+		{len(sb.Filesystem.ReadWrite) != 0, "filesystem.read_write"}, {len(sb.Filesystem.ReadOnly) != 0, "filesystem.read_only"},
+	} {
+		if c.set {
+			return notYet("sandbox." + c.name)
+		}
+	}
+	if useTimeout {
+		spec.Timeout = l.Timeout
+	}
+	for _, h := range sb.Filesystem.Hide {
+		if rest, ok := strings.CutPrefix(h, "~/"); ok && spec.Home != "" {
+			h = filepath.Join(spec.Home, rest)
+		}
+		if !filepath.IsAbs(h) {
+			h = filepath.Join(spec.Project, h)
+		}
+		spec.Hide = append(spec.Hide, h)
+	}
+	for _, name := range sb.Env.Pass {
+		if v, ok := os.LookupEnv(name); ok {
+			spec.Env = append(spec.Env, name+"="+v)
+		}
+	}
+	keys := make([]string, 0, len(sb.Env.Set))
+	for k := range sb.Env.Set {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		spec.Env = append(spec.Env, k+"="+sb.Env.Set[k])
+	}
+	return nil
+}
