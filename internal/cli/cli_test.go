@@ -11,11 +11,17 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"warden.dev/warden/internal/cli"
+	"warden.dev/warden/internal/sandbox"
 )
 
 // TestMain registers warden as a command the scripts can exec, run in
 // process, as shfmt and age do.
 func TestMain(m *testing.M) {
+	// warden run re-executes /proc/self/exe, this test binary, as the
+	// sandbox init.
+	if len(os.Args) > 1 && os.Args[1] == sandbox.InitArg {
+		sandbox.Init()
+	}
 	testscript.Main(m, map[string]func(){
 		"warden": func() { os.Exit(cli.Run(context.Background(), os.Args[1:])) },
 	})
