@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package seccomp_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/sandbox/seccomp"
+)
+
+// envChild makes the test binary act as the filtered process.
+const envChild = "WARDEN_SECCOMP_TEST_CHILD"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envChild) != "" {
+		os.Exit(filteredChild())
+	}
+	os.Exit(m.Run())
+}
+
+// filteredChild installs the filter in this (multi-threaded) process and
+// then tries the denied calls for real, printing one line per check.
+func filteredChild() int {
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		fmt.Println("FAIL no_new_privs:", err)
+		return 1
+	}
+	if err := seccomp.Install(); err != nil {
+		fmt.Println("FAIL install:", err)
+		return 1
+	}
+	failed := false
+	check := func(name string, got, want error) {
+		if !errors.Is(got, want) {
+			failed = true
+			fmt.Printf("FAIL %s: %v, want %v\n", name, got, want)
+			return
+		}
+		fmt.Printf("ok %s: %v\n", name, got)
+	}
+	sys := func(nr uintptr, a ...uintptr) error {
+		var args [6]uintptr
+		copy(args[:], a)
+		_, _, e := unix.Syscall6(nr, args[0], args[1], args[2], args[3], args[4], args[5])
+		if e == 0 {
+			return nil
+		}
+		return e
+	}
+	check("ptrace(TRACEME)", sys(unix.SYS_PTRACE, unix.PTRACE_TRACEME), unix.EPERM)
+	check("unshare(NEWUSER)", sys(unix.SYS_UNSHARE, unix.CLONE_NEWUSER), unix.EPERM)
+	// Without the filter clone3 would fail on the NULL pointer (EFAULT).
+	check("clone3", sys(unix.SYS_CLONE3, 0, 0), unix.ENOSYS)
+	check("socket(AF_PACKET)", sys(unix.SYS_SOCKET, unix.AF_PACKET, unix.SOCK_RAW, 0), unix.EPERM)
+	check("socket(AF_INET, SOCK_RAW)", sys(unix.SYS_SOCKET, unix.AF_INET, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.IPPROTO_ICMP), unix.EPERM)
+	check("keyctl", sys(unix.SYS_KEYCTL, unix.KEYCTL_GET_KEYRING_ID, uintptr(0xfffffffd) /* user keyring */, 0), unix.EPERM)
+	check("io_uring_setup", sys(unix.SYS_IO_URING_SETUP, 1, 0), unix.EPERM)
+	check("mount", sys(unix.SYS_MOUNT, 0, 0, 0), unix.EPERM)
+	check("personality(ADDR_NO_RANDOMIZE)", sys(unix.SYS_PERSONALITY, 0x0040000 /* ADDR_NO_RANDOMIZE */), unix.EPERM)
+	check("personality(query)", sys(unix.SYS_PERSONALITY, 0xffffffff), nil)
+	check("getpid", sys(unix.SYS_GETPID), nil)
+	// Starting a process goes through clone; the child inherits the
+	// filter.
+	c := exec.Command("/proc/self/exe", "-test.run=^$")
+	c.Env = []string{} // not envChild: run no test at all
+	check("fork and exec", c.Run(), nil)
+	// TSYNC: every thread of this process carries the filter.
+	tasks, _ := filepath.Glob("/proc/self/task/*/status")
+	n := 0
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if !strings.Contains(string(b), "Seccomp:\t2\n") {
+			failed = true
+			fmt.Printf("FAIL %s without a filter\n", p)
+		}
+		n++
+	}
+	fmt.Printf("threads checked: %d\n", n)
+	if failed || n < 2 {
+		return 1
+	}
+	return 0
+}
+
+func TestInstallFiltersEveryThread(t *testing.T) {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil || !strings.Contains(string(status), "Seccomp:") {
+		t.Skipf("requires seccomp: no Seccomp field in /proc/self/status (%v)", err)
+	}
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Env = append(os.Environ(), envChild+"=1")
+	out, err := cmd.CombinedOutput()
+	t.Logf("filtered process:\n%s", out)
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signaled() {
+			t.Fatalf("the filtered process was killed: %v", err)
+		}
+		t.Fatalf("the filter did not hold: %v", err)
+	}
+}
