@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/sandbox/seccomp"
 )
 
 // ctlFD is the control socket init inherits.
@@ -370,6 +372,15 @@ func dropPrivileges() error {
 	return nil
 }
 
+// installSeccomp loads package seccomp's filter. It needs the
+// no_new_privs that dropPrivileges set on this thread.
+func installSeccomp() error {
+	if err := seccomp.Install(); err != nil {
+		return &stepError{err.Error(), "the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER, Linux 4.14 or newer) on x86_64"}
+	}
+	return nil
+}
+
 func lastCap() (int, error) {
 	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
 	if err != nil {
@@ -408,6 +419,9 @@ func (i *initProc) runCommand() {
 	if err := unix.CloseRange(ctlFD, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		fail(i.ctl, "close descriptors: "+err.Error(), "")
 	}
+	// Last, so that no setup step runs under it; TSYNC covers every
+	// thread of init, and the command inherits it.
+	i.step("seccomp filter", installSeccomp)
 	proc, err := os.StartProcess(path, i.cfg.Argv, &os.ProcAttr{
 		Dir:   i.cfg.Project,
 		Env:   env,
