@@ -48,6 +48,13 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if err != nil {
 		return Result{}, &SetupError{What: "encode configuration: " + err.Error()}
 	}
+	// The cgroup is made before init exists, so a limit that cannot be
+	// had costs no process.
+	cg, err := newCgroup(spec.Limits)
+	if err != nil {
+		return Result{}, err
+	}
+	defer cg.remove()
 
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -89,6 +96,18 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	childEnd.Close()
 	if err != nil {
 		return Result{}, startFailure(err)
+	}
+	// Init blocks reading its configuration: it starts nothing before
+	// its rlimits are set and it is in the cgroup.
+	for _, f := range []func() error{
+		func() error { return applyRlimits(cmd.Process.Pid, spec.Limits) },
+		func() error { return cg.add(cmd.Process.Pid) },
+	} {
+		if err := f(); err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return Result{}, err
+		}
 	}
 	if _, err := parentEnd.Write(msg); err != nil {
 		cmd.Process.Kill()
@@ -137,6 +156,11 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	close(stop)
 	reason := <-why
 	res := Result{Duration: time.Since(start), TimedOut: reason == "timeout"}
+	if ps := cmd.ProcessState; ps != nil {
+		// Init's rusage covers every process it reaped.
+		res.CPUTime = ps.UserTime() + ps.SystemTime()
+	}
+	cg.stats(&res)
 
 	switch {
 	case got && last.Error != "":
@@ -149,7 +173,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			res.ExitCode = -1
 		}
 		return res, nil
-	case reason != "":
+	case reason != "", res.OOMKilled, res.PidsLimitHit:
+		// Killed by the timeout, or init itself fell to a limit (the
+		// OOM killer, or no thread to be had): the whole sandbox died.
 		res.ExitCode, res.Signal = -1, int(syscall.SIGKILL)
 		return res, nil
 	}
@@ -169,6 +195,9 @@ func buildConfig(spec Spec) (*config, error) {
 	default:
 		return nil, &SetupError{What: fmt.Sprintf("sandbox mode %q is not supported by warden run", spec.Mode),
 			Hint: "use read-only or workspace-write"}
+	}
+	if l := spec.Limits; l.Memory < 0 || l.Pids < 0 || l.CPU < 0 || l.Nofile < 0 || l.Fsize < 0 {
+		return nil, &SetupError{What: fmt.Sprintf("negative limit in %+v", l), Hint: "limits are positive; zero means the default"}
 	}
 	project, err := resolveDir(spec.Project)
 	if err != nil {

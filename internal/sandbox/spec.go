@@ -49,12 +49,52 @@ type Spec struct {
 	Hide []string
 	// Timeout is the wall-clock limit; zero means none.
 	Timeout time.Duration
+	// Limits are the resource limits; see [Limits] for what a zero field
+	// means.
+	Limits Limits
 	// Stdin, Stdout and Stderr are the command's streams; nil means the
 	// caller's own. *os.File values are passed through unbuffered.
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
 }
+
+// Limits bounds the resources of one run. A field that is set (above zero)
+// is a request: it is enforced or the run fails with a [*SetupError] before
+// anything runs. A zero field takes the default:
+//
+//   - Nofile: [DefaultNofile] (RLIMIT_NOFILE, soft = hard), always enforced.
+//   - Fsize: none; the caller's RLIMIT_FSIZE (normally unlimited) is kept.
+//   - Pids: [DefaultPids] and Memory: [DefaultMemory] (or half the host's
+//     RAM if that is less), best effort: enforced when a cgroup can be
+//     made (as root, or in a delegated cgroup v2 subtree), otherwise
+//     skipped and listed in [Result.Unenforced], never silently.
+//   - CPU: none.
+//
+// RLIMIT_CORE is always 0. Rlimits are set by the parent on init before the
+// command exists; the cgroup (v2 where the controller is there and
+// delegated, else v1 under the caller's own cgroup in each hierarchy, in
+// a warden/run-* directory) is joined by init before the command exists.
+type Limits struct {
+	// Memory is the memory limit in bytes, with swap off (cgroup).
+	Memory int64
+	// Pids is the maximum number of processes and threads (cgroup pids).
+	Pids int64
+	// CPU is the CPU bandwidth in cores, may be fractional (cgroup cpu).
+	CPU float64
+	// Nofile is the open file limit (RLIMIT_NOFILE).
+	Nofile int64
+	// Fsize is the largest file the command may write, in bytes
+	// (RLIMIT_FSIZE; beyond it the write fails with SIGXFSZ or EFBIG).
+	Fsize int64
+}
+
+// Defaults for [Limits] fields left at zero.
+const (
+	DefaultNofile = 1024
+	DefaultPids   = 1024
+	DefaultMemory = 4 << 30 // capped at half the host's RAM
+)
 
 // Result is what a run produced.
 type Result struct {
@@ -67,6 +107,22 @@ type Result struct {
 	TimedOut bool
 	// Duration is the wall-clock time from start to end.
 	Duration time.Duration
+	// OOMKilled reports that the memory limit killed a process.
+	OOMKilled bool
+	// PidsLimitHit reports that a fork or clone failed at the pids limit.
+	PidsLimitHit bool
+	// PeakMemory is the sandbox's peak memory use in bytes, from its
+	// cgroup; 0 when it had no memory cgroup.
+	PeakMemory int64
+	// CPUTime is the CPU time the sandbox used: from its cgroup when it
+	// has CPU accounting, else the rusage of what init reaped.
+	CPUTime time.Duration
+	// Cgroup is "v1", "v2" or "v1+v2" after the hierarchies used, or ""
+	// when the run had no cgroup.
+	Cgroup string
+	// Unenforced lists default limits (never requested ones) that this
+	// host could not apply, with the reason.
+	Unenforced []string
 }
 
 // Status is the exit status a shell would report: the exit code, or

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+//go:build integration && linux
+
+package sandbox
+
+// Resource limit attacks: each exhausts a resource from inside and checks
+// from outside (the cgroup files, the host's files) that the limit held.
+// The cgroup tests need root; as another user, requested limits must fail
+// closed (TestLimitsAsUnprivilegedUser reruns that check as uid 65534).
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"warden.dev/warden/internal/sandbox/sandboxtest"
+)
+
+// withCgroupHook calls f with the run's cgroup directories once init has
+// joined them, before the command starts.
+func withCgroupHook(t *testing.T, f func(dirs []string)) {
+	t.Helper()
+	testOnlyCgroupHook = f
+	t.Cleanup(func() { testOnlyCgroupHook = nil })
+}
+
+// ctrlDir picks the directory of dirs that has file.
+func ctrlDir(dirs []string, file string) string {
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, file)); err == nil {
+			return d
+		}
+	}
+	return ""
+}
+
+func readTrim(p string) string {
+	b, _ := os.ReadFile(p)
+	return strings.TrimSpace(string(b))
+}
+
+func TestLimitForkBomb(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	const limit = 64
+	var (
+		mu      sync.Mutex
+		pidsDir string
+		maxSeen int64
+		procs   int
+		polled  int
+	)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	withCgroupHook(t, func(dirs []string) {
+		d := ctrlDir(dirs, "pids.max")
+		mu.Lock()
+		pidsDir = d
+		mu.Unlock()
+		if d == "" {
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+				cur, err := strconv.ParseInt(readTrim(filepath.Join(d, "pids.current")), 10, 64)
+				if peak, err := strconv.ParseInt(readTrim(filepath.Join(d, "pids.peak")), 10, 64); err == nil {
+					cur = max(cur, peak)
+				}
+				n := len(strings.Fields(readTrim(filepath.Join(d, "cgroup.procs"))))
+				mu.Lock()
+				if err == nil {
+					maxSeen = max(maxSeen, cur)
+					polled++
+				}
+				procs = max(procs, n)
+				mu.Unlock()
+			}
+		}()
+	})
+	// The run ends by the timeout, or by itself once the shells give up
+	// on forking; either way the limit must hold throughout.
+	argv := sh("while :; do sleep 1000 & done")
+	if haveCmd("bash") {
+		argv = []string{"bash", "-c", ":(){ :|:& };:; wait"}
+	}
+	start := time.Now()
+	o := run(t, Spec{Argv: argv, Timeout: 3 * time.Second, Limits: Limits{Pids: limit}})
+	close(done)
+	wg.Wait()
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if pidsDir == "" {
+		t.Fatal("the run had no pids cgroup")
+	}
+	t.Logf("pids.current peaked at %d over %d polls, %d processes at most; result %+v", maxSeen, polled, procs, o.res)
+	if maxSeen > limit || procs > limit {
+		t.Errorf("the sandbox held %d tasks, %d processes; limit %d", maxSeen, procs, limit)
+	}
+	if maxSeen < limit/2 {
+		t.Errorf("the fork bomb never came near the limit (%d of %d): the test proves nothing", maxSeen, limit)
+	}
+	if !o.res.PidsLimitHit {
+		t.Error("Result.PidsLimitHit is false")
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the run took %v", d)
+	}
+	if _, err := os.Stat(pidsDir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the run's cgroup %s is still there: %v", pidsDir, err)
+	}
+}
+
+func TestLimitMemory(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	const limit = 256 << 20
+	var memDir string
+	withCgroupHook(t, func(dirs []string) {
+		memDir = ctrlDir(dirs, "memory.limit_in_bytes")
+		if memDir == "" {
+			memDir = ctrlDir(dirs, "memory.max")
+		}
+	})
+	o := run(t, Spec{Limits: Limits{Memory: limit}, Argv: sh(
+		"if command -v python3 >/dev/null; then exec python3 -c 'b = bytearray(4 << 30); print(\"ALLOCATED\")'; " +
+			"else head -c 4G /dev/zero | tail; echo ALLOCATED; fi")})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if memDir == "" {
+		t.Fatal("the run had no memory cgroup")
+	}
+	st := o.res.Status()
+	if strings.Contains(o.stdout, "ALLOCATED") || (st != 137 && !strings.Contains(o.stderr, "MemoryError")) {
+		t.Errorf("4 GiB allocation under a 256 MiB limit: status %d, stdout %q", st, o.stdout)
+	}
+	if st == 137 && !o.res.OOMKilled {
+		t.Error("killed, but Result.OOMKilled is false")
+	}
+	// From the cgroup: the host never gave the sandbox more than the limit.
+	if o.res.PeakMemory <= 0 || o.res.PeakMemory > limit {
+		t.Errorf("peak memory %d, want in (0, %d]", o.res.PeakMemory, limit)
+	}
+}
+
+func TestLimitNofile(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		set  int64
+		want string
+	}{{"set", 321, "321"}, {"default", 0, strconv.Itoa(DefaultNofile)}} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := run(t, Spec{Limits: Limits{Nofile: tt.set}, Argv: sh("ulimit -n; ulimit -Hn; ulimit -c")})
+			if o.err != nil {
+				t.Fatal(o.err)
+			}
+			if got := strings.Fields(o.stdout); len(got) != 3 || got[0] != tt.want || got[1] != tt.want || got[2] != "0" {
+				t.Errorf("soft, hard nofile and core = %q; want %s, %s, 0", got, tt.want, tt.want)
+			}
+		})
+	}
+}
+
+// TestLimitFailClosedRlimit: an rlimit the kernel refuses (above
+// fs.nr_open, for root too) stops the run.
+func TestLimitFailClosedRlimit(t *testing.T) {
+	project := t.TempDir()
+	os.Chmod(project, 0o777)
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Limits: Limits{Nofile: 1 << 40}, Argv: sh("echo ran > ran")})
+	var se *SetupError
+	if !errors.As(o.err, &se) || !strings.Contains(se.Error(), "sandbox unavailable: rlimit nofile") {
+		t.Errorf("err = %v, want a SetupError for rlimit nofile", o.err)
+	}
+	if _, err := os.Stat(filepath.Join(project, "ran")); err == nil {
+		t.Error("the command ran without its rlimit")
+	}
+}
+
+func TestLimitFsize(t *testing.T) {
+	const limit = 1 << 20
+	project := t.TempDir()
+	os.Chmod(project, 0o777)
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Limits: Limits{Fsize: limit},
+		Argv: sh("head -c 5000000 /dev/zero > big; echo rc=$?")})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	fi, err := os.Stat(filepath.Join(project, "big"))
+	if err != nil {
+		t.Fatalf("control: the file was not written at all: %v", err)
+	}
+	if fi.Size() > limit {
+		t.Errorf("the file grew to %d bytes; limit %d", fi.Size(), limit)
+	}
+	// SIGXFSZ kills head (128+25); with the signal ignored, EFBIG.
+	if !strings.Contains(o.stdout, "rc=153") && !strings.Contains(o.stderr, "File too large") {
+		t.Errorf("the write did not fail with SIGXFSZ or EFBIG: %q %q", o.stdout, o.stderr)
+	}
+}
+
+func TestLimitCPU(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	sandboxtest.RequireCommand(t, "timeout")
+	o := run(t, Spec{Limits: Limits{CPU: 0.25}, Argv: []string{"timeout", "2", "sh", "-c", "while :; do :; done"}})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	t.Logf("CPU time %v under a 0.25 CPU quota, cgroup %s", o.res.CPUTime, o.res.Cgroup)
+	// Unlimited, the loop would take ~2 s of CPU; the quota allows ~0.5 s.
+	// A loose bound: no wall-clock assertion.
+	if o.res.CPUTime > 750*time.Millisecond {
+		t.Errorf("the busy loop used %v of CPU; the 0.25 CPU quota allows about 0.5 s", o.res.CPUTime)
+	}
+	if o.res.CPUTime < 50*time.Millisecond {
+		t.Errorf("CPU time %v: the accounting does not work, so the test proves nothing", o.res.CPUTime)
+	}
+}
+
+// TestLimitDefaults: with no limits asked, root gets the default pids and
+// memory limits in a cgroup.
+func TestLimitDefaults(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	var pidsMax, memMax string
+	withCgroupHook(t, func(dirs []string) {
+		pidsMax = readTrim(filepath.Join(ctrlDir(dirs, "pids.max"), "pids.max"))
+		if d := ctrlDir(dirs, "memory.limit_in_bytes"); d != "" {
+			memMax = readTrim(filepath.Join(d, "memory.limit_in_bytes"))
+		} else if d := ctrlDir(dirs, "memory.max"); d != "" {
+			memMax = readTrim(filepath.Join(d, "memory.max"))
+		}
+	})
+	o := run(t, Spec{Argv: []string{"true"}})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if pidsMax != strconv.Itoa(DefaultPids) || memMax != strconv.FormatInt(defaultMemory(), 10) {
+		t.Errorf("pids.max %q, memory limit %q; want %d, %d", pidsMax, memMax, DefaultPids, defaultMemory())
+	}
+	if o.res.Cgroup == "" || len(o.res.Unenforced) != 0 || o.res.PeakMemory == 0 {
+		t.Errorf("result %+v: want a cgroup, nothing unenforced, a peak memory", o.res)
+	}
+}
+
+func TestLimitSweepStale(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	host, err := discoverCgroups()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := host.v1["pids"]
+	if host.v2Ctrls["pids"] {
+		own = host.v2
+	}
+	if own == "" {
+		t.Skip("no pids cgroup on this host")
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(own, "warden")
+	stale := filepath.Join(base, fmt.Sprintf("%s%d-deadbeef", cgroupPrefix, dead.Process.Pid))
+	live := filepath.Join(base, fmt.Sprintf("%s%d-keepme", cgroupPrefix, os.Getpid()))
+	for _, d := range []string{stale, live} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(d)
+	}
+	o := run(t, Spec{Argv: []string{"true"}})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale cgroup %s of a dead warden was not swept: %v", stale, err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the empty cgroup of a live warden was swept: %v", err)
+	}
+}
+
+// TestLimitFailClosedUnprivileged: without cgroups, a requested limit stops
+// the run; the defaults are skipped and said so.
+func TestLimitFailClosedUnprivileged(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("runs as a user without cgroup access (see TestLimitsAsUnprivilegedUser)")
+	}
+	for _, l := range []Limits{{Memory: 256 << 20}, {Pids: 64}, {CPU: 0.5}} {
+		project := t.TempDir()
+		os.Chmod(project, 0o777)
+		o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Limits: l, Argv: sh("echo ran > ran")})
+		var se *SetupError
+		if !errors.As(o.err, &se) || !strings.Contains(se.Error(), "sandbox unavailable: cgroup ") || se.Hint == "" {
+			t.Errorf("limits %+v: err = %v, want a SetupError naming the cgroup, with a hint", l, o.err)
+		}
+		if _, err := os.Stat(filepath.Join(project, "ran")); err == nil {
+			t.Errorf("limits %+v: the command ran without its limit", l)
+		}
+	}
+	o := run(t, Spec{Argv: sh("ulimit -n")})
+	if o.err != nil || strings.TrimSpace(o.stdout) != strconv.Itoa(DefaultNofile) {
+		t.Errorf("default run: err %v, nofile %q", o.err, o.stdout)
+	}
+	if len(o.res.Unenforced) == 0 {
+		t.Error("the default cgroup limits were skipped without saying so")
+	}
+}
+
+// TestLimitsAsUnprivilegedUser reruns the limit tests as uid 65534.
+func TestLimitsAsUnprivilegedUser(t *testing.T) {
+	if os.Getenv(envNested) != "" {
+		t.Skip("already running as the unprivileged user")
+	}
+	sandboxtest.RequireRoot(t)
+	setpriv := sandboxtest.RequireCommand(t, "setpriv")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := varTempDir(t)
+	bin := filepath.Join(dir, "sandbox.test")
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(bin, 0o755)
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+		bin, "-test.run=^TestLimit", "-test.v", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), envNested+"=1", "HOME="+dir, "TMPDIR=/tmp")
+	out, err := cmd.CombinedOutput()
+	t.Logf("as uid 65534:\n%s", out)
+	if err != nil {
+		t.Fatalf("tests failed as uid 65534: %v", err)
+	}
+}
