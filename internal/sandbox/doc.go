@@ -35,6 +35,15 @@
 //   - Network: a new network namespace with only loopback, brought up.
 //   - Processes: new pid, ipc and uts namespaces; file descriptors from 3
 //     up are closed before the command starts.
+//   - System calls: the seccomp filter of package seccomp, installed on
+//     every thread of init just before the command starts and inherited
+//     by it: calls from another ABI (i386, x32) kill the process; ptrace
+//     and process_vm_*, mount and the new mount API, unshare, setns and
+//     clone with namespace flags, keyctl, bpf, perf_event_open,
+//     userfaultfd, io_uring, module loading and kexec, packet and raw IP
+//     sockets, TIOCSTI, non-default personalities and host administration
+//     calls fail with EPERM; clone3 fails with ENOSYS so that libc falls
+//     back to clone.
 //   - Credentials: a clean environment (PATH, HOME, LANG, TERM, USER and
 //     [Spec.Env]).
 //   - Time: a wall-clock timeout enforced by the parent, which kills the
@@ -45,9 +54,9 @@
 //
 // # Not contained yet
 //
-// seccomp, cgroups (memory, pids, cpu), rlimits, Landlock, the egress proxy
-// and output capping are still to be written (issues 4 and 5). Until then a
-// command can, for example, exhaust memory or processes, make syscalls such
-// as ptrace on its own children or unshare, and read any file the caller
-// can read outside the masked set.
+// cgroups (memory, pids, cpu), rlimits, Landlock, the egress proxy and
+// output capping are still to be written (issues 4 and 5), and seccomp does
+// not yet restrict AF_UNIX sockets to the proxy bridge. Until then a command
+// can, for example, exhaust memory or processes and read any file the
+// caller can read outside the masked set.
 package sandbox
