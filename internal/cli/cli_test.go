@@ -5,6 +5,7 @@ package cli_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 
@@ -33,6 +34,12 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Getuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir+"/home")
 			return os.MkdirAll(env.WorkDir+"/home/.ssh", 0o700)

@@ -44,6 +44,15 @@
 //     sockets, TIOCSTI, non-default personalities and host administration
 //     calls fail with EPERM; clone3 fails with ENOSYS so that libc falls
 //     back to clone.
+//   - Resources ([Limits]): rlimits set by the parent on init before it
+//     reads its configuration (nofile, default 1024; fsize when asked;
+//     core 0), soft = hard; a per-run cgroup joined at the same point,
+//     cgroup v2 where the controller is there and delegated, else v1
+//     under the caller's own cgroup (<hierarchy>/<own>/warden/run-*), with
+//     memory (swap off), pids and cpu. Requested limits fail closed;
+//     the defaults pids 1024 and memory 4 GiB (or half the RAM) are best
+//     effort and listed in [Result.Unenforced] when the host refuses them.
+//     Stale run cgroups of dead warden processes are swept at start.
 //   - Credentials: a clean environment (PATH, HOME, LANG, TERM, USER and
 //     [Spec.Env]).
 //   - Time: a wall-clock timeout enforced by the parent, which kills the
@@ -54,9 +63,9 @@
 //
 // # Not contained yet
 //
-// cgroups (memory, pids, cpu), rlimits, Landlock, the egress proxy and
-// output capping are still to be written (issues 4 and 5), and seccomp does
-// not yet restrict AF_UNIX sockets to the proxy bridge. Until then a command
-// can, for example, exhaust memory or processes and read any file the
-// caller can read outside the masked set.
+// Landlock, the egress proxy and output capping are still to be written
+// (issues 4 and 5), and seccomp does not yet restrict AF_UNIX sockets to the
+// proxy bridge. Until then a command can, for example, read any file the
+// caller can read outside the masked set; as a user without cgroups it can
+// also exhaust memory or processes (no RLIMIT_AS/NPROC fallback yet).
 package sandbox
