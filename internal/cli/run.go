@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"warden.dev/warden/internal/policy/policyfile"
 	"warden.dev/warden/internal/sandbox"
@@ -20,7 +21,7 @@ import (
 // exitSandbox is the status of a run whose sandbox could not be built.
 const exitSandbox = 125
 
-const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] -- CMD...
+const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--audit-json FILE] -- CMD...
 
 Runs CMD inside Warden's Linux sandbox and exits with its status (128+signal
 when it was killed, 125 when the sandbox could not be built).
@@ -39,10 +40,19 @@ pids and cpu limits, else the defaults pids 1024 and memory 4GiB (or half
 the RAM), which are skipped with a note where this user has no cgroups.
 A limit the policy asks for is enforced or nothing runs (status 125).
 
-NOT contained yet: Landlock, the egress proxy, output capping and
---audit-json. A policy that asks for limits.output, extra read-write or
-read-only paths, or full-access fails with status 125 rather than run with
-less.
+Output: stdout and stderr stream live, in full, through pipes (the command
+does not see a terminal there); the first and last halves of limits.output
+(default 1MiB) of each are kept, the cut marked, for the audit.
+
+Audit: --audit-json FILE writes the execution record (id, command and its
+SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
+kept output, policy revision) atomically after the run; a FILE that cannot
+be written stops the run before it starts. Network attempts, blocked
+syscalls and files written are not recorded yet (the record says so).
+
+NOT contained yet: Landlock and the egress proxy. A policy that asks for
+extra read-write or read-only paths, or full-access fails with status 125
+rather than run with less.
 
 Flags:`
 
@@ -51,6 +61,9 @@ func runRun(ctx context.Context, args []string) error {
 	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies")
 	project := fs.String("project", "", "project `DIR`, the command's working directory (default: the current directory)")
 	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s (default: the policy's, else none)")
+	auditPath := fs.String("audit-json", "", "write the execution record as JSON to `FILE`")
+	agent := fs.String("agent", "", "agent `NAME` for the execution record")
+	task := fs.String("task", "", "task `ID` for the execution record")
 	// Flags stop at "--" or at the first argument that is not a flag:
 	// everything after is the command, flags included.
 	if err := fs.Parse(args); err != nil {
@@ -84,7 +97,11 @@ func runRun(ctx context.Context, args []string) error {
 		return badInput(fmt.Sprintf("project directory %q is not a directory", spec.Project),
 			"pass an existing directory with --project")
 	}
+	var policyBytes []byte
 	if *policyPath != "" {
+		// Hashed for the record's policy revision; loadPolicy reports
+		// a file that cannot be read.
+		policyBytes, _ = os.ReadFile(*policyPath)
 		lp, err := loadPolicy(*policyPath)
 		if err != nil {
 			return err
@@ -94,25 +111,69 @@ func runRun(ctx context.Context, args []string) error {
 		}
 	}
 
+	var audit *auditFile
+	var rec *auditRecord
+	if *auditPath != "" {
+		a, err := openAudit(*auditPath)
+		if err != nil {
+			return badInput(fmt.Sprintf("--audit-json: cannot write %s: %v", *auditPath, err))
+		}
+		audit = a
+		defer audit.abandon()
+		project := spec.Project
+		if abs, err := filepath.Abs(project); err == nil {
+			project = abs
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				project = real
+			}
+		}
+		rec = &auditRecord{
+			ID: newRunID(), Agent: *agent, Task: *task,
+			Command: argv, CommandSHA256: commandHash(argv),
+			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
+			Unenforced:      []string{},
+			NetworkAttempts: []any{}, BlockedSyscalls: []any{}, FilesWritten: []any{},
+			NotRecorded:    notRecorded,
+			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
+		}
+	}
+
 	res, err := sandbox.Run(ctx, spec)
 	if len(res.Unenforced) != 0 {
 		warningf("not enforced on this host: %s", strings.Join(res.Unenforced, "; "))
 	}
 	var se *sandbox.SetupError
 	var ste *sandbox.StartError
+	var result *exitError
 	switch {
 	case errors.As(err, &se):
-		return &exitError{code: exitSandbox, msg: se.Error()}
+		result = &exitError{code: exitSandbox, msg: se.Error()}
 	case errors.As(err, &ste):
-		return &exitError{code: ste.Status, msg: ste.Msg}
+		result = &exitError{code: ste.Status, msg: ste.Msg}
 	case err != nil:
-		return &exitError{code: exitSandbox, msg: "sandbox unavailable: " + err.Error()}
+		result = &exitError{code: exitSandbox, msg: "sandbox unavailable: " + err.Error()}
+	default:
+		if res.TimedOut {
+			errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
+				"raise --timeout or sandbox.limits.timeout")
+		}
+		result = &exitError{code: res.Status()}
 	}
-	if res.TimedOut {
-		errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
-			"raise --timeout or sandbox.limits.timeout")
+	if audit != nil {
+		fillResult(rec, res, spec.Timeout)
+		rec.Status, rec.Error = result.code, result.msg
+		if err != nil {
+			rec.ExitCode = result.code
+		}
+		if werr := audit.commit(rec); werr != nil {
+			// The run is over but its record is lost: say so loudly.
+			if result.msg != "" {
+				errorf("%s", result.msg)
+			}
+			return &exitError{code: exitSandbox, msg: fmt.Sprintf("--audit-json: the execution record was not written: %v", werr)}
+		}
 	}
-	return &exitError{code: res.Status()}
+	return result
 }
 
 // applySandboxPolicy copies what the sandbox enforces today from the
@@ -134,7 +195,6 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		set  bool
 		name string
 	}{
-		{l.Output.Bytes != 0, "limits.output"},
 		{len(sb.Filesystem.ReadWrite) != 0, "filesystem.read_write"}, {len(sb.Filesystem.ReadOnly) != 0, "filesystem.read_only"},
 	} {
 		if c.set {
@@ -149,6 +209,7 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		CPU:    l.CPU,
 		Nofile: l.Nofile,
 		Fsize:  l.Fsize.Bytes,
+		Output: l.Output.Bytes,
 	}
 	if useTimeout {
 		spec.Timeout = l.Timeout

@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"syscall"
 	"time"
 
@@ -70,12 +72,22 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if cmd.Stdin == nil {
 		cmd.Stdin = os.Stdin
 	}
-	if cmd.Stdout == nil {
-		cmd.Stdout = os.Stdout
+	liveOut, liveErr := spec.Stdout, spec.Stderr
+	if liveOut == nil {
+		liveOut = os.Stdout
 	}
-	if cmd.Stderr == nil {
-		cmd.Stderr = os.Stderr
+	if liveErr == nil {
+		liveErr = os.Stderr
 	}
+	if sameWriter(liveOut, liveErr) {
+		// One writer for both: the two copying goroutines take turns.
+		lw := &lockedWriter{w: liveOut}
+		liveOut, liveErr = lw, lw
+	}
+	// Both streams are streamed live through a pipe and captured, head
+	// and tail, in memory.
+	outCap, errCap := NewCapture(liveOut, spec.Limits.Output), NewCapture(liveErr, spec.Limits.Output)
+	cmd.Stdout, cmd.Stderr = outCap, errCap
 	cmd.ExtraFiles = []*os.File{childEnd} // fd 3
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID |
@@ -161,6 +173,20 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		res.CPUTime = ps.UserTime() + ps.SystemTime()
 	}
 	cg.stats(&res)
+	res.Stdout, res.Stderr = outCap.Output(), errCap.Output()
+	res.Limits = spec.Limits
+	if res.Limits.Nofile == 0 {
+		res.Limits.Nofile = DefaultNofile
+	}
+	if res.Limits.Output == 0 {
+		res.Limits.Output = DefaultOutputCap
+	}
+	if res.Limits.Memory == 0 && cg != nil && cg.memDir != "" {
+		res.Limits.Memory = defaultMemory()
+	}
+	if res.Limits.Pids == 0 && cg != nil && cg.pidsDir != "" {
+		res.Limits.Pids = DefaultPids
+	}
 
 	switch {
 	case got && last.Error != "":
@@ -196,7 +222,7 @@ func buildConfig(spec Spec) (*config, error) {
 		return nil, &SetupError{What: fmt.Sprintf("sandbox mode %q is not supported by warden run", spec.Mode),
 			Hint: "use read-only or workspace-write"}
 	}
-	if l := spec.Limits; l.Memory < 0 || l.Pids < 0 || l.CPU < 0 || l.Nofile < 0 || l.Fsize < 0 {
+	if l := spec.Limits; l.Memory < 0 || l.Pids < 0 || l.CPU < 0 || l.Nofile < 0 || l.Fsize < 0 || l.Output < 0 {
 		return nil, &SetupError{What: fmt.Sprintf("negative limit in %+v", l), Hint: "limits are positive; zero means the default"}
 	}
 	project, err := resolveDir(spec.Project)
@@ -280,4 +306,26 @@ func startFailure(err error) error {
 		}
 	}
 	return &SetupError{What: "start sandbox init: " + err.Error()}
+}
+
+// sameWriter reports whether a and b are the same comparable writer.
+func sameWriter(a, b io.Writer) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a == b
+}
+
+// lockedWriter serialises writes to one writer shared by two streams.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -53,7 +53,10 @@ type Spec struct {
 	// means.
 	Limits Limits
 	// Stdin, Stdout and Stderr are the command's streams; nil means the
-	// caller's own. *os.File values are passed through unbuffered.
+	// caller's own. Stdin is passed as is (an *os.File directly); stdout
+	// and stderr reach the command as pipes, copied live to these writers
+	// as they come and captured on the way (see [Capture]), so the command
+	// does not see a terminal there.
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -87,6 +90,10 @@ type Limits struct {
 	// Fsize is the largest file the command may write, in bytes
 	// (RLIMIT_FSIZE; beyond it the write fails with SIGXFSZ or EFBIG).
 	Fsize int64
+	// Output is how many bytes of each of stdout and stderr are kept in
+	// [Result] (the first half and the last half, the cut counted); zero
+	// means [DefaultOutputCap]. It never limits the live streams.
+	Output int64
 }
 
 // Defaults for [Limits] fields left at zero.
@@ -123,6 +130,14 @@ type Result struct {
 	// Unenforced lists default limits (never requested ones) that this
 	// host could not apply, with the reason.
 	Unenforced []string
+	// Stdout and Stderr are what was kept of the command's streams (all
+	// of which went live to Spec.Stdout and Spec.Stderr): head and tail
+	// within [Limits.Output], with the byte counts.
+	Stdout, Stderr Output
+	// Limits are the limits that were in force: those requested, and
+	// the defaults that were applied (a default listed in Unenforced
+	// stays zero; Fsize and CPU zero mean none).
+	Limits Limits
 }
 
 // Status is the exit status a shell would report: the exit code, or

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package cli
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"warden.dev/warden/internal/sandbox"
+)
+
+// auditRecord is the execution record of one warden run (DESIGN.md §7),
+// written by --audit-json.
+type auditRecord struct {
+	ID              string         `json:"id"`
+	Agent           string         `json:"agent,omitempty"`
+	Task            string         `json:"task,omitempty"`
+	Command         []string       `json:"command"`
+	CommandSHA256   string         `json:"command_sha256"`
+	Project         string         `json:"project"`
+	Mode            string         `json:"mode"`
+	StartedAt       time.Time      `json:"started_at"`
+	Status          int            `json:"status"`
+	Error           string         `json:"error,omitempty"`
+	ExitCode        int            `json:"exit_code"`
+	Signal          int            `json:"signal"`
+	TimedOut        bool           `json:"timed_out"`
+	DurationMS      int64          `json:"duration_ms"`
+	PeakMemoryBytes int64          `json:"peak_memory_bytes"`
+	CPUTimeMS       int64          `json:"cpu_time_ms"`
+	OOMKilled       bool           `json:"oom_killed"`
+	PidsLimitHit    bool           `json:"pids_limit_hit"`
+	Cgroup          string         `json:"cgroup"`
+	Limits          auditLimits    `json:"limits"`
+	Unenforced      []string       `json:"unenforced"`
+	Stdout          auditOutput    `json:"stdout"`
+	Stderr          auditOutput    `json:"stderr"`
+	NetworkAttempts []any          `json:"network_attempts"`
+	BlockedSyscalls []any          `json:"blocked_syscalls"`
+	FilesWritten    []any          `json:"files_written"`
+	NotRecorded     []auditNotDone `json:"not_recorded"`
+	PolicyRevision  string         `json:"policy_revision"`
+}
+
+// auditLimits are the limits in force; 0 means none (or, for a default
+// that is listed in unenforced, not applied).
+type auditLimits struct {
+	MemoryBytes int64   `json:"memory_bytes"`
+	Pids        int64   `json:"pids"`
+	CPU         float64 `json:"cpu"`
+	Nofile      int64   `json:"nofile"`
+	FsizeBytes  int64   `json:"fsize_bytes"`
+	TimeoutMS   int64   `json:"timeout_ms"`
+	OutputBytes int64   `json:"output_bytes"`
+}
+
+// auditOutput is what was kept of one stream: Text is the head and the
+// tail, with "\n[warden: N bytes cut]\n" between them when CutBytes bytes
+// were not kept. Bytes that are not UTF-8 are written as U+FFFD.
+type auditOutput struct {
+	Text       string `json:"text"`
+	HeadBytes  int    `json:"head_bytes"`
+	TailBytes  int    `json:"tail_bytes"`
+	TotalBytes int64  `json:"total_bytes"`
+	CutBytes   int64  `json:"cut_bytes"`
+}
+
+type auditNotDone struct {
+	Field  string `json:"field"`
+	Reason string `json:"reason"`
+}
+
+// notRecorded names the record's lists that are empty because nothing
+// observes them yet, not because nothing happened.
+var notRecorded = []auditNotDone{
+	{"network_attempts", "the egress proxy is not there yet (issue 5); the sandbox has no network but loopback"},
+	{"blocked_syscalls", "not observed yet: seccomp denials return EPERM without a user notification or log"},
+	{"files_written", "not observed yet"},
+}
+
+func newRunID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// commandHash is the SHA-256 of argv, each argument followed by a NUL.
+func commandHash(argv []string) string {
+	h := sha256.New()
+	for _, a := range argv {
+		h.Write([]byte(a))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// policyRevision is "sha256:" and the hash of the policy file's bytes,
+// or "default" when there is none.
+func policyRevision(data []byte, ok bool) string {
+	if !ok {
+		return "default"
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func fillResult(r *auditRecord, res sandbox.Result, timeout time.Duration) {
+	r.ExitCode, r.Signal, r.TimedOut = res.ExitCode, res.Signal, res.TimedOut
+	r.DurationMS = res.Duration.Milliseconds()
+	r.PeakMemoryBytes = res.PeakMemory
+	r.CPUTimeMS = res.CPUTime.Milliseconds()
+	r.OOMKilled, r.PidsLimitHit = res.OOMKilled, res.PidsLimitHit
+	r.Cgroup = res.Cgroup
+	l := res.Limits
+	r.Limits = auditLimits{MemoryBytes: l.Memory, Pids: l.Pids, CPU: l.CPU, Nofile: l.Nofile,
+		FsizeBytes: l.Fsize, TimeoutMS: timeout.Milliseconds(), OutputBytes: l.Output}
+	if res.Unenforced != nil {
+		r.Unenforced = res.Unenforced
+	}
+	out := func(o sandbox.Output) auditOutput {
+		return auditOutput{Text: o.String(), HeadBytes: len(o.Head), TailBytes: len(o.Tail), TotalBytes: o.Total, CutBytes: o.Cut}
+	}
+	r.Stdout, r.Stderr = out(res.Stdout), out(res.Stderr)
+}
+
+// auditFile writes the record atomically: a temporary file made next to
+// the target before the run (so an unwritable place stops the run before
+// it starts), renamed over the target once written and synced.
+type auditFile struct {
+	path string
+	tmp  *os.File
+}
+
+func openAudit(path string) (*auditFile, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	return &auditFile{path: abs, tmp: tmp}, nil
+}
+
+func (a *auditFile) commit(r *auditRecord) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err == nil {
+		_, err = a.tmp.Write(append(b, '\n'))
+	}
+	if err == nil {
+		err = a.tmp.Sync()
+	}
+	if cerr := a.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(a.tmp.Name(), a.path)
+	}
+	if err != nil {
+		os.Remove(a.tmp.Name())
+	}
+	return err
+}
+
+// abandon removes the temporary file, if it is still there.
+func (a *auditFile) abandon() {
+	a.tmp.Close()
+	os.Remove(a.tmp.Name())
+}
