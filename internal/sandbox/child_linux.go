@@ -95,6 +95,11 @@ func hintFor(err error) string {
 	return "this host does not support a layer of the sandbox"
 }
 
+// testWritableRoot, as config.FailAt, leaves / writable (still nosuid,
+// nodev) instead of failing a step, so that tests can show Landlock
+// holding by itself.
+const testWritableRoot = "test: writable root"
+
 const (
 	newRoot = "/newroot"
 	oldRoot = "/oldroot"
@@ -127,7 +132,11 @@ func (i *initProc) setup() {
 		if err := unix.Mount(oldRoot, newRoot, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return err
 		}
-		return setattr(newRoot, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
+		flags := uint64(unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
+		if i.cfg.FailAt == testWritableRoot {
+			flags &^= unix.MOUNT_ATTR_RDONLY
+		}
+		return setattr(newRoot, flags)
 	})
 	i.step("mount /dev", i.mountDev)
 	i.step("mount /tmp", func() error { return tmpfs(newRoot+"/tmp", "mode=1777") })
@@ -419,6 +428,7 @@ func (i *initProc) runCommand() {
 	if err := unix.CloseRange(ctlFD, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		fail(i.ctl, "close descriptors: "+err.Error(), "")
 	}
+	i.step("landlock", func() error { return installLandlock(i.cfg.Project, i.cfg.Writable) })
 	// Last, so that no setup step runs under it; TSYNC covers every
 	// thread of init, and the command inherits it.
 	i.step("seccomp filter", installSeccomp)

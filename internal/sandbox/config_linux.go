@@ -15,7 +15,8 @@ type config struct {
 	// tmpfs, anything else with /dev/null.
 	Masks []string `json:"masks"`
 	// FailAt makes init fail at the named step; tests use it to check
-	// that every layer fails closed.
+	// that every layer fails closed. The value testWritableRoot instead
+	// leaves / writable, so that they can check Landlock by itself.
 	FailAt string `json:"fail_at,omitempty"`
 }
 

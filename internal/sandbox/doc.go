@@ -28,6 +28,16 @@
 //     zero, full, random, urandom, tty); the sensitive set of package
 //     pathguard in the caller's home masked (empty tmpfs over directories,
 //     /dev/null over files) plus [Spec.Hide].
+//   - Files, second layer: Landlock (go-landlock, the best ABI the kernel
+//     offers, on every thread of init just before seccomp, inherited by
+//     the command) enforces the same rules on its own: the whole view
+//     readable and executable; the project read-write in [WorkspaceWrite]
+//     mode; /tmp, /dev/shm and /run read-write but not executable;
+//     /dev/null, /dev/zero, /dev/full and /dev/tty read-write. Any other
+//     write, device node creation and (ABI 9 and newer) connecting to a
+//     pathname socket outside those roots fail with EACCES even where a
+//     mount is writable, for example /proc/<pid>/ files. A kernel without
+//     Landlock stops the run (fail closed).
 //   - Identity: the command runs as uid and gid 65534 inside its user
 //     namespace (the caller's ids outside, so project files keep their
 //     owner) with no_new_privs, every capability dropped (bounding, ambient,
@@ -63,9 +73,13 @@
 //
 // # Not contained yet
 //
-// Landlock, the egress proxy and output capping are still to be written
-// (issues 4 and 5), and seccomp does not yet restrict AF_UNIX sockets to the
-// proxy bridge. Until then a command can, for example, read any file the
-// caller can read outside the masked set; as a user without cgroups it can
-// also exhaust memory or processes (no RLIMIT_AS/NPROC fallback yet).
+// The egress proxy and output capping are still to be written (issues 4
+// and 5), and seccomp does not yet restrict AF_UNIX sockets to the proxy
+// bridge. Landlock cannot deny below a path it allows, so it grants reading
+// the whole view and the masked sensitive set is hidden by the mounts alone;
+// a command can read any file the caller can read outside that set. Landlock
+// scoping (signals, abstract sockets, ABI 6) is not used yet, and there is
+// no --degraded=landlock to run without it. As a user without cgroups a
+// command can also exhaust memory or processes (no RLIMIT_AS/NPROC fallback
+// yet).
 package sandbox

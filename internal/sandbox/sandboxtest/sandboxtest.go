@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 // RequireRoot skips the test unless it runs as uid 0.
@@ -54,4 +56,17 @@ func RequireCommand(t testing.TB, name string) string {
 
 func newNSAttr() *syscall.SysProcAttr {
 	return userNSAttr()
+}
+
+// RequireLandlockABI skips the test unless the kernel offers Landlock ABI
+// version min or newer.
+func RequireLandlockABI(t testing.TB, min int) {
+	t.Helper()
+	abi, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		t.Skipf("requires Landlock ABI %d: not available (%v)", min, err)
+	}
+	if abi < min {
+		t.Skipf("requires Landlock ABI %d: the kernel offers %d", min, abi)
+	}
 }

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+import (
+	"fmt"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// landlockConfigs are go-landlock's configurations by ABI version (index
+// 0 is ABI 1). Each handles every filesystem right of its version.
+var landlockConfigs = []landlock.Config{
+	landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5, landlock.V6,
+	landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11,
+}
+
+// Landlock rights the rules grant; each rule gets the part its ABI knows.
+const (
+	llRead = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
+	// llWriteTree is what a writable directory adds to reading: creating
+	// and removing files, directories, sockets, fifos and links, moving
+	// them within the writable roots (refer, ABI 2), truncating (ABI 3)
+	// and connecting to sockets made there (resolve_unix, ABI 9). No
+	// device nodes (make_char, make_block) and no device ioctls.
+	llWriteTree = ll.AccessFSReadFile | ll.AccessFSReadDir | ll.AccessFSWriteFile |
+		ll.AccessFSRemoveDir | ll.AccessFSRemoveFile | ll.AccessFSMakeDir |
+		ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo |
+		ll.AccessFSMakeSym | ll.AccessFSRefer | ll.AccessFSTruncate |
+		ll.AccessFSResolveUnix
+	// llDevice is for the character devices the command may write.
+	llDevice = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+)
+
+// landlockScratch are the private tmpfs mounts: writable, never
+// executable (as their noexec mounts).
+var landlockScratch = []string{"/tmp", "/dev/shm", "/run"}
+
+// landlockDevices may be read and written (and, for the terminal,
+// controlled with ioctls).
+var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"}
+
+// installLandlock restricts every thread of init, and so the command, to
+// the same file rules the mounts express: the whole view readable and
+// executable, the project writable (and executable) in workspace-write
+// mode, the scratch tmpfs mounts writable but not executable, and the
+// devices above read-write. Everything else — writing anywhere else,
+// device nodes, pathname sockets outside the writable roots (ABI 9) —
+// is refused with EACCES, whatever the mounts say. It uses the best ABI
+// the kernel has and fails, rather than running without, when there is
+// none. It needs the no_new_privs that dropPrivileges set.
+func installLandlock(project string, writable bool) error {
+	abi, err := ll.LandlockGetABIVersion()
+	if err != nil || abi < 1 {
+		if err == nil {
+			err = fmt.Errorf("ABI version %d", abi)
+		}
+		return &stepError{
+			"not available on this kernel: " + err.Error(),
+			"Linux 5.13 or newer with CONFIG_SECURITY_LANDLOCK=y and landlock in the lsm= boot parameter (see /sys/kernel/security/lsm) is needed; a later --degraded=landlock will let a run go without it",
+		}
+	}
+	cfg := landlockConfigs[min(abi, len(landlockConfigs))-1]
+	rule := func(a landlock.AccessFSSet, paths ...string) landlock.FSRule {
+		return landlock.PathAccess(a&cfg.HandledAccessFS, paths...)
+	}
+	rules := []landlock.Rule{
+		rule(llRead, "/"),
+		rule(llWriteTree, landlockScratch...).IgnoreIfMissing(),
+		rule(llDevice, landlockDevices...),
+	}
+	if writable {
+		rules = append(rules, rule(llWriteTree|ll.AccessFSExecute, project))
+	}
+	// Not best effort: the configuration matches the kernel's ABI, so
+	// anything go-landlock cannot enforce is an error.
+	if err := cfg.RestrictPaths(rules...); err != nil {
+		return &stepError{
+			fmt.Sprintf("ABI %d: %v", abi, err),
+			"the kernel refused the Landlock ruleset; check dmesg and that no other LSM blocks landlock_restrict_self",
+		}
+	}
+	return nil
+}
