@@ -339,32 +339,36 @@ var failSteps = []string{
 
 func TestFailClosed(t *testing.T) {
 	for _, step := range failSteps {
-		t.Run(step, func(t *testing.T) {
-			testOnlyFailAt = step
-			defer func() { testOnlyFailAt = "" }()
-			project := t.TempDir()
-			os.Chmod(project, 0o777)
-			o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Argv: sh("echo ran > ran")})
-			var se *SetupError
-			if !errors.As(o.err, &se) {
-				t.Fatalf("err = %v, want a SetupError", o.err)
-			}
-			if !strings.Contains(se.Error(), "sandbox unavailable: "+step) {
-				t.Errorf("message %q does not name the step", se.Error())
-			}
-			if _, err := os.Stat(filepath.Join(project, "ran")); err == nil {
-				t.Error("the command ran although setup failed")
-			}
-		})
+		t.Run(step, func(t *testing.T) { checkFailClosed(t, step) })
 	}
 }
 
-// TestAttacksAsUnprivilegedUser reruns every test above as uid 65534,
-// through setpriv, where the kernel lets that user create namespaces.
-func TestAttacksAsUnprivilegedUser(t *testing.T) {
-	if os.Getenv(envNested) != "" {
-		t.Skip("already running as the unprivileged user")
+// checkFailClosed makes init's setup step fail and checks that the run
+// stops with a SetupError naming the step and that the command never ran.
+func checkFailClosed(t *testing.T, step string) {
+	t.Helper()
+	testOnlyFailAt = step
+	defer func() { testOnlyFailAt = "" }()
+	project := t.TempDir()
+	os.Chmod(project, 0o777)
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Argv: sh("echo ran > ran")})
+	var se *SetupError
+	if !errors.As(o.err, &se) {
+		t.Fatalf("err = %v, want a SetupError", o.err)
 	}
+	if !strings.Contains(se.Error(), "sandbox unavailable: "+step) {
+		t.Errorf("message %q does not name the step %q", se.Error(), step)
+	}
+	if _, err := os.Stat(filepath.Join(project, "ran")); err == nil {
+		t.Errorf("the command ran although step %q failed", step)
+	}
+}
+
+// rerunAsNobody runs the tests matching pattern again in this test binary,
+// as uid 65534 through setpriv, and returns their output; it fails the
+// test if they fail.
+func rerunAsNobody(t *testing.T, pattern string) []byte {
+	t.Helper()
 	sandboxtest.RequireRoot(t)
 	setpriv := sandboxtest.RequireCommand(t, "setpriv")
 	exe, err := os.Executable()
@@ -384,7 +388,7 @@ func TestAttacksAsUnprivilegedUser(t *testing.T) {
 	}
 	os.Chmod(bin, 0o755)
 	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--",
-		bin, "-test.run=^(TestAttack|TestExitStatus|TestFailClosed)", "-test.v", "-test.count=1")
+		bin, "-test.run="+pattern, "-test.v", "-test.count=1")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), envNested+"=1", "HOME="+dir, "TMPDIR=/tmp")
 	out, err := cmd.CombinedOutput()
@@ -392,6 +396,16 @@ func TestAttacksAsUnprivilegedUser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tests failed as uid 65534: %v", err)
 	}
+	return out
+}
+
+// TestAttacksAsUnprivilegedUser reruns every test above as uid 65534,
+// through setpriv, where the kernel lets that user create namespaces.
+func TestAttacksAsUnprivilegedUser(t *testing.T) {
+	if os.Getenv(envNested) != "" {
+		t.Skip("already running as the unprivileged user")
+	}
+	out := rerunAsNobody(t, "^(TestAttack|TestExitStatus|TestFailClosed)")
 	if bytes.Contains(out, []byte("requires user namespaces")) {
 		t.Skip("the kernel does not let uid 65534 create user namespaces (see the log)")
 	}

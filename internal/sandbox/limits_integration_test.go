@@ -328,29 +328,5 @@ func TestLimitsAsUnprivilegedUser(t *testing.T) {
 	if os.Getenv(envNested) != "" {
 		t.Skip("already running as the unprivileged user")
 	}
-	sandboxtest.RequireRoot(t)
-	setpriv := sandboxtest.RequireCommand(t, "setpriv")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := varTempDir(t)
-	bin := filepath.Join(dir, "sandbox.test")
-	b, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(bin, 0o755)
-	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--",
-		bin, "-test.run=^TestLimit", "-test.v", "-test.count=1")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), envNested+"=1", "HOME="+dir, "TMPDIR=/tmp")
-	out, err := cmd.CombinedOutput()
-	t.Logf("as uid 65534:\n%s", out)
-	if err != nil {
-		t.Fatalf("tests failed as uid 65534: %v", err)
-	}
+	rerunAsNobody(t, "^TestLimit")
 }
