@@ -39,6 +39,7 @@ type auditRecord struct {
 	Cgroup          string         `json:"cgroup"`
 	Limits          auditLimits    `json:"limits"`
 	Unenforced      []string       `json:"unenforced"`
+	Degraded        []string       `json:"degraded"`
 	Stdout          auditOutput    `json:"stdout"`
 	Stderr          auditOutput    `json:"stderr"`
 	NetworkAttempts []any          `json:"network_attempts"`

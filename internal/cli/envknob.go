@@ -10,7 +10,12 @@ const (
 	// envManagedPolicy names the managed-tier policy file; when set it
 	// replaces the stored managed rules entirely (DESIGN.md §8).
 	envManagedPolicy = "WARDEN_MANAGED_POLICY"
+	// envSandboxTrace, when set to 1, makes warden run print the time of
+	// each stage of building the sandbox on stderr.
+	envSandboxTrace = "WARDEN_SANDBOX_TRACE"
 )
+
+func sandboxTrace() bool { return os.Getenv(envSandboxTrace) == "1" }
 
 func managedPolicyPath() string { return os.Getenv(envManagedPolicy) }
 

@@ -64,6 +64,19 @@ func runRun(ctx context.Context, args []string) error {
 	auditPath := fs.String("audit-json", "", "write the execution record as JSON to `FILE`")
 	agent := fs.String("agent", "", "agent `NAME` for the execution record")
 	task := fs.String("task", "", "task `ID` for the execution record")
+	var degraded []sandbox.Layer
+	fs.Func("degraded", "run without `LAYER` (landlock or seccomp; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
+		for _, name := range strings.Split(v, ",") {
+			l := sandbox.Layer(strings.TrimSpace(name))
+			if !slices.Contains(sandbox.Layers, l) {
+				return fmt.Errorf("unknown layer %q (layers: %v)", name, sandbox.Layers)
+			}
+			if !slices.Contains(degraded, l) {
+				degraded = append(degraded, l)
+			}
+		}
+		return nil
+	})
 	// Flags stop at "--" or at the first argument that is not a flag:
 	// everything after is the command, flags included.
 	if err := fs.Parse(args); err != nil {
@@ -81,14 +94,21 @@ func runRun(ctx context.Context, args []string) error {
 	}
 
 	spec := sandbox.Spec{
-		Argv:    argv,
-		Project: *project,
-		Mode:    sandbox.WorkspaceWrite,
-		Home:    homeDir(),
-		Timeout: *timeout,
-		Stdin:   Stdin,
-		Stdout:  Stdout,
-		Stderr:  Stderr,
+		Argv:     argv,
+		Project:  *project,
+		Mode:     sandbox.WorkspaceWrite,
+		Home:     homeDir(),
+		Timeout:  *timeout,
+		Stdin:    Stdin,
+		Stdout:   Stdout,
+		Stderr:   Stderr,
+		Degraded: degraded,
+	}
+	if sandboxTrace() {
+		spec.Trace = Stderr
+	}
+	for _, l := range degraded {
+		warningf("running without %s, as --degraded asks: %s", l, degradedEffect[l])
 	}
 	if spec.Project == "" {
 		spec.Project = cwd()
@@ -132,6 +152,7 @@ func runRun(ctx context.Context, args []string) error {
 			Command: argv, CommandSHA256: commandHash(argv),
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
+			Degraded:        degradedNames(degraded),
 			NetworkAttempts: []any{}, BlockedSyscalls: []any{}, FilesWritten: []any{},
 			NotRecorded:    notRecorded,
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
@@ -237,4 +258,18 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		spec.Env = append(spec.Env, k+"="+sb.Env.Set[k])
 	}
 	return nil
+}
+
+// degradedEffect says what a run loses without each layer.
+var degradedEffect = map[sandbox.Layer]string{
+	sandbox.LayerLandlock: "files are contained by the mounts alone",
+	sandbox.LayerSeccomp:  "no system call is filtered (nested namespaces, ptrace, io_uring, keyctl, raw sockets are open)",
+}
+
+func degradedNames(ls []sandbox.Layer) []string {
+	out := make([]string, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, string(l))
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -69,6 +70,10 @@ func send(ctl *os.File, r report) {
 
 // step runs one setup step; any error stops init (fail closed).
 func (i *initProc) step(name string, f func() error) {
+	var t0 time.Time
+	if i.cfg.Trace {
+		t0 = time.Now()
+	}
 	err := error(nil)
 	if i.cfg.FailAt == name {
 		err = errors.New("injected failure")
@@ -76,6 +81,9 @@ func (i *initProc) step(name string, f func() error) {
 		err = f()
 	}
 	if err == nil {
+		if i.cfg.Trace {
+			send(i.ctl, report{Step: name, Micros: time.Since(t0).Microseconds()})
+		}
 		return
 	}
 	var se *stepError
@@ -428,10 +436,15 @@ func (i *initProc) runCommand() {
 	if err := unix.CloseRange(ctlFD, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		fail(i.ctl, "close descriptors: "+err.Error(), "")
 	}
-	i.step("landlock", func() error { return installLandlock(i.cfg.Project, i.cfg.Writable) })
+	if !i.cfg.NoLandlock {
+		i.step("landlock", func() error { return installLandlock(i.cfg.Project, i.cfg.Writable) })
+	}
 	// Last, so that no setup step runs under it; TSYNC covers every
 	// thread of init, and the command inherits it.
-	i.step("seccomp filter", installSeccomp)
+	if !i.cfg.NoSeccomp {
+		i.step("seccomp filter", installSeccomp)
+	}
+	t0 := time.Now()
 	proc, err := os.StartProcess(path, i.cfg.Argv, &os.ProcAttr{
 		Dir:   i.cfg.Project,
 		Env:   env,
@@ -444,6 +457,9 @@ func (i *initProc) runCommand() {
 		}
 		send(i.ctl, report{StartError: fmt.Sprintf("%s: %v", i.cfg.Argv[0], err), Exit: status})
 		os.Exit(status)
+	}
+	if i.cfg.Trace {
+		send(i.ctl, report{Step: "start command", Micros: time.Since(t0).Microseconds()})
 	}
 	for {
 		var ws syscall.WaitStatus

@@ -18,6 +18,11 @@ type config struct {
 	// that every layer fails closed. The value testWritableRoot instead
 	// leaves / writable, so that they can check Landlock by itself.
 	FailAt string `json:"fail_at,omitempty"`
+	// NoLandlock and NoSeccomp skip those layers (Spec.Degraded).
+	NoLandlock bool `json:"no_landlock,omitempty"`
+	NoSeccomp  bool `json:"no_seccomp,omitempty"`
+	// Trace asks init to report each setup step's duration.
+	Trace bool `json:"trace,omitempty"`
 }
 
 // report is one message from init to the parent.
@@ -31,4 +36,7 @@ type report struct {
 	Done   bool `json:"done,omitempty"`
 	Exit   int  `json:"exit"`
 	Signal int  `json:"signal,omitempty"`
+	// Step and Micros: a setup step took that long (config.Trace).
+	Step   string `json:"step,omitempty"`
+	Micros int64  `json:"us,omitempty"`
 }

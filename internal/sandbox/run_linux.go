@@ -42,6 +42,7 @@ const sandboxID = 65534
 // [*StartError] when the command could not be started; otherwise the
 // command's status is in the Result. Cancelling ctx kills the sandbox.
 func Run(ctx context.Context, spec Spec) (Result, error) {
+	tr := newTracer(spec.Trace)
 	cfg, err := buildConfig(spec)
 	if err != nil {
 		return Result{}, err
@@ -52,11 +53,13 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	// The cgroup is made before init exists, so a limit that cannot be
 	// had costs no process.
+	tr.mark("configuration")
 	cg, err := newCgroup(spec.Limits)
 	if err != nil {
 		return Result{}, err
 	}
 	defer cg.remove()
+	tr.mark("cgroup")
 
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -109,6 +112,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if err != nil {
 		return Result{}, startFailure(err)
 	}
+	tr.mark("start init")
 	// Init blocks reading its configuration: it starts nothing before
 	// its rlimits are set and it is in the cgroup.
 	for _, f := range []func() error{
@@ -126,6 +130,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		cmd.Wait()
 		return Result{}, &SetupError{What: "send configuration to init: " + err.Error()}
 	}
+	tr.mark("rlimits, cgroup join, configuration sent")
 
 	stop := make(chan struct{})
 	why := make(chan string, 1) // "timeout", "cancel" or ""
@@ -156,7 +161,11 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		n, err := parentEnd.Read(buf)
 		if n > 0 {
 			var r report
-			if json.Unmarshal(buf[:n], &r) == nil {
+			switch {
+			case json.Unmarshal(buf[:n], &r) != nil:
+			case r.Step != "":
+				tr.step(r.Step, r.Micros)
+			default:
 				last, got = r, true
 			}
 		}
@@ -166,6 +175,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	waitErr := cmd.Wait()
 	close(stop)
+	tr.mark("command ended, init reaped")
 	reason := <-why
 	res := Result{Duration: time.Since(start), TimedOut: reason == "timeout"}
 	if ps := cmd.ProcessState; ps != nil {
@@ -173,6 +183,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		res.CPUTime = ps.UserTime() + ps.SystemTime()
 	}
 	cg.stats(&res)
+	defer tr.mark("statistics read, cgroup removed")
 	res.Stdout, res.Stderr = outCap.Output(), errCap.Output()
 	res.Limits = spec.Limits
 	if res.Limits.Nofile == 0 {
@@ -235,6 +246,17 @@ func buildConfig(spec Spec) (*config, error) {
 		Writable: spec.Mode == WorkspaceWrite,
 		Env:      cleanEnv(spec),
 		FailAt:   testOnlyFailAt,
+		Trace:    spec.Trace != nil,
+	}
+	for _, l := range spec.Degraded {
+		switch l {
+		case LayerLandlock:
+			cfg.NoLandlock = true
+		case LayerSeccomp:
+			cfg.NoSeccomp = true
+		default:
+			return nil, &SetupError{What: fmt.Sprintf("unknown layer %q to run without", l), Hint: fmt.Sprintf("layers that can be turned off: %v", Layers)}
+		}
 	}
 	for _, p := range append(HomeMasks(spec.Home), spec.Hide...) {
 		if !filepath.IsAbs(p) {
@@ -329,3 +351,37 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// tracer prints the time of each stage of a run when tracing is on.
+type tracer struct {
+	w     io.Writer
+	start time.Time
+	last  time.Time
+}
+
+func newTracer(w io.Writer) *tracer {
+	now := time.Now()
+	return &tracer{w: w, start: now, last: now}
+}
+
+// mark ends a stage of the parent.
+func (t *tracer) mark(what string) {
+	if t.w == nil {
+		return
+	}
+	now := time.Now()
+	fmt.Fprintf(t.w, "warden: trace: %8.3fms %8.3fms parent: %s\n",
+		ms(now.Sub(t.start)), ms(now.Sub(t.last)), what)
+	t.last = now
+}
+
+// step prints a setup step init reported.
+func (t *tracer) step(what string, us int64) {
+	if t.w == nil {
+		return
+	}
+	fmt.Fprintf(t.w, "warden: trace: %8.3fms %8.3fms init: %s\n",
+		ms(time.Since(t.start)), float64(us)/1000, what)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

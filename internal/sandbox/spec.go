@@ -60,7 +60,28 @@ type Spec struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Degraded lists layers this run goes without, by the caller's
+	// explicit choice (warden run --degraded): [LayerLandlock],
+	// [LayerSeccomp]. Every other layer is mandatory.
+	Degraded []Layer
+	// Trace, when set, receives one line per setup step with its time.
+	Trace io.Writer
 }
+
+// Layer names a containment layer a run can be told to go without.
+type Layer string
+
+// Layers that --degraded can turn off.
+const (
+	// LayerLandlock is the second file layer (Landlock).
+	LayerLandlock Layer = "landlock"
+	// LayerSeccomp is the system call filter.
+	LayerSeccomp Layer = "seccomp"
+)
+
+// Layers lists every layer a run can go without, for flag help and
+// validation.
+var Layers = []Layer{LayerLandlock, LayerSeccomp}
 
 // Limits bounds the resources of one run. A field that is set (above zero)
 // is a request: it is enforced or the run fails with a [*SetupError] before
