@@ -5,6 +5,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -117,6 +119,10 @@ func runRun(ctx context.Context, args []string) error {
 		return badInput(fmt.Sprintf("project directory %q is not a directory", spec.Project),
 			"pass an existing directory with --project")
 	}
+	if abs, err := filepath.Abs(spec.Project); err == nil {
+		spec.Project = abs
+	}
+	spec.Cache = runCache(spec.Project)
 	var policyBytes []byte
 	if *policyPath != "" {
 		// Hashed for the record's policy revision; loadPolicy reports
@@ -208,19 +214,17 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 	case "", policyfile.WorkspaceWrite:
 	case policyfile.ReadOnly:
 		spec.Mode = sandbox.ReadOnly
+	case policyfile.FullAccess:
+		spec.Mode = sandbox.FullAccess
 	default:
 		return notYet("sandbox.mode " + string(sb.Mode))
 	}
 	l := sb.Limits
-	for _, c := range []struct {
-		set  bool
-		name string
-	}{
-		{len(sb.Filesystem.ReadWrite) != 0, "filesystem.read_write"}, {len(sb.Filesystem.ReadOnly) != 0, "filesystem.read_only"},
-	} {
-		if c.set {
-			return notYet("sandbox." + c.name)
-		}
+	for _, p := range sb.Filesystem.ReadWrite {
+		spec.ReadWrite = append(spec.ReadWrite, hostPath(p, spec.Home, spec.Project))
+	}
+	for _, p := range sb.Filesystem.ReadOnly {
+		spec.ReadOnly = append(spec.ReadOnly, hostPath(p, spec.Home, spec.Project))
 	}
 	// Each limit set here is enforced or the run fails (125); the ones
 	// left at zero take the sandbox's defaults.
@@ -236,11 +240,10 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		spec.Timeout = l.Timeout
 	}
 	for _, h := range sb.Filesystem.Hide {
+		// Relative entries stay relative: they are patterns matched
+		// throughout the project.
 		if rest, ok := strings.CutPrefix(h, "~/"); ok && spec.Home != "" {
 			h = filepath.Join(spec.Home, rest)
-		}
-		if !filepath.IsAbs(h) {
-			h = filepath.Join(spec.Project, h)
 		}
 		spec.Hide = append(spec.Hide, h)
 	}
@@ -272,4 +275,35 @@ func degradedNames(ls []sandbox.Layer) []string {
 		out = append(out, string(l))
 	}
 	return out
+}
+
+// hostPath makes a policy path absolute: "~/" is the caller's home, a
+// relative path is in the project.
+func hostPath(p, home, project string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+		return filepath.Join(home, rest)
+	}
+	if p == "~" && home != "" {
+		return home
+	}
+	if !filepath.IsAbs(p) {
+		return filepath.Join(project, p)
+	}
+	return p
+}
+
+// runCache is the cache directory of runs in project: one per project,
+// so that a project's runs cannot poison the build caches of another's
+// (nor the caller's own, which stay read-only). Empty when the user has
+// no cache directory.
+func runCache(project string) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(project); err == nil {
+		project = real
+	}
+	sum := sha256.Sum256([]byte(project))
+	return filepath.Join(dir, "warden", "run-cache", hex.EncodeToString(sum[:8]))
 }

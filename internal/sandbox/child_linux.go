@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"syscall"
@@ -33,6 +34,12 @@ func Init() {
 	if err := unix.CloseRange(ctlFD, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		os.Exit(125)
 	}
+	// Every catchable signal is taken from here on: a signal for the
+	// command (from the parent, or the command's own kill of pid 1) is
+	// passed on once it runs, and none ends init early. Handled, not
+	// ignored, so that the command starts with default dispositions.
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs)
 	ctl := os.NewFile(ctlFD, "sandbox-control")
 	buf := make([]byte, 1<<20)
 	n, err := ctl.Read(buf)
@@ -43,14 +50,25 @@ func Init() {
 	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
 		fail(ctl, "decode configuration: "+err.Error(), "")
 	}
-	i := &initProc{cfg: cfg, ctl: ctl}
+	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs}
 	i.setup()
 	i.runCommand()
 }
 
 type initProc struct {
-	cfg config
-	ctl *os.File
+	cfg  config
+	ctl  *os.File
+	sigs chan os.Signal
+}
+
+// forwarded are the signals passed on to the command: those a shell or a
+// supervisor sends to ask a program to stop, reload or redraw. Job
+// control stops (SIGTSTP, SIGTTIN, SIGTTOU) are not: stopping the
+// command alone would leave warden waiting on it.
+var forwarded = map[syscall.Signal]bool{
+	syscall.SIGHUP: true, syscall.SIGINT: true, syscall.SIGQUIT: true, syscall.SIGTERM: true,
+	syscall.SIGUSR1: true, syscall.SIGUSR2: true, syscall.SIGWINCH: true, syscall.SIGCONT: true,
+	syscall.SIGALRM: true,
 }
 
 // stepError is a failed setup step with a hint.
@@ -141,7 +159,7 @@ func (i *initProc) setup() {
 			return err
 		}
 		flags := uint64(unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
-		if i.cfg.FailAt == testWritableRoot {
+		if i.cfg.FullAccess || i.cfg.FailAt == testWritableRoot {
 			flags &^= unix.MOUNT_ATTR_RDONLY
 		}
 		return setattr(newRoot, flags)
@@ -154,7 +172,19 @@ func (i *initProc) setup() {
 		}
 		return tmpfs(newRoot+"/run", "mode=0755")
 	})
-	i.step("bind project", i.bindProject)
+	i.step("mount exec scratch", func() error {
+		if !i.cfg.ExecScratch {
+			return nil
+		}
+		p := newRoot + execScratch
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			return err
+		}
+		// Executable, unlike /tmp: toolchains that run what they just
+		// linked (go test, via GOTMPDIR) need one such place.
+		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777")
+	})
+	i.step("bind project", i.bindAll)
 	i.step("mask sensitive paths", i.mask)
 	i.step("mount /proc", mountProc)
 	i.step("enter new root", func() error {
@@ -242,22 +272,49 @@ func (i *initProc) mountDev() error {
 	return nil
 }
 
-func (i *initProc) bindProject() error {
-	p := i.cfg.Project
-	if p == "/" {
+// bindAll binds the project and the extra paths, parents first, each
+// writable or read-only as planned, never with set-uid bits or devices.
+func (i *initProc) bindAll() error {
+	if i.cfg.Project == "/" {
 		return &stepError{"the project is /", "pass a project directory with --project"}
 	}
-	target := newRoot + p
-	// The project may live under a tmpfs made above (/tmp): create its
-	// mount point there.
-	if err := os.MkdirAll(target, 0o755); err != nil {
-		return err
+	for _, b := range i.cfg.Binds {
+		if err := bindOne(b); err != nil {
+			return fmt.Errorf("%s: %w", b.Path, err)
+		}
 	}
-	if err := unix.Mount(oldRoot+p, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+	return nil
+}
+
+func bindOne(b bind) error {
+	target := newRoot + b.Path
+	fi, err := os.Lstat(target)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		// Below a tmpfs made above (/tmp): make the mount point.
+		if b.Dir {
+			err = os.MkdirAll(target, 0o755)
+		} else if err = os.MkdirAll(filepath.Dir(target), 0o755); err == nil {
+			var f *os.File
+			if f, err = os.OpenFile(target, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				f.Close()
+			}
+		}
+		if err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	case fi.Mode()&os.ModeSymlink != 0:
+		// The parent resolved every link; one here means the view
+		// changed under us.
+		return &stepError{b.Path + " is a symbolic link in the sandbox view", "retry the run"}
+	}
+	if err := unix.Mount(oldRoot+b.Path, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 		return err
 	}
 	flags := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
-	if !i.cfg.Writable {
+	if !b.Writable {
 		flags |= unix.MOUNT_ATTR_RDONLY
 	}
 	return setattr(target, flags)
@@ -437,7 +494,7 @@ func (i *initProc) runCommand() {
 		fail(i.ctl, "close descriptors: "+err.Error(), "")
 	}
 	if !i.cfg.NoLandlock {
-		i.step("landlock", func() error { return installLandlock(i.cfg.Project, i.cfg.Writable) })
+		i.step("landlock", func() error { return installLandlock(&i.cfg) })
 	}
 	// Last, so that no setup step runs under it; TSYNC covers every
 	// thread of init, and the command inherits it.
@@ -461,6 +518,13 @@ func (i *initProc) runCommand() {
 	if i.cfg.Trace {
 		send(i.ctl, report{Step: "start command", Micros: time.Since(t0).Microseconds()})
 	}
+	go func() {
+		for sig := range i.sigs {
+			if s, ok := sig.(syscall.Signal); ok && forwarded[s] {
+				syscall.Kill(proc.Pid, s)
+			}
+		}
+	}()
 	for {
 		var ws syscall.WaitStatus
 		pid, err := syscall.Wait4(-1, &ws, 0, nil)

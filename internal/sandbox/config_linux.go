@@ -3,6 +3,10 @@
 
 package sandbox
 
+// execScratch is the private tmpfs where the command may run what it
+// writes; /tmp and /dev/shm are noexec. It lives in the sandbox's /run.
+const execScratch = "/run/warden/exec"
+
 // config is what the parent sends init on fd 3, as one JSON message. All
 // paths are absolute and free of symbolic links (the parent resolved them
 // on the host), so init can mount on them below the new root.
@@ -11,6 +15,11 @@ type config struct {
 	Env      []string `json:"env"`
 	Project  string   `json:"project"`
 	Writable bool     `json:"writable"`
+	// FullAccess leaves the root writable.
+	FullAccess bool `json:"full_access,omitempty"`
+	// Binds are bound in order, parents first: the project, the extra
+	// writable paths, the read-only ones.
+	Binds []bind `json:"binds"`
 	// Masks are existing paths to cover: directories with an empty
 	// tmpfs, anything else with /dev/null.
 	Masks []string `json:"masks"`
@@ -18,6 +27,8 @@ type config struct {
 	// that every layer fails closed. The value testWritableRoot instead
 	// leaves / writable, so that they can check Landlock by itself.
 	FailAt string `json:"fail_at,omitempty"`
+	// ExecScratch mounts the executable scratch tmpfs at execScratch.
+	ExecScratch bool `json:"exec_scratch,omitempty"`
 	// NoLandlock and NoSeccomp skip those layers (Spec.Degraded).
 	NoLandlock bool `json:"no_landlock,omitempty"`
 	NoSeccomp  bool `json:"no_seccomp,omitempty"`

@@ -44,14 +44,15 @@ var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"
 
 // installLandlock restricts every thread of init, and so the command, to
 // the same file rules the mounts express: the whole view readable and
-// executable, the project writable (and executable) in workspace-write
-// mode, the scratch tmpfs mounts writable but not executable, and the
-// devices above read-write. Everything else — writing anywhere else,
+// executable, the writable binds (the project in workspace-write mode,
+// Spec.ReadWrite, the cache) writable and executable, the scratch tmpfs
+// mounts writable but not executable (but the exec scratch), and the
+// devices above read-write; in full-access mode the whole view writable. Everything else — writing anywhere else,
 // device nodes, pathname sockets outside the writable roots (ABI 9) —
 // is refused with EACCES, whatever the mounts say. It uses the best ABI
 // the kernel has and fails, rather than running without, when there is
 // none. It needs the no_new_privs that dropPrivileges set.
-func installLandlock(project string, writable bool) error {
+func installLandlock(c *config) error {
 	abi, err := ll.LandlockGetABIVersion()
 	if err != nil || abi < 1 {
 		if err == nil {
@@ -59,7 +60,7 @@ func installLandlock(project string, writable bool) error {
 		}
 		return &stepError{
 			"not available on this kernel: " + err.Error(),
-			"Linux 5.13 or newer with CONFIG_SECURITY_LANDLOCK=y and landlock in the lsm= boot parameter (see /sys/kernel/security/lsm) is needed; a later --degraded=landlock will let a run go without it",
+			"Linux 5.13 or newer with CONFIG_SECURITY_LANDLOCK=y and landlock in the lsm= boot parameter (see /sys/kernel/security/lsm) is needed; or run with --degraded=landlock to go without it",
 		}
 	}
 	cfg := landlockConfigs[min(abi, len(landlockConfigs))-1]
@@ -71,12 +72,27 @@ func installLandlock(project string, writable bool) error {
 		rule(llWriteTree, landlockScratch...).IgnoreIfMissing(),
 		rule(llDevice, landlockDevices...),
 	}
-	if writable {
-		rules = append(rules, rule(llWriteTree|ll.AccessFSExecute, project))
+	rules = append(rules, rule(llWriteTree|ll.AccessFSExecute, execScratch).IgnoreIfMissing())
+	if c.FullAccess {
+		// No ceiling on files; Landlock still refuses device nodes
+		// and scopes signals and abstract sockets.
+		rules = append(rules, rule(llWriteTree|ll.AccessFSExecute, "/"))
 	}
-	// Not best effort: the configuration matches the kernel's ABI, so
-	// anything go-landlock cannot enforce is an error.
-	if err := cfg.RestrictPaths(rules...); err != nil {
+	for _, b := range c.Binds {
+		// Read-only binds inside writable ones are the mounts' alone:
+		// Landlock cannot take back below a path what it grants on it.
+		if b.Writable {
+			rules = append(rules, rule(llWriteTree|ll.AccessFSExecute, b.Path))
+		}
+	}
+	// Files, and from ABI 6 the IPC scopes: no signal and no abstract
+	// Unix socket reaches a process outside the sandbox's domain. Not
+	// TCP (ABI 4): its rules are by port only and cannot say "loopback
+	// only", which the network namespace already enforces. Not best
+	// effort: the configuration matches the kernel's ABI, so anything
+	// go-landlock cannot enforce is an error.
+	ruleset := landlock.Config{HandledAccessFS: cfg.HandledAccessFS, Scoped: cfg.Scoped}
+	if err := ruleset.Restrict(rules...); err != nil {
 		return &stepError{
 			fmt.Sprintf("ABI %d: %v", abi, err),
 			"the kernel refused the Landlock ruleset; check dmesg and that no other LSM blocks landlock_restrict_self",

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -47,15 +48,21 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	msg, err := json.Marshal(cfg)
-	if err != nil {
-		return Result{}, &SetupError{What: "encode configuration: " + err.Error()}
-	}
+	// The view (binds, and masks found by walking the project) is
+	// planned while init starts; init waits for its configuration.
+	planned := make(chan error, 1)
+	var v view
+	go func() {
+		var err error
+		v, err = planView(spec, cfg.Project)
+		planned <- err
+	}()
 	// The cgroup is made before init exists, so a limit that cannot be
 	// had costs no process.
 	tr.mark("configuration")
 	cg, err := newCgroup(spec.Limits)
 	if err != nil {
+		<-planned
 		return Result{}, err
 	}
 	defer cg.remove()
@@ -63,6 +70,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
+		<-planned
 		return Result{}, &SetupError{What: "socketpair: " + err.Error()}
 	}
 	parentEnd := os.NewFile(uintptr(fds[0]), "sandbox-control")
@@ -110,14 +118,28 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	err = cmd.Start()
 	childEnd.Close()
 	if err != nil {
+		<-planned
 		return Result{}, startFailure(err)
 	}
 	tr.mark("start init")
 	// Init blocks reading its configuration: it starts nothing before
 	// its rlimits are set and it is in the cgroup.
+	var msg []byte
 	for _, f := range []func() error{
 		func() error { return applyRlimits(cmd.Process.Pid, spec.Limits) },
 		func() error { return cg.add(cmd.Process.Pid) },
+		func() error {
+			if err := <-planned; err != nil {
+				return err
+			}
+			tr.mark("view planned")
+			cfg.Binds, cfg.Masks = v.binds, v.masks
+			var err error
+			if msg, err = json.Marshal(cfg); err != nil {
+				return &SetupError{What: "encode configuration: " + err.Error()}
+			}
+			return nil
+		},
 	} {
 		if err := f(); err != nil {
 			cmd.Process.Kill()
@@ -133,6 +155,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	tr.mark("rlimits, cgroup join, configuration sent")
 
 	stop := make(chan struct{})
+	if spec.Signals != nil {
+		go forwardSignals(spec.Signals, cmd.Process.Pid, stop)
+	}
 	why := make(chan string, 1) // "timeout", "cancel" or ""
 	go func() {
 		var timer <-chan time.Time
@@ -228,10 +253,10 @@ func buildConfig(spec Spec) (*config, error) {
 		return nil, &SetupError{What: "no command given"}
 	}
 	switch spec.Mode {
-	case "", ReadOnly, WorkspaceWrite:
+	case "", ReadOnly, WorkspaceWrite, FullAccess:
 	default:
-		return nil, &SetupError{What: fmt.Sprintf("sandbox mode %q is not supported by warden run", spec.Mode),
-			Hint: "use read-only or workspace-write"}
+		return nil, &SetupError{What: fmt.Sprintf("unknown sandbox mode %q", spec.Mode),
+			Hint: "use read-only, workspace-write or full-access"}
 	}
 	if l := spec.Limits; l.Memory < 0 || l.Pids < 0 || l.CPU < 0 || l.Nofile < 0 || l.Fsize < 0 || l.Output < 0 {
 		return nil, &SetupError{What: fmt.Sprintf("negative limit in %+v", l), Hint: "limits are positive; zero means the default"}
@@ -243,11 +268,17 @@ func buildConfig(spec Spec) (*config, error) {
 	cfg := &config{
 		Argv:     spec.Argv,
 		Project:  project,
-		Writable: spec.Mode == WorkspaceWrite,
-		Env:      cleanEnv(spec),
-		FailAt:   testOnlyFailAt,
-		Trace:    spec.Trace != nil,
+		Writable:   spec.Mode == WorkspaceWrite || spec.Mode == FullAccess,
+		FullAccess: spec.Mode == FullAccess,
+		FailAt:     testOnlyFailAt,
+		Trace:      spec.Trace != nil,
 	}
+	// The scratch is mounted in the sandbox's /run, which exists where
+	// the host has one.
+	if fi, err := os.Stat("/run"); err == nil && fi.IsDir() {
+		cfg.ExecScratch = true
+	}
+	cfg.Env = cleanEnv(spec, cfg.ExecScratch)
 	for _, l := range spec.Degraded {
 		switch l {
 		case LayerLandlock:
@@ -257,21 +288,6 @@ func buildConfig(spec Spec) (*config, error) {
 		default:
 			return nil, &SetupError{What: fmt.Sprintf("unknown layer %q to run without", l), Hint: fmt.Sprintf("layers that can be turned off: %v", Layers)}
 		}
-	}
-	for _, p := range append(HomeMasks(spec.Home), spec.Hide...) {
-		if !filepath.IsAbs(p) {
-			return nil, &SetupError{What: fmt.Sprintf("hide path %q is not absolute", p), Hint: "write hide paths as absolute paths"}
-		}
-		real, err := filepath.EvalSymlinks(p)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			// Fail closed: a path we cannot resolve is a path we
-			// cannot mask.
-			return nil, &SetupError{What: fmt.Sprintf("mask %s: %v", p, err), Hint: "make the path resolvable or remove it"}
-		}
-		cfg.Masks = append(cfg.Masks, real)
 	}
 	return cfg, nil
 }
@@ -298,24 +314,74 @@ func resolveDir(p string) (string, error) {
 	return real, nil
 }
 
-// cleanEnv is the command's whole environment.
-func cleanEnv(spec Spec) []string {
-	env := []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+// cleanEnv is the command's whole environment: the base variables, then
+// spec.Env, a later value of a name replacing an earlier one.
+func cleanEnv(spec Spec, scratch bool) []string {
+	var env envList
+	env.set("PATH", callerPath(os.Getenv("PATH")))
 	if spec.Home != "" {
-		env = append(env, "HOME="+spec.Home)
+		env.set("HOME", spec.Home)
 	} else {
-		env = append(env, "HOME=/")
+		env.set("HOME", "/")
 	}
 	lang := os.Getenv("LANG")
 	if lang == "" {
 		lang = "C.UTF-8"
 	}
-	env = append(env, "LANG="+lang)
+	env.set("LANG", lang)
 	if t := os.Getenv("TERM"); t != "" {
-		env = append(env, "TERM="+t)
+		env.set("TERM", t)
 	}
-	env = append(env, "USER=nobody")
-	return append(env, spec.Env...)
+	env.set("USER", "nobody")
+	// Go runs the test binaries it links from GOTMPDIR (else /tmp, which
+	// is noexec): point it at the private scratch where execution is
+	// allowed.
+	if scratch {
+		env.set("GOTMPDIR", execScratch)
+	}
+	if spec.Cache != "" {
+		// The caller's caches are read-only inside (and trusted by the
+		// host's tools later): build caches go to the run's own.
+		env.set("XDG_CACHE_HOME", spec.Cache)
+		env.set("npm_config_cache", filepath.Join(spec.Cache, "npm"))
+	}
+	for _, kv := range spec.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		env.set(k, v)
+	}
+	return env.list
+}
+
+// envList is an environment in which each name appears once.
+type envList struct{ list []string }
+
+func (e *envList) set(k, v string) {
+	for i, kv := range e.list {
+		if strings.HasPrefix(kv, k+"=") {
+			e.list[i] = k + "=" + v
+			return
+		}
+	}
+	e.list = append(e.list, k+"="+v)
+}
+
+// defaultPath is the sandbox's PATH when the caller has none.
+const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// callerPath is the caller's PATH with relative and empty entries
+// removed (inside the sandbox they would name the project), or the
+// default when nothing is left.
+func callerPath(p string) string {
+	var keep []string
+	for _, d := range filepath.SplitList(p) {
+		if filepath.IsAbs(d) {
+			keep = append(keep, d)
+		}
+	}
+	if len(keep) == 0 {
+		return defaultPath
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
 }
 
 // startFailure explains why init could not be started.
@@ -385,3 +451,18 @@ func (t *tracer) step(what string, us int64) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// forwardSignals sends each signal from sigs to init, pid, which passes
+// it on to the command, until stop is closed.
+func forwardSignals(sigs <-chan os.Signal, pid int, stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		case sig := <-sigs:
+			if s, ok := sig.(syscall.Signal); ok && forwarded[s] {
+				syscall.Kill(pid, s)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ package sandbox
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -18,13 +19,20 @@ const InitArg = "__warden-init"
 // change.
 type Mode string
 
-// Sandbox modes (DESIGN.md §7). full-access is not a sandbox and is not
-// accepted by [Run].
+// Sandbox modes (DESIGN.md §7): the physical ceiling on what the command
+// may change.
 const (
-	// ReadOnly leaves nothing writable but the private /tmp and /dev/shm.
+	// ReadOnly leaves nothing writable but the private /tmp and /dev/shm
+	// (and Spec.ReadWrite).
 	ReadOnly Mode = "read-only"
-	// WorkspaceWrite also makes the project directory writable.
+	// WorkspaceWrite also makes the project directory writable, but for
+	// its [ProtectedPaths].
 	WorkspaceWrite Mode = "workspace-write"
+	// FullAccess lifts the filesystem ceiling: everything the caller may
+	// write is writable, protected paths included. Every other boundary
+	// stays: namespaces, masks, identity, seccomp, limits, environment,
+	// network, time.
+	FullAccess Mode = "full-access"
 )
 
 // Spec describes one sandboxed run. It is data: [Run] does not change it.
@@ -36,7 +44,7 @@ type Spec struct {
 	// working directory and, in WorkspaceWrite mode, its only writable
 	// host directory.
 	Project string
-	// Mode is ReadOnly or WorkspaceWrite; the zero value means ReadOnly.
+	// Mode is the sandbox mode; the zero value means ReadOnly.
 	Mode Mode
 	// Home is the caller's home directory, whose sensitive entries are
 	// masked and which becomes HOME inside. Empty means no home.
@@ -44,9 +52,25 @@ type Spec struct {
 	// Env holds extra environment variables ("NAME=value") passed to the
 	// command on top of the clean base (PATH, HOME, LANG, TERM, USER).
 	Env []string
-	// Hide lists more absolute paths to mask, on top of the sensitive set.
-	// Paths that do not exist are ignored.
+	// Hide lists more paths to mask, on top of the sensitive set: an
+	// absolute path or glob on the host, or a pattern relative to the
+	// project (a name without a slash matches at any depth, "**" any
+	// number of directories, a trailing slash directories only). Paths
+	// that do not exist are ignored.
 	Hide []string
+	// ReadWrite lists more absolute host paths the command may write, in
+	// every mode; a missing directory whose parent exists is created.
+	// Naming one of the [ProtectedPaths] exactly makes it writable.
+	ReadWrite []string
+	// ReadOnly lists absolute host paths kept read-only even inside a
+	// writable one (the project, a ReadWrite path). Paths that do not
+	// exist are ignored.
+	ReadOnly []string
+	// Cache, when set, is a host directory (created if missing) that the
+	// command may write and that becomes its XDG_CACHE_HOME, so that
+	// build caches survive between runs without the command writing the
+	// caller's own caches, which the host's tools would trust later.
+	Cache string
 	// Timeout is the wall-clock limit; zero means none.
 	Timeout time.Duration
 	// Limits are the resource limits; see [Limits] for what a zero field
@@ -60,6 +84,10 @@ type Spec struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Signals, when set, carries signals for the command: Run sends each
+	// one on to it through init, as a plain run would receive them. The
+	// timeout and ctx still kill the whole sandbox.
+	Signals <-chan os.Signal
 	// Degraded lists layers this run goes without, by the caller's
 	// explicit choice (warden run --degraded): [LayerLandlock],
 	// [LayerSeccomp]. Every other layer is mandatory.

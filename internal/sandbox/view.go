@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+// This file plans the filesystem view of a run on the host, before init
+// builds it. The rules:
+//
+//   - Every path is resolved on the host first (links followed), so init
+//     mounts on real paths and a link cannot redirect a mount.
+//   - Binds are applied parents first: the project, the extra writable
+//     paths (Spec.ReadWrite, the run's cache), then the read-only ones
+//     (Spec.ReadOnly and the protected paths of the project), so that a
+//     read-only path inside a writable one stays read-only.
+//   - Masks come after every bind and cover it: the sensitive set can be
+//     named writable, never visible.
+//   - The protected paths of the project are kept read-only even in
+//     workspace-write mode, because the host runs what they hold after the
+//     sandbox is gone: git hooks and config (core.hooksPath, core.fsmonitor,
+//     aliases), agent settings that could remove Warden's own hook, editor
+//     tasks that run when the folder is opened. Naming one of them exactly
+//     in Spec.ReadWrite lifts that protection.
+//   - Sensitive files inside the project (a .env, a private key) and the
+//     entries of Spec.Hide are found by walking the project once per run;
+//     .git and node_modules are not entered, and the walk stops after
+//     maxWalk entries (the rest of the tree is listed as unmasked).
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"warden.dev/warden/internal/pathguard"
+)
+
+// ProtectedPaths are the project entries kept read-only in every mode but
+// full-access, relative to the project. Only those that exist when the run
+// starts are protected: one the command creates is not.
+var ProtectedPaths = []string{
+	".git/hooks",  // hooks run by the caller's git
+	".git/config", // core.hooksPath, core.fsmonitor, aliases, filters
+	".claude",     // Claude Code settings and hooks
+	".codex",      // Codex settings
+	".gemini",     // Gemini CLI settings
+	".mcp.json",   // MCP servers the agent CLI starts
+	".vscode",     // tasks that run when the folder is opened
+	".idea",       // the same for JetBrains IDEs
+}
+
+// skipWalk are directories the sensitive walk does not enter: their
+// contents are tools' data, not the user's files.
+var skipWalk = map[string]bool{".git": true, "node_modules": true}
+
+// maxWalk bounds the entries the sensitive walk visits in the project.
+const maxWalk = 100_000
+
+// bind is one host path bound into the view at the same place.
+type bind struct {
+	Path     string `json:"path"`
+	Writable bool   `json:"writable,omitempty"`
+	// Dir tells init whether to make a directory or a file to mount on
+	// where the view has nothing at Path (under its own tmpfs).
+	Dir bool `json:"dir,omitempty"`
+}
+
+// view is the planned filesystem view of one run.
+type view struct {
+	binds []bind
+	masks []string
+	// notes say what the plan could not cover.
+	notes []string
+}
+
+// planView resolves the spec's paths on the host and lists the binds and
+// masks of the run. project is the resolved project directory.
+func planView(spec Spec, project string) (view, error) {
+	var v view
+	writable := spec.Mode == WorkspaceWrite || spec.Mode == FullAccess
+	v.binds = append(v.binds, bind{Path: project, Writable: writable, Dir: true})
+	rw := map[string]bool{}
+	for _, p := range spec.ReadWrite {
+		real, fi, err := resolveHost(p, true)
+		if err != nil {
+			return v, &SetupError{What: fmt.Sprintf("read_write path %s: %v", p, err), Hint: "list existing absolute paths (or paths whose parent exists) in sandbox.filesystem.read_write"}
+		}
+		if real == "/" {
+			return v, &SetupError{What: "read_write path / would make the whole host writable", Hint: "use sandbox.mode full-access to lift the filesystem boundary on purpose"}
+		}
+		rw[real] = true
+		v.binds = append(v.binds, bind{Path: real, Writable: true, Dir: fi.IsDir()})
+	}
+	if spec.Cache != "" {
+		if err := os.MkdirAll(spec.Cache, 0o700); err != nil {
+			return v, &SetupError{What: "cache directory: " + err.Error(), Hint: "make the user's cache directory writable, or set XDG_CACHE_HOME"}
+		}
+		real, _, err := resolveHost(spec.Cache, false)
+		if err != nil {
+			return v, &SetupError{What: "cache directory: " + err.Error()}
+		}
+		rw[real] = true
+		v.binds = append(v.binds, bind{Path: real, Writable: true, Dir: true})
+	}
+	readOnly := slices.Clone(spec.ReadOnly)
+	if spec.Mode != FullAccess {
+		for _, p := range ProtectedPaths {
+			readOnly = append(readOnly, filepath.Join(project, p))
+		}
+	}
+	for _, p := range readOnly {
+		real, fi, err := resolveHost(p, false)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return v, &SetupError{What: fmt.Sprintf("read_only path %s: %v", p, err), Hint: "make the path resolvable or remove it"}
+		}
+		if rw[real] {
+			continue // named writable: the caller lifted it
+		}
+		v.binds = append(v.binds, bind{Path: real, Dir: fi.IsDir()})
+	}
+	// Parents first; for the same path the later entry wins, so sort
+	// stably by depth and drop all but the last of each path.
+	slices.SortStableFunc(v.binds, func(a, b bind) int { return depth(a.Path) - depth(b.Path) })
+	v.binds = lastOfEach(v.binds)
+
+	masks, notes, err := planMasks(spec, project)
+	v.masks, v.notes = masks, notes
+	return v, err
+}
+
+// planMasks lists the real paths to mask: the fixed places of the
+// sensitive set in the home, sensitive names at the top of the home and
+// anywhere in the project, and Spec.Hide.
+func planMasks(spec Spec, project string) ([]string, []string, error) {
+	var candidates, notes []string
+	candidates = append(candidates, HomeMasks(spec.Home)...)
+	if spec.Home != "" {
+		if ents, err := os.ReadDir(spec.Home); err == nil {
+			for _, e := range ents {
+				p := filepath.Join(spec.Home, e.Name())
+				if _, ok := pathguard.Sensitive(p); ok {
+					candidates = append(candidates, p)
+				}
+			}
+		}
+	}
+	var rel []string // project-relative patterns of Spec.Hide
+	for _, h := range spec.Hide {
+		switch {
+		case !filepath.IsAbs(h):
+			if err := checkPattern(h); err != nil {
+				return nil, nil, &SetupError{What: fmt.Sprintf("hide pattern %q: %v", h, err), Hint: "write hide entries as paths or globs (*, ?, [...], **)"}
+			}
+			rel = append(rel, strings.TrimPrefix(h, "./"))
+		case hasGlob(h):
+			ms, err := globHost(h)
+			if err != nil {
+				return nil, nil, &SetupError{What: fmt.Sprintf("hide pattern %q: %v", h, err), Hint: "write hide entries as paths or globs (*, ?, [...], **)"}
+			}
+			candidates = append(candidates, ms...)
+		default:
+			candidates = append(candidates, h)
+		}
+	}
+	found, truncated := walkProject(project, rel)
+	candidates = append(candidates, found...)
+	if truncated {
+		notes = append(notes, fmt.Sprintf("sensitive files of the project past its first %d entries are not masked", maxWalk))
+	}
+
+	var masks []string
+	seen := map[string]bool{}
+	for _, p := range candidates {
+		real, err := filepath.EvalSymlinks(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			// Fail closed: a path we cannot resolve is a path we
+			// cannot mask.
+			return nil, nil, &SetupError{What: fmt.Sprintf("mask %s: %v", p, err), Hint: "make the path resolvable or remove it"}
+		}
+		if real == "/" || real == project {
+			return nil, nil, &SetupError{What: fmt.Sprintf("hide %s would mask the whole view or the project", p), Hint: "hide the files inside it instead"}
+		}
+		if !seen[real] {
+			seen[real] = true
+			masks = append(masks, real)
+		}
+	}
+	slices.SortStableFunc(masks, func(a, b string) int { return depth(a) - depth(b) })
+	return masks, notes, nil
+}
+
+// walkProject returns the project's entries that are sensitive or match
+// one of the relative patterns, and for links among them the link itself
+// (resolved later to its target). It reports whether it stopped early.
+func walkProject(project string, rel []string) (found []string, truncated bool) {
+	n := 0
+	filepath.WalkDir(project, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == project {
+			return nil // unreadable here is unreadable inside too
+		}
+		if n++; n > maxWalk {
+			truncated = true
+			return fs.SkipAll
+		}
+		r := p[len(project)+1:]
+		_, sensitive := pathguard.Sensitive(p)
+		if !sensitive {
+			for _, pat := range rel {
+				if matchPattern(pat, r, d.IsDir()) {
+					sensitive = true
+					break
+				}
+			}
+		}
+		if sensitive {
+			found = append(found, p)
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// A link to a secret elsewhere: its target is masked.
+			if t, err := filepath.EvalSymlinks(p); err == nil {
+				if _, ok := pathguard.Sensitive(t); ok {
+					found = append(found, t)
+				}
+			}
+			return nil
+		}
+		if d.IsDir() && skipWalk[d.Name()] {
+			return fs.SkipDir
+		}
+		return nil
+	})
+	return found, truncated
+}
+
+// resolveHost resolves p on the host. With create, a missing directory
+// whose parent exists is made (an extra writable path the caller asked
+// for, like a cache).
+func resolveHost(p string, create bool) (string, fs.FileInfo, error) {
+	if !filepath.IsAbs(p) {
+		return "", nil, fmt.Errorf("not an absolute path")
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if errors.Is(err, os.ErrNotExist) && create {
+		if err := os.Mkdir(p, 0o755); err != nil {
+			return "", nil, err
+		}
+		real, err = filepath.EvalSymlinks(p)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", nil, err
+	}
+	return real, fi, nil
+}
+
+func depth(p string) int { return strings.Count(filepath.Clean(p), "/") }
+
+// lastOfEach keeps, for each path, its last entry, in the order of the
+// first.
+func lastOfEach(bs []bind) []bind {
+	last := map[string]int{}
+	for i, b := range bs {
+		last[b.Path] = i
+	}
+	var out []bind
+	for i, b := range bs {
+		if last[b.Path] == i {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
+
+// checkPattern reports whether a hide pattern is well formed.
+func checkPattern(p string) error {
+	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
+		if seg == "**" {
+			continue
+		}
+		if _, err := path.Match(seg, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// matchPattern reports whether the slash-separated relative path rel
+// matches pat, whose segments are path.Match globs or "**" (any number of
+// segments). A pattern without a slash matches the name at any depth, as
+// in .gitignore; a trailing slash matches directories only.
+func matchPattern(pat, rel string, dir bool) bool {
+	if strings.HasSuffix(pat, "/") {
+		if !dir {
+			return false
+		}
+		pat = strings.TrimSuffix(pat, "/")
+	}
+	if !strings.Contains(pat, "/") {
+		pat = "**/" + pat
+	}
+	return matchSegs(strings.Split(pat, "/"), strings.Split(rel, "/"))
+}
+
+func matchSegs(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(segs); i++ {
+				if matchSegs(pat[1:], segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], segs[0]); !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+// globHost expands an absolute pattern on the host: its fixed leading
+// directories, then a walk of the rest (bounded like the project walk).
+func globHost(pat string) ([]string, error) {
+	if err := checkPattern(pat); err != nil {
+		return nil, err
+	}
+	segs := strings.Split(strings.TrimPrefix(pat, "/"), "/")
+	i := 0
+	for i < len(segs) && !hasGlob(segs[i]) {
+		i++
+	}
+	root := "/" + strings.Join(segs[:i], "/")
+	rest := strings.Join(segs[i:], "/")
+	var out []string
+	n := 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == root {
+			return nil
+		}
+		if n++; n > maxWalk {
+			return fs.SkipAll
+		}
+		r := strings.TrimPrefix(p[len(root):], "/")
+		if matchSegs(strings.Split(strings.TrimSuffix(rest, "/"), "/"), strings.Split(r, "/")) {
+			out = append(out, p)
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+		}
+		return nil
+	})
+	return out, nil
+}
