@@ -266,8 +266,8 @@ func buildConfig(spec Spec) (*config, error) {
 		return nil, &SetupError{What: "project directory: " + err.Error(), Hint: "pass an existing directory with --project"}
 	}
 	cfg := &config{
-		Argv:     spec.Argv,
-		Project:  project,
+		Argv:       spec.Argv,
+		Project:    project,
 		Writable:   spec.Mode == WorkspaceWrite || spec.Mode == FullAccess,
 		FullAccess: spec.Mode == FullAccess,
 		FailAt:     testOnlyFailAt,
