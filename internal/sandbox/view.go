@@ -11,7 +11,9 @@ package sandbox
 //   - Binds are applied parents first: the project, the extra writable
 //     paths (Spec.ReadWrite, the run's cache), then the read-only ones
 //     (Spec.ReadOnly and the protected paths of the project), so that a
-//     read-only path inside a writable one stays read-only.
+//     read-only path inside a writable one stays read-only. Every
+//     directory between such a path and the writable bind around it is
+//     bound onto itself as well: mount points cannot be renamed away.
 //   - Masks come after every bind and cover it: the sensitive set can be
 //     named writable, never visible.
 //   - The protected paths of the project are kept read-only even in
@@ -124,6 +126,7 @@ func planView(spec Spec, project string) (view, error) {
 		}
 		v.binds = append(v.binds, bind{Path: real, Dir: fi.IsDir()})
 	}
+	v.binds = pinParents(v.binds)
 	// Parents first; for the same path the later entry wins, so sort
 	// stably by depth and drop all but the last of each path.
 	slices.SortStableFunc(v.binds, func(a, b bind) int { return depth(a.Path) - depth(b.Path) })
@@ -267,6 +270,41 @@ func resolveHost(p string, create bool) (string, fs.FileInfo, error) {
 		return "", nil, err
 	}
 	return real, fi, nil
+}
+
+// pinParents adds, for each read-only bind inside a writable one, a
+// writable bind of every directory between them, placed before it. A mount
+// point cannot be renamed or removed (EBUSY), so the command cannot move
+// .git aside and put a .git with hooks of its own in its place.
+func pinParents(bs []bind) []bind {
+	out := slices.Clone(bs)
+	for _, b := range bs {
+		if b.Writable {
+			continue
+		}
+		var outer string // the deepest writable bind above b
+		for _, w := range bs {
+			if w.Writable && within(b.Path, w.Path) && len(w.Path) > len(outer) {
+				outer = w.Path
+			}
+		}
+		if outer == "" {
+			continue
+		}
+		var pins []bind
+		for d := filepath.Dir(b.Path); d != outer && within(d, outer); d = filepath.Dir(d) {
+			pins = append(pins, bind{Path: d, Writable: true, Dir: true})
+		}
+		// Before every other bind: a later entry for the same path (an
+		// explicit read_only one) wins.
+		out = append(slices.Clone(pins), out...)
+	}
+	return out
+}
+
+// within reports whether p is below dir (not dir itself).
+func within(p, dir string) bool {
+	return strings.HasPrefix(p, dir+"/") || (dir == "/" && p != "/")
 }
 
 func depth(p string) int { return strings.Count(filepath.Clean(p), "/") }
