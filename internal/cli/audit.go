@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"warden.dev/warden/internal/sandbox"
@@ -18,35 +19,42 @@ import (
 // auditRecord is the execution record of one warden run (DESIGN.md §7),
 // written by --audit-json.
 type auditRecord struct {
-	ID              string         `json:"id"`
-	Agent           string         `json:"agent,omitempty"`
-	Task            string         `json:"task,omitempty"`
-	Command         []string       `json:"command"`
-	CommandSHA256   string         `json:"command_sha256"`
-	Project         string         `json:"project"`
-	Mode            string         `json:"mode"`
-	StartedAt       time.Time      `json:"started_at"`
-	Status          int            `json:"status"`
-	Error           string         `json:"error,omitempty"`
-	ExitCode        int            `json:"exit_code"`
-	Signal          int            `json:"signal"`
-	TimedOut        bool           `json:"timed_out"`
-	DurationMS      int64          `json:"duration_ms"`
-	PeakMemoryBytes int64          `json:"peak_memory_bytes"`
-	CPUTimeMS       int64          `json:"cpu_time_ms"`
-	OOMKilled       bool           `json:"oom_killed"`
-	PidsLimitHit    bool           `json:"pids_limit_hit"`
-	Cgroup          string         `json:"cgroup"`
-	Limits          auditLimits    `json:"limits"`
-	Unenforced      []string       `json:"unenforced"`
-	Degraded        []string       `json:"degraded"`
-	Stdout          auditOutput    `json:"stdout"`
-	Stderr          auditOutput    `json:"stderr"`
-	NetworkAttempts []any          `json:"network_attempts"`
-	BlockedSyscalls []any          `json:"blocked_syscalls"`
-	FilesWritten    []any          `json:"files_written"`
-	NotRecorded     []auditNotDone `json:"not_recorded"`
-	PolicyRevision  string         `json:"policy_revision"`
+	ID              string      `json:"id"`
+	Agent           string      `json:"agent,omitempty"`
+	Task            string      `json:"task,omitempty"`
+	Command         []string    `json:"command"`
+	CommandSHA256   string      `json:"command_sha256"`
+	Project         string      `json:"project"`
+	Mode            string      `json:"mode"`
+	StartedAt       time.Time   `json:"started_at"`
+	Status          int         `json:"status"`
+	Error           string      `json:"error,omitempty"`
+	ExitCode        int         `json:"exit_code"`
+	Signal          int         `json:"signal"`
+	TimedOut        bool        `json:"timed_out"`
+	DurationMS      int64       `json:"duration_ms"`
+	PeakMemoryBytes int64       `json:"peak_memory_bytes"`
+	CPUTimeMS       int64       `json:"cpu_time_ms"`
+	OOMKilled       bool        `json:"oom_killed"`
+	PidsLimitHit    bool        `json:"pids_limit_hit"`
+	Cgroup          string      `json:"cgroup"`
+	Limits          auditLimits `json:"limits"`
+	Unenforced      []string    `json:"unenforced"`
+	Degraded        []string    `json:"degraded"`
+	Stdout          auditOutput `json:"stdout"`
+	Stderr          auditOutput `json:"stderr"`
+	NetworkAttempts []any       `json:"network_attempts"`
+	// BlockedSyscalls are the calls the seccomp filter refused, one
+	// entry per call; BlockedSyscallsHow says how they were seen.
+	BlockedSyscalls    []sandbox.BlockedCall `json:"blocked_syscalls"`
+	BlockedSyscallsHow string                `json:"blocked_syscalls_how"`
+	// FilesWritten are the entries of the writable roots whose status
+	// changed during the run (at most 1,000; total counts them all).
+	FilesWritten          []sandbox.Change `json:"files_written"`
+	FilesWrittenTotal     int              `json:"files_written_total"`
+	FilesWrittenTruncated bool             `json:"files_written_truncated,omitempty"`
+	NotRecorded           []auditNotDone   `json:"not_recorded"`
+	PolicyRevision        string           `json:"policy_revision"`
 }
 
 // auditLimits are the limits in force; 0 means none (or, for a default
@@ -81,8 +89,6 @@ type auditNotDone struct {
 // observes them yet, not because nothing happened.
 var notRecorded = []auditNotDone{
 	{"network_attempts", "the egress proxy is not there yet (issue 5); the sandbox has no network but loopback"},
-	{"blocked_syscalls", "not observed yet: seccomp denials return EPERM without a user notification or log"},
-	{"files_written", "not observed yet"},
 }
 
 func newRunID() string {
@@ -124,6 +130,20 @@ func fillResult(r *auditRecord, res sandbox.Result, timeout time.Duration) {
 	if res.Unenforced != nil {
 		r.Unenforced = res.Unenforced
 	}
+	if res.BlockedSyscalls != nil {
+		r.BlockedSyscalls = res.BlockedSyscalls
+	}
+	r.BlockedSyscallsHow = res.BlockedHow
+	switch {
+	case res.BlockedHow == "":
+		r.NotRecorded = append(r.NotRecorded, auditNotDone{"blocked_syscalls", "the run had no seccomp filter"})
+	case strings.HasPrefix(res.BlockedHow, "not recorded"):
+		r.NotRecorded = append(r.NotRecorded, auditNotDone{"blocked_syscalls", res.BlockedHow})
+	}
+	if res.Changes != nil {
+		r.FilesWritten = res.Changes
+	}
+	r.FilesWrittenTotal, r.FilesWrittenTruncated = res.ChangesTotal, res.ChangesTruncated
 	out := func(o sandbox.Output) auditOutput {
 		return auditOutput{Text: o.String(), HeadBytes: len(o.Head), TailBytes: len(o.Tail), TotalBytes: o.Total, CutBytes: o.Cut}
 	}

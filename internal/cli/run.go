@@ -159,12 +159,13 @@ func runRun(ctx context.Context, args []string) error {
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded),
-			NetworkAttempts: []any{}, BlockedSyscalls: []any{}, FilesWritten: []any{},
-			NotRecorded:    notRecorded,
+			NetworkAttempts: []any{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{},
+			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
 		}
 	}
 
+	spec.RecordChanges = audit != nil
 	res, err := sandbox.Run(ctx, spec)
 	if len(res.Unenforced) != 0 {
 		warningf("not enforced on this host: %s", strings.Join(res.Unenforced, "; "))

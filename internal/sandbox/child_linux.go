@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -56,9 +58,10 @@ func Init() {
 }
 
 type initProc struct {
-	cfg  config
-	ctl  *os.File
-	sigs chan os.Signal
+	cfg     config
+	ctl     *os.File
+	sigs    chan os.Signal
+	blocked blockedLog
 }
 
 // forwarded are the signals passed on to the command: those a shell or a
@@ -447,12 +450,92 @@ func dropPrivileges() error {
 }
 
 // installSeccomp loads package seccomp's filter. It needs the
-// no_new_privs that dropPrivileges set on this thread.
-func installSeccomp() error {
-	if err := seccomp.Install(); err != nil {
-		return &stepError{err.Error(), "the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER, Linux 4.14 or newer) on x86_64"}
+// no_new_privs that dropPrivileges set on this thread. Refused calls go
+// through a listener served by init, which records them; on a kernel
+// without user notification the kernel refuses them itself, unrecorded.
+func (i *initProc) installSeccomp() error {
+	listener, err := seccomp.Install(true)
+	if errors.Is(err, seccomp.ErrNoListener) {
+		_, err = seccomp.Install(false)
+		i.blocked.how = "not recorded: " + seccomp.ErrNoListener.Error()
 	}
+	if err != nil {
+		return &stepError{err.Error(), "the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER, Linux 4.14 or newer) on x86_64; or run with --degraded=seccomp"}
+	}
+	if listener < 0 {
+		return nil
+	}
+	// Never the command's.
+	if _, err := unix.FcntlInt(uintptr(listener), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
+		return fmt.Errorf("listener close-on-exec: %w", err)
+	}
+	i.blocked.how = "seccomp user notification"
+	i.blocked.notify = func(c BlockedCall) { send(i.ctl, report{Blocked: []BlockedCall{c}, BlockedPartial: true}) }
+	go seccomp.Serve(listener, i.blocked.add)
 	return nil
+}
+
+// maxBlocked bounds the distinct refused calls a run records.
+const maxBlocked = 64
+
+// blockedLog aggregates the calls the filter refused, by name.
+type blockedLog struct {
+	how    string
+	notify func(BlockedCall) // called for each new entry
+	mu     sync.Mutex        // guards the fields below
+	byName map[string]int    // index in calls
+	calls  []BlockedCall
+	// dropped counts refusals of calls not recorded past maxBlocked.
+	dropped int
+}
+
+func (b *blockedLog) add(e seccomp.Event) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	name := e.Syscall
+	if name == "" {
+		name = fmt.Sprintf("syscall %d", e.Nr)
+	}
+	if i, ok := b.byName[name]; ok {
+		b.calls[i].Count++
+		return
+	}
+	if len(b.calls) == maxBlocked {
+		b.dropped++
+		return
+	}
+	if b.byName == nil {
+		b.byName = map[string]int{}
+	}
+	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", e.PID))
+	b.byName[name] = len(b.calls)
+	c := BlockedCall{
+		Syscall: name, Errno: "EPERM", Count: 1, PID: e.PID,
+		Command: strings.TrimSpace(string(comm)), Args: e.Args[:argCount(name)],
+	}
+	b.calls = append(b.calls, c)
+	// Told at once, so that a run the timeout kills still has it.
+	if b.notify != nil {
+		b.notify(c)
+	}
+}
+
+func (b *blockedLog) list() []BlockedCall {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]BlockedCall(nil), b.calls...)
+}
+
+// argCount is how many arguments of a refused call are worth recording:
+// the ones rules look at, and the first two otherwise.
+func argCount(name string) int {
+	switch name {
+	case "socket", "socketpair", "clone", "unshare", "personality":
+		return 2
+	case "ioctl":
+		return 2
+	}
+	return 1
 }
 
 func lastCap() (int, error) {
@@ -499,7 +582,7 @@ func (i *initProc) runCommand() {
 	// Last, so that no setup step runs under it; TSYNC covers every
 	// thread of init, and the command inherits it.
 	if !i.cfg.NoSeccomp {
-		i.step("seccomp filter", installSeccomp)
+		i.step("seccomp filter", i.installSeccomp)
 	}
 	t0 := time.Now()
 	proc, err := os.StartProcess(path, i.cfg.Argv, &os.ProcAttr{
@@ -537,7 +620,7 @@ func (i *initProc) runCommand() {
 		if pid != proc.Pid {
 			continue // an orphan, reaped
 		}
-		r := report{Done: true, Exit: ws.ExitStatus()}
+		r := report{Done: true, Exit: ws.ExitStatus(), Blocked: i.blocked.list(), BlockedHow: i.blocked.how, BlockedDropped: i.blocked.dropped}
 		if ws.Signaled() {
 			r.Signal = int(ws.Signal())
 		}

@@ -47,6 +47,14 @@ type report struct {
 	Done   bool `json:"done,omitempty"`
 	Exit   int  `json:"exit"`
 	Signal int  `json:"signal,omitempty"`
+	// Blocked: the calls the seccomp filter refused, recorded as
+	// BlockedHow says; BlockedDropped more were not recorded.
+	Blocked        []BlockedCall `json:"blocked,omitempty"`
+	BlockedHow     string        `json:"blocked_how,omitempty"`
+	BlockedDropped int           `json:"blocked_dropped,omitempty"`
+	// BlockedPartial: a first refusal of one more call, sent as it
+	// happens; the final report has the counts.
+	BlockedPartial bool `json:"blocked_partial,omitempty"`
 	// Step and Micros: a setup step took that long (config.Trace).
 	Step   string `json:"step,omitempty"`
 	Micros int64  `json:"us,omitempty"`

@@ -110,7 +110,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		Pdeathsig:                  syscall.SIGKILL,
 	}
 
-	start := time.Now()
+	start, since := time.Now(), coarseNow()
 	// Pdeathsig fires when the thread that forked init exits; keep this
 	// goroutine on its thread until init is gone.
 	runtime.LockOSThread()
@@ -181,6 +181,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 
 	var last report
 	var got bool
+	var early []BlockedCall // refusals told as they happened
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := parentEnd.Read(buf)
@@ -190,6 +191,8 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			case json.Unmarshal(buf[:n], &r) != nil:
 			case r.Step != "":
 				tr.step(r.Step, r.Micros)
+			case r.BlockedPartial:
+				early = append(early, r.Blocked...)
 			default:
 				last, got = r, true
 			}
@@ -208,6 +211,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		res.CPUTime = ps.UserTime() + ps.SystemTime()
 	}
 	cg.stats(&res)
+	if spec.RecordChanges {
+		res.Changes, res.ChangesTotal, res.ChangesTruncated = changesSince(v.writableRoots(), since)
+	}
 	defer tr.mark("statistics read, cgroup removed")
 	res.Stdout, res.Stderr = outCap.Output(), errCap.Output()
 	res.Limits = spec.Limits
@@ -231,11 +237,19 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		return res, &StartError{Msg: last.StartError, Status: last.Exit}
 	case got && last.Done:
 		res.ExitCode, res.Signal = last.Exit, last.Signal
+		res.BlockedSyscalls, res.BlockedHow = last.Blocked, last.BlockedHow
+		if last.BlockedDropped > 0 {
+			res.BlockedHow += fmt.Sprintf("; %d refusals of further calls not listed", last.BlockedDropped)
+		}
 		if res.Signal != 0 {
 			res.ExitCode = -1
 		}
 		return res, nil
 	case reason != "", res.OOMKilled, res.PidsLimitHit:
+		if len(early) > 0 {
+			res.BlockedSyscalls = early
+			res.BlockedHow = "seccomp user notification; the sandbox was killed, so counts are at least these"
+		}
 		// Killed by the timeout, or init itself fell to a limit (the
 		// OOM killer, or no thread to be had): the whole sandbox died.
 		res.ExitCode, res.Signal = -1, int(syscall.SIGKILL)

@@ -92,6 +92,10 @@ type Spec struct {
 	// explicit choice (warden run --degraded): [LayerLandlock],
 	// [LayerSeccomp]. Every other layer is mandatory.
 	Degraded []Layer
+	// RecordChanges asks for Result.Changes: the writable roots (the
+	// project in workspace-write mode, ReadWrite) are walked after the run
+	// for what changed during it.
+	RecordChanges bool
 	// Trace, when set, receives one line per setup step with its time.
 	Trace io.Writer
 }
@@ -183,10 +187,38 @@ type Result struct {
 	// of which went live to Spec.Stdout and Spec.Stderr): head and tail
 	// within [Limits.Output], with the byte counts.
 	Stdout, Stderr Output
+	// BlockedSyscalls are the system calls the seccomp filter refused,
+	// one entry per call name (at most 64), recorded as BlockedHow says
+	// ("seccomp user notification", or why they were not recorded; empty
+	// when the run had no filter).
+	BlockedSyscalls []BlockedCall
+	BlockedHow      string
+	// Changes are the entries of the writable roots changed during the
+	// run (Spec.RecordChanges), at most 1,000; ChangesTotal counts them
+	// all, and ChangesTruncated says the walk stopped early.
+	Changes          []Change
+	ChangesTotal     int
+	ChangesTruncated bool
 	// Limits are the limits that were in force: those requested, and
 	// the defaults that were applied (a default listed in Unenforced
 	// stays zero; Fsize and CPU zero mean none).
 	Limits Limits
+}
+
+// BlockedCall is one system call the sandbox refused.
+type BlockedCall struct {
+	// Syscall is the call's name; Errno what the caller got.
+	Syscall string `json:"syscall"`
+	Errno   string `json:"errno"`
+	// Count is how many times it was refused.
+	Count int `json:"count"`
+	// PID and Command are the first caller, as seen inside the
+	// sandbox.
+	PID     int    `json:"pid"`
+	Command string `json:"command"`
+	// Args are the first caller's leading arguments (pointers are not
+	// followed).
+	Args []uint64 `json:"args"`
 }
 
 // Status is the exit status a shell would report: the exit code, or

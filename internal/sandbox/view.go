@@ -76,6 +76,27 @@ type view struct {
 	masks []string
 	// notes say what the plan could not cover.
 	notes []string
+	// cache is the resolved Spec.Cache.
+	cache string
+}
+
+// writableRoots are the writable binds but the cache, without those inside
+// another: where the command's changes to the host can be.
+func (v view) writableRoots() []string {
+	var roots []string
+	for _, b := range v.binds {
+		if !b.Writable || b.Path == v.cache {
+			continue
+		}
+		inside := false
+		for _, r := range roots {
+			inside = inside || within(b.Path, r)
+		}
+		if !inside {
+			roots = append(roots, b.Path)
+		}
+	}
+	return roots
 }
 
 // planView resolves the spec's paths on the host and lists the binds and
@@ -105,6 +126,7 @@ func planView(spec Spec, project string) (view, error) {
 			return v, &SetupError{What: "cache directory: " + err.Error()}
 		}
 		rw[real] = true
+		v.cache = real
 		v.binds = append(v.binds, bind{Path: real, Writable: true, Dir: true})
 	}
 	readOnly := slices.Clone(spec.ReadOnly)

@@ -21,6 +21,7 @@ var AMD64 = Arch{
 	Numbers: map[string]uint32{
 		"ioctl":             16,
 		"socket":            41,
+		"socketpair":        53,
 		"clone":             56,
 		"ptrace":            101,
 		"syslog":            103,

@@ -106,27 +106,27 @@ func checkRule(r Rule) error {
 	return nil
 }
 
-// rule emits the body of one rule, entered when the number matched.
+// rule emits the body of one rule, entered when the number matched; see
+// [Rule] for the order in which If and Unless are read.
 func (a *assembler) rule(r Rule) {
+	if len(r.If) == 0 && len(r.Unless) == 0 {
+		a.ret(r.Action)
+		return
+	}
 	allow, act := a.newLabel(), a.newLabel()
-	for _, c := range r.Unless {
-		a.cond(c, allow)
+	for _, c := range r.If {
+		a.cond(c, act)
 	}
-	if len(r.If) == 0 {
-		a.ret(r.Action)
-	} else {
-		for _, c := range r.If {
-			a.cond(c, act)
+	if len(r.Unless) > 0 {
+		for _, c := range r.Unless {
+			a.cond(c, allow)
 		}
-	}
-	if len(r.Unless) > 0 || len(r.If) > 0 {
-		a.bind(allow)
-		a.ret(Allow)
-	}
-	if len(r.If) > 0 {
-		a.bind(act)
 		a.ret(r.Action)
 	}
+	a.bind(allow)
+	a.ret(Allow)
+	a.bind(act)
+	a.ret(r.Action)
 }
 
 // cond jumps to onTrue when every check of c holds and falls through

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -37,9 +38,15 @@ func filteredChild() int {
 		fmt.Println("FAIL no_new_privs:", err)
 		return 1
 	}
-	if err := seccomp.Install(); err != nil {
+	notify := os.Getenv(envChild) == "notify"
+	listener, err := seccomp.Install(notify)
+	if err != nil {
 		fmt.Println("FAIL install:", err)
 		return 1
+	}
+	events := make(chan seccomp.Event, 64)
+	if notify {
+		go seccomp.Serve(listener, func(e seccomp.Event) { events <- e })
 	}
 	failed := false
 	check := func(name string, got, want error) {
@@ -69,6 +76,12 @@ func filteredChild() int {
 	check("io_uring_setup", sys(unix.SYS_IO_URING_SETUP, 1, 0), unix.EPERM)
 	check("mount", sys(unix.SYS_MOUNT, 0, 0, 0), unix.EPERM)
 	check("personality(ADDR_NO_RANDOMIZE)", sys(unix.SYS_PERSONALITY, 0x0040000 /* ADDR_NO_RANDOMIZE */), unix.EPERM)
+	check("socket(AF_UNIX)", sys(unix.SYS_SOCKET, unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0), unix.EPERM)
+	check("socket(AF_VSOCK)", sys(unix.SYS_SOCKET, unix.AF_VSOCK, unix.SOCK_STREAM, 0), unix.EPERM)
+	var pair [2]int32
+	check("socketpair(AF_UNIX, SOCK_DGRAM)", sys(unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_DGRAM, 0, uintptr(unsafe.Pointer(&pair))), unix.EPERM)
+	check("socketpair(AF_UNIX, SOCK_STREAM)", sys(unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0, uintptr(unsafe.Pointer(&pair))), nil)
+	check("socket(AF_INET6, SOCK_STREAM)", sys(unix.SYS_SOCKET, unix.AF_INET6, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0), nil)
 	check("personality(query)", sys(unix.SYS_PERSONALITY, 0xffffffff), nil)
 	check("getpid", sys(unix.SYS_GETPID), nil)
 	// Starting a process goes through clone; the child inherits the
@@ -91,6 +104,26 @@ func filteredChild() int {
 		n++
 	}
 	fmt.Printf("threads checked: %d\n", n)
+	if notify {
+		// Every EPERM above went through the listener; ENOSYS (clone3)
+		// and allowed calls did not.
+		seen := map[string]int{}
+		for len(events) > 0 {
+			e := <-events
+			seen[e.Syscall]++
+		}
+		for _, name := range []string{"ptrace", "unshare", "socket", "keyctl", "io_uring_setup", "mount", "personality", "socketpair"} {
+			if seen[name] == 0 {
+				failed = true
+				fmt.Printf("FAIL the listener did not see %s (saw %v)\n", name, seen)
+			}
+		}
+		if seen["clone3"] != 0 || seen["getpid"] != 0 {
+			failed = true
+			fmt.Printf("FAIL the listener saw calls the filter does not refuse with EPERM: %v\n", seen)
+		}
+		fmt.Printf("listener saw: %v\n", seen)
+	}
 	if failed || n < 2 {
 		return 1
 	}
@@ -98,12 +131,24 @@ func filteredChild() int {
 }
 
 func TestInstallFiltersEveryThread(t *testing.T) {
+	for _, mode := range []string{"plain", "notify"} {
+		t.Run(mode, func(t *testing.T) { testInstall(t, mode) })
+	}
+}
+
+func testInstall(t *testing.T, mode string) {
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil || !strings.Contains(string(status), "Seccomp:") {
 		t.Skipf("requires seccomp: no Seccomp field in /proc/self/status (%v)", err)
 	}
+	if mode == "notify" {
+		avail, _ := os.ReadFile("/proc/sys/kernel/seccomp/actions_avail")
+		if !strings.Contains(string(avail), "user_notif") {
+			t.Skipf("requires seccomp user notification: actions_avail is %q", strings.TrimSpace(string(avail)))
+		}
+	}
 	cmd := exec.Command("/proc/self/exe")
-	cmd.Env = append(os.Environ(), envChild+"=1")
+	cmd.Env = append(os.Environ(), envChild+"="+mode)
 	out, err := cmd.CombinedOutput()
 	t.Logf("filtered process:\n%s", out)
 	if err != nil {

@@ -36,13 +36,16 @@ const (
 	cloneNewNamespaces = cloneNewNS | cloneNewCgroup | cloneNewUTS | cloneNewIPC |
 		cloneNewUser | cloneNewPID | cloneNewNet
 
-	afInet   = 2
-	afInet6  = 10
-	afPacket = 17
+	afUnix    = 1
+	afInet    = 2
+	afInet6   = 10
+	afNetlink = 16
+	afPacket  = 17
 
 	// sockTypeMask selects the type from socket(2)'s type argument,
 	// without SOCK_NONBLOCK and SOCK_CLOEXEC.
 	sockTypeMask = 0xf
+	sockDgram    = 2
 	sockRaw      = 3
 	sockPacket   = 10
 
@@ -125,16 +128,38 @@ var Rules = []Rule{
 	{Syscall: "finit_module", Action: Deny},
 	{Syscall: "delete_module", Action: Deny},
 
-	// Raw network access: packet sockets see and forge every frame, raw
-	// IP sockets forge headers. Ordinary sockets (TCP, UDP, Unix, netlink
-	// for ip(8)) stay allowed. AF_INET with the obsolete SOCK_PACKET type
-	// is turned into a packet socket by the kernel, so it is refused too.
-	{Syscall: "socket", Action: Deny, If: []Cond{
-		{Eq(0, afPacket)},
-		{Eq(0, afInet), MaskedEq(1, sockTypeMask, sockRaw)},
-		{Eq(0, afInet6), MaskedEq(1, sockTypeMask, sockRaw)},
-		{Eq(0, afInet), MaskedEq(1, sockTypeMask, sockPacket)},
-	}},
+	// Sockets: only TCP, UDP and ICMP datagrams over IPv4 and IPv6, which
+	// the network namespace confines to the sandbox's loopback and the
+	// egress bridge, and netlink, which is per namespace (ip(8), and
+	// glibc's getaddrinfo asks it for the interfaces). Refused:
+	//   - Unix sockets. A pathname socket of the host (a container
+	//     engine's, a session bus, an agent's) is reached through the
+	//     filesystem, not the network namespace, and the mounts cannot
+	//     hide every one of them; Landlock controls connecting to them
+	//     only from ABI 9.
+	//   - Every other family: VM sockets (AF_VSOCK) talk to the
+	//     hypervisor whatever the namespace; packet sockets see and forge
+	//     every frame; the rest (AF_ALG, AF_BLUETOOTH, AF_RDS…) is kernel
+	//     attack surface no toolchain needs.
+	//   - Raw IP sockets, which forge headers, and AF_INET with the
+	//     obsolete SOCK_PACKET type, which the kernel turns into a packet
+	//     socket.
+	{Syscall: "socket", Action: Deny,
+		If: []Cond{
+			{Eq(0, afInet), MaskedEq(1, sockTypeMask, sockRaw)},
+			{Eq(0, afInet6), MaskedEq(1, sockTypeMask, sockRaw)},
+			{Eq(0, afInet), MaskedEq(1, sockTypeMask, sockPacket)},
+		},
+		Unless: []Cond{{Eq(0, afInet)}, {Eq(0, afInet6)}, {Eq(0, afNetlink)}},
+	},
+	// A connected pair of Unix sockets reaches only its other end, and
+	// shells, interpreters and runtimes use them as pipes: allowed as
+	// streams and sequenced packets. A datagram one is refused: sendto
+	// and connect on it can still name a host socket.
+	{Syscall: "socketpair", Action: Deny,
+		If:     []Cond{{Eq(0, afUnix), MaskedEq(1, sockTypeMask, sockDgram)}},
+		Unless: []Cond{{Eq(0, afUnix)}},
+	},
 
 	// Administration of the host. Each needs a capability the command does
 	// not have; refused here as well (see the rules at the top).

@@ -42,6 +42,12 @@ const (
 	KillProcess Action = 0x80000000
 	// Allow lets the call through.
 	Allow Action = 0x7fff0000
+	// Notify hands the call to the filter's listener, which answers for
+	// it (SECCOMP_RET_USER_NOTIF). [Program] with notify set uses it in
+	// place of [Deny], so that Warden can record what was refused; the
+	// listener ([Listener]) always answers with EPERM, never lets the
+	// call run.
+	Notify Action = 0x7fc00000
 
 	retErrno = 0x00050000
 )
@@ -66,6 +72,8 @@ func (a Action) String() string {
 		return "kill-process"
 	case a == Allow:
 		return "allow"
+	case a == Notify:
+		return "notify"
 	case a == Deny:
 		return "errno(EPERM)"
 	case a == NoSys:
@@ -78,9 +86,13 @@ func (a Action) String() string {
 
 // Rule says what the filter does with one system call.
 //
-// When Unless holds the call is allowed. Otherwise, when If is empty or
-// holds, Action is returned; else the call is allowed. A list of
-// conditions holds when any one of them does.
+// When If holds, Action is returned. Otherwise, when Unless is set, the
+// call is allowed if Unless holds and gets Action if not; when Unless is
+// empty, the call gets Action if If is empty too, and is allowed if not.
+// A list of conditions holds when any one of them does. So a rule with
+// only If denies what it lists, a rule with only Unless allows only what
+// it lists, and a rule with both denies what If lists among what Unless
+// allows.
 type Rule struct {
 	// Syscall is the call's name in the kernel's syscall table.
 	Syscall string
@@ -142,10 +154,22 @@ func ArchFor(goarch string) *Arch {
 }
 
 // Program returns Warden's filter, [Rules] built with [Build], for goarch.
-func Program(goarch string) ([]Instruction, error) {
+// With notify, every [Deny] becomes [Notify]: the call is refused by the
+// listener instead of the kernel, with the same EPERM, and is seen.
+func Program(goarch string, notify bool) ([]Instruction, error) {
 	a := ArchFor(goarch)
 	if a == nil {
 		return nil, fmt.Errorf("no syscall table for %s", goarch)
 	}
-	return Build(a, Rules)
+	rules := Rules
+	if notify {
+		rules = make([]Rule, len(Rules))
+		for i, r := range Rules {
+			if r.Action == Deny {
+				r.Action = Notify
+			}
+			rules[i] = r
+		}
+	}
+	return Build(a, rules)
 }

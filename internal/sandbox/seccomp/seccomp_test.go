@@ -94,7 +94,7 @@ func eval(prog []seccomp.Instruction, c call) seccomp.Action {
 
 func program(t *testing.T) []seccomp.Instruction {
 	t.Helper()
-	prog, err := seccomp.Program("amd64")
+	prog, err := seccomp.Program("amd64", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,15 @@ func TestVerdicts(t *testing.T) {
 
 		{name: "tcp socket", syscall: "socket", args: [6]uint64{afInet, sockStream}, want: seccomp.Allow},
 		{name: "udp6 socket", syscall: "socket", args: [6]uint64{afInet6, sockDgram | sockNonblock | sockCloexec}, want: seccomp.Allow},
-		{name: "unix socket", syscall: "socket", args: [6]uint64{afUnix, sockStream | sockCloexec}, want: seccomp.Allow},
+		{name: "unix stream socket", syscall: "socket", args: [6]uint64{afUnix, sockStream | sockCloexec}, want: seccomp.Deny},
+		{name: "unix datagram socket", syscall: "socket", args: [6]uint64{afUnix, sockDgram}, want: seccomp.Deny},
+		{name: "vsock", syscall: "socket", args: [6]uint64{40, sockStream}, want: seccomp.Deny},
+		{name: "AF_ALG", syscall: "socket", args: [6]uint64{38, 5}, want: seccomp.Deny},
+		{name: "inet with high garbage in the family", syscall: "socket", args: [6]uint64{0xdead000000000000 | afInet, sockStream}, want: seccomp.Allow},
+		{name: "unix stream pair", syscall: "socketpair", args: [6]uint64{afUnix, sockStream | sockCloexec}, want: seccomp.Allow},
+		{name: "unix seqpacket pair", syscall: "socketpair", args: [6]uint64{afUnix, 5}, want: seccomp.Allow},
+		{name: "unix datagram pair", syscall: "socketpair", args: [6]uint64{afUnix, sockDgram | sockCloexec}, want: seccomp.Deny},
+		{name: "inet pair", syscall: "socketpair", args: [6]uint64{afInet, sockStream}, want: seccomp.Deny},
 		{name: "netlink raw socket (ip link)", syscall: "socket", args: [6]uint64{afNetlink, sockRaw | sockCloexec}, want: seccomp.Allow},
 		{name: "icmp datagram socket (ping)", syscall: "socket", args: [6]uint64{afInet, sockDgram, 1}, want: seccomp.Allow},
 		{name: "raw ipv4", syscall: "socket", args: [6]uint64{afInet, sockRaw, 1}, want: seccomp.Deny},
@@ -335,10 +343,12 @@ func expected(r seccomp.Rule, args [6]uint64) seccomp.Action {
 		}
 		return false
 	}
-	if holds(r.Unless) {
+	switch {
+	case holds(r.If):
+		return r.Action
+	case len(r.Unless) > 0 && holds(r.Unless):
 		return seccomp.Allow
-	}
-	if len(r.If) == 0 || holds(r.If) {
+	case len(r.Unless) > 0 || len(r.If) == 0:
 		return r.Action
 	}
 	return seccomp.Allow
@@ -363,7 +373,7 @@ func TestBuildErrors(t *testing.T) {
 			t.Errorf("%s: Build error %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
-	if _, err := seccomp.Program("mips"); err == nil {
+	if _, err := seccomp.Program("mips", false); err == nil {
 		t.Error("Program(mips) built a filter without a syscall table")
 	}
 }
