@@ -67,7 +67,7 @@ func runRun(ctx context.Context, args []string) error {
 	agent := fs.String("agent", "", "agent `NAME` for the execution record")
 	task := fs.String("task", "", "task `ID` for the execution record")
 	var degraded []sandbox.Layer
-	fs.Func("degraded", "run without `LAYER` (landlock or seccomp; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
+	fs.Func("degraded", "run without `LAYER` (landlock, seccomp or cgroup; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
 		for _, name := range strings.Split(v, ",") {
 			l := sandbox.Layer(strings.TrimSpace(name))
 			if !slices.Contains(sandbox.Layers, l) {
@@ -167,8 +167,8 @@ func runRun(ctx context.Context, args []string) error {
 
 	spec.RecordChanges = audit != nil
 	res, err := sandbox.Run(ctx, spec)
-	if len(res.Unenforced) != 0 {
-		warningf("not enforced on this host: %s", strings.Join(res.Unenforced, "; "))
+	for _, n := range res.Unenforced {
+		warningf("not enforced as asked: %s", n)
 	}
 	var se *sandbox.SetupError
 	var ste *sandbox.StartError
@@ -268,6 +268,7 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 var degradedEffect = map[sandbox.Layer]string{
 	sandbox.LayerLandlock: "files are contained by the mounts alone",
 	sandbox.LayerSeccomp:  "no system call is filtered (nested namespaces, ptrace, io_uring, keyctl, raw sockets are open)",
+	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (see the notes after the run)",
 }
 
 func degradedNames(ls []sandbox.Layer) []string {

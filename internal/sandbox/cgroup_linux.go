@@ -148,7 +148,8 @@ type runCgroup struct {
 	memDir, pidsDir, cpuDir, acctDir string
 	memV2, pidsV2, cpuV2             bool
 	versions                         map[string]bool
-	unenforced                       []string
+	// missing are the controllers this run wanted and could not have.
+	missing []cgroupWant
 }
 
 // cgroupWant is one controller a run asks for.
@@ -156,6 +157,8 @@ type cgroupWant struct {
 	ctrl     string
 	required bool // requested by the spec; else a best-effort default
 	what     string
+	value    int64 // bytes, processes, or (cpu) millicores
+	err      error // why it could not be had
 	// files are written in order: v1 and v2 names differ.
 	v1, v2 [][2]string
 }
@@ -168,7 +171,7 @@ func cgroupWants(l Limits) []cgroupWant {
 		mem = defaultMemory()
 	}
 	ms := strconv.FormatInt(mem, 10)
-	ws = append(ws, cgroupWant{ctrl: "memory", required: memReq, what: "memory " + formatBytes(mem),
+	ws = append(ws, cgroupWant{ctrl: "memory", required: memReq, what: "memory " + formatBytes(mem), value: mem,
 		// memsw must follow the plain limit; it exists only with swap
 		// accounting (else swappiness 0 keeps the group out of swap).
 		v1: [][2]string{{"memory.limit_in_bytes", ms}, {"?memory.memsw.limit_in_bytes", ms}, {"!memory.swappiness", "0"}},
@@ -179,14 +182,14 @@ func cgroupWants(l Limits) []cgroupWant {
 		pids = DefaultPids
 	}
 	ps := strconv.FormatInt(pids, 10)
-	ws = append(ws, cgroupWant{ctrl: "pids", required: pidsReq, what: "pids " + ps,
+	ws = append(ws, cgroupWant{ctrl: "pids", required: pidsReq, what: "pids " + ps, value: pids,
 		v1: [][2]string{{"pids.max", ps}}, v2: [][2]string{{"pids.max", ps}}})
 	if l.CPU > 0 {
 		const period = 100000
 		quota := int64(math.Ceil(l.CPU * period))
 		quota = max(quota, 1000)
 		q := strconv.FormatInt(quota, 10)
-		ws = append(ws, cgroupWant{ctrl: "cpu", required: true, what: "cpu " + strconv.FormatFloat(l.CPU, 'g', -1, 64),
+		ws = append(ws, cgroupWant{ctrl: "cpu", required: true, what: "cpu " + strconv.FormatFloat(l.CPU, 'g', -1, 64), value: int64(math.Ceil(l.CPU * 1000)),
 			v1: [][2]string{{"cpu.cfs_period_us", strconv.Itoa(period)}, {"cpu.cfs_quota_us", q}},
 			v2: [][2]string{{"cpu.max", q + " " + strconv.Itoa(period)}}})
 	}
@@ -216,11 +219,16 @@ func formatBytes(n int64) string {
 	return fmt.Sprintf("%dB", n)
 }
 
+// testOnlyNoCgroup, when set, makes every controller unavailable, as on
+// a host without cgroup rights.
+var testOnlyNoCgroup bool
+
 // newCgroup sweeps stale run directories, then makes and configures this
-// run's. A required controller that cannot be set up is a *SetupError;
-// a default one is skipped and noted in unenforced. It returns nil, nil
-// when nothing could be made and nothing was required.
-func newCgroup(l Limits) (*runCgroup, error) {
+// run's. A required controller that cannot be set up is a *SetupError
+// unless fallback is set; such a controller, and a default one that cannot
+// be had, is listed in missing for the rlimit fallback. It returns a
+// cgroup with no directories when nothing could be made.
+func newCgroup(l Limits, fallback bool) (*runCgroup, error) {
 	var rnd [4]byte
 	rand.Read(rnd[:])
 	cg := &runCgroup{
@@ -231,6 +239,9 @@ func newCgroup(l Limits) (*runCgroup, error) {
 	made := map[string]bool{} // run directories already made
 	for _, w := range cgroupWants(l) {
 		dir, v2, err := cg.place(host, herr, w.ctrl, made)
+		if testOnlyNoCgroup {
+			err = fmt.Errorf("cgroups made unavailable by a test: %w", unix.EACCES)
+		}
 		if err == nil {
 			files := w.v1
 			if v2 {
@@ -239,11 +250,12 @@ func newCgroup(l Limits) (*runCgroup, error) {
 			err = writeSettings(dir, files)
 		}
 		if err != nil {
-			if w.required {
+			if w.required && !fallback {
 				cg.remove()
 				return nil, cgroupError(w.ctrl, w.what, err)
 			}
-			cg.unenforced = append(cg.unenforced, fmt.Sprintf("default %s: %v", w.what, err))
+			w.err = err
+			cg.missing = append(cg.missing, w)
 			continue
 		}
 		if v2 {
@@ -270,7 +282,7 @@ func newCgroup(l Limits) (*runCgroup, error) {
 		}
 	}
 	if len(cg.dirs) == 0 {
-		return &runCgroup{unenforced: cg.unenforced}, nil
+		return &runCgroup{missing: cg.missing}, nil
 	}
 	return cg, nil
 }
@@ -442,7 +454,6 @@ func (cg *runCgroup) version() string {
 // before remove.
 func (cg *runCgroup) stats(res *Result) {
 	res.Cgroup = cg.version()
-	res.Unenforced = cg.unenforced
 	if cg.memDir != "" {
 		if cg.memV2 {
 			res.PeakMemory = readInt(filepath.Join(cg.memDir, "memory.peak"))

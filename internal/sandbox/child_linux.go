@@ -168,12 +168,12 @@ func (i *initProc) setup() {
 		return setattr(newRoot, flags)
 	})
 	i.step("mount /dev", i.mountDev)
-	i.step("mount /tmp", func() error { return tmpfs(newRoot+"/tmp", "mode=1777") })
+	i.step("mount /tmp", func() error { return tmpfs(newRoot+"/tmp", i.tmpfsOpts("mode=1777")) })
 	i.step("mount /run", func() error {
 		if _, err := os.Lstat(newRoot + "/run"); errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
-		return tmpfs(newRoot+"/run", "mode=0755")
+		return tmpfs(newRoot+"/run", i.tmpfsOpts("mode=0755"))
 	})
 	i.step("mount exec scratch", func() error {
 		if !i.cfg.ExecScratch {
@@ -185,7 +185,7 @@ func (i *initProc) setup() {
 		}
 		// Executable, unlike /tmp: toolchains that run what they just
 		// linked (go test, via GOTMPDIR) need one such place.
-		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777")
+		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, i.tmpfsOpts("mode=1777"))
 	})
 	i.step("bind project", i.bindAll)
 	i.step("mask sensitive paths", i.mask)
@@ -230,6 +230,14 @@ func setattr(path string, flags uint64) error {
 	return nil
 }
 
+// tmpfsOpts adds the size bound of a run without a memory cgroup to opts.
+func (i *initProc) tmpfsOpts(opts string) string {
+	if i.cfg.TmpfsSize > 0 {
+		return fmt.Sprintf("%s,size=%d", opts, i.cfg.TmpfsSize)
+	}
+	return opts
+}
+
 func tmpfs(path, opts string) error {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return err
@@ -264,7 +272,7 @@ func (i *initProc) mountDev() error {
 			return err
 		}
 	}
-	if err := tmpfs(dev+"/shm", "mode=1777"); err != nil {
+	if err := tmpfs(dev+"/shm", i.tmpfsOpts("mode=1777")); err != nil {
 		return fmt.Errorf("mount /dev/shm: %w", err)
 	}
 	// Read-only for /dev itself only: /dev/shm stays writable.

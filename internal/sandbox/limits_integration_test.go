@@ -330,3 +330,104 @@ func TestLimitsAsUnprivilegedUser(t *testing.T) {
 	}
 	rerunAsNobody(t, "^TestLimit")
 }
+
+// noCgroups makes cgroups unavailable for the rest of the test, as for a
+// user without cgroup rights; the rerun as uid 65534 has none anyway.
+func noCgroups(t *testing.T) {
+	testOnlyNoCgroup = true
+	t.Cleanup(func() { testOnlyNoCgroup = false })
+}
+
+func noteWith(res Result, s string) bool {
+	for _, n := range res.Unenforced {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLimitFallbackMemory: without a cgroup, --degraded=cgroup bounds each
+// process's private memory with RLIMIT_DATA and each private tmpfs by size.
+func TestLimitFallbackMemory(t *testing.T) {
+	if !haveCmd("python3") {
+		t.Skip("requires python3 on PATH to allocate memory")
+	}
+	noCgroups(t)
+	// Requested without --degraded: nothing runs.
+	o := run(t, Spec{Limits: Limits{Memory: 256 << 20}, Argv: []string{"true"}})
+	var se *SetupError
+	if !errors.As(o.err, &se) || !strings.Contains(se.Error(), "cgroup memory 256MiB") {
+		t.Fatalf("err = %v, want a SetupError for the memory cgroup", o.err)
+	}
+	o = run(t, Spec{Limits: Limits{Memory: 256 << 20}, Degraded: []Layer{LayerCgroup}, Argv: sh(
+		`python3 -c 'b = bytearray(1 << 30); print("ALLOCATED")'; ` +
+			`python3 -c 'b = bytearray(64 << 20); print("SMALL OK")'; ` +
+			`head -c 400000000 /dev/zero > /tmp/fill; wc -c < /tmp/fill`)})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if strings.Contains(o.stdout, "ALLOCATED") || !strings.Contains(o.stderr, "MemoryError") {
+		t.Errorf("a 1 GiB allocation under a 256 MiB fallback succeeded:\n%s\n%s", o.stdout, o.stderr)
+	}
+	if !strings.Contains(o.stdout, "SMALL OK") {
+		t.Error("control: a 64 MiB allocation failed, so the test proves nothing")
+	}
+	if n, _ := strconv.Atoi(lastLine(o.stdout)); n == 0 || n > 256<<20 {
+		t.Errorf("/tmp took %d bytes, want at most 256 MiB", n)
+	}
+	if !noteWith(o.res, "RLIMIT_DATA") {
+		t.Errorf("the fallback was not stated: %q", o.res.Unenforced)
+	}
+}
+
+// TestLimitFallbackPids: RLIMIT_NPROC counted in the sandbox's own user
+// namespace bounds processes; for root, whom the kernel exempts, the run
+// says it is not enforced.
+func TestLimitFallbackPids(t *testing.T) {
+	noCgroups(t)
+	token := fmt.Sprintf("1001.%d", time.Now().UnixNano()%1000000)
+	// From outside, while the run is on: how many of its sleeps exist.
+	stop, peak := make(chan struct{}), make(chan int)
+	go func() {
+		most := 0
+		for {
+			select {
+			case <-stop:
+				peak <- most
+				return
+			case <-time.After(20 * time.Millisecond):
+				most = max(most, len(findProcs(token)))
+			}
+		}
+	}()
+	o := run(t, Spec{Limits: Limits{Pids: 32}, Degraded: []Layer{LayerCgroup}, Timeout: 20 * time.Second, Argv: sh(fmt.Sprintf(
+		"for i in $(seq 200); do sleep %s & done 2>/dev/null; sleep 1; echo spawned", token))})
+	close(stop)
+	most := <-peak
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	t.Logf("at most %d sleeps seen from outside", most)
+	if os.Getuid() == 0 {
+		if !noteWith(o.res, "not enforced: RLIMIT_NPROC does not apply to root") {
+			t.Errorf("root: the pids fallback was not said to be unenforced: %q", o.res.Unenforced)
+		}
+		return
+	}
+	if !noteWith(o.res, "RLIMIT_NPROC") {
+		t.Errorf("the fallback was not stated: %q", o.res.Unenforced)
+	}
+	// RLIMIT_NPROC is the 32 asked plus room for init's threads.
+	if most == 0 || most > 32+initThreads {
+		t.Errorf("%d of 200 background processes ran at once under a 32-process fallback", most)
+	}
+	if left := findProcs(token); len(left) != 0 {
+		t.Errorf("processes outlived the run: %v", left)
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}

@@ -6,6 +6,8 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"math"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,15 +36,61 @@ func rlimitsFor(l Limits) []rlimit {
 	return rs
 }
 
+// initThreads is the room left for init's own threads under the
+// RLIMIT_NPROC fallback: the kernel counts every task of the user, and
+// init is a Go program with a few.
+const initThreads = 64
+
+// fallback turns the cgroup controllers a run could not have into the
+// rlimits that come closest, and says precisely what each one does and
+// does not bound. root tells whether the caller is root, for whom the
+// kernel ignores RLIMIT_NPROC.
+func fallback(missing []cgroupWant, timeout time.Duration, root bool) (rs []rlimit, tmpfsSize int64, notes []string) {
+	for _, w := range missing {
+		kind := "default"
+		if w.required {
+			kind = "requested"
+		}
+		why := fmt.Sprintf("%s %s for the whole sandbox: no cgroup (%v)", kind, w.what, w.err)
+		switch w.ctrl {
+		case "memory":
+			rs = append(rs, rlimit{"memory (RLIMIT_DATA)", unix.RLIMIT_DATA, uint64(w.value)})
+			tmpfsSize = w.value
+			notes = append(notes, why+fmt.Sprintf("; instead each process may hold at most %s of private writable memory (RLIMIT_DATA: heap, stacks, anonymous mappings; not shared memory or mapped files), and each private tmpfs (/tmp, /dev/shm, /run) at most %[1]s", formatBytes(w.value)))
+		case "pids":
+			if root {
+				notes = append(notes, why+"; not enforced: RLIMIT_NPROC does not apply to root")
+				continue
+			}
+			n := uint64(w.value) + initThreads
+			rs = append(rs, rlimit{"pids (RLIMIT_NPROC)", unix.RLIMIT_NPROC, n})
+			notes = append(notes, why+fmt.Sprintf("; instead RLIMIT_NPROC %d: at most %d processes and threads in the sandbox's user namespace, %d of them for the command (the rest is room for init's threads)", n, n, w.value))
+		case "cpu":
+			if timeout <= 0 {
+				notes = append(notes, why+"; not enforced: without cgroups only total CPU time can be bounded (RLIMIT_CPU), which needs a timeout to derive it from")
+				continue
+			}
+			secs := uint64(math.Ceil(float64(w.value) / 1000 * timeout.Seconds()))
+			rs = append(rs, rlimit{"cpu (RLIMIT_CPU)", unix.RLIMIT_CPU, secs})
+			notes = append(notes, why+fmt.Sprintf("; instead each process may use at most %d CPU-seconds (RLIMIT_CPU, cpu × timeout), then gets SIGXCPU; its share of the CPUs is not limited", secs))
+		}
+	}
+	return rs, tmpfsSize, notes
+}
+
 // applyRlimits sets the rlimits on init, pid, from the parent. Init is
 // still blocked reading its configuration, so nothing it starts escapes
 // them. Init is a Go program whose runtime raised its own soft
 // RLIMIT_NOFILE at start; Go restores the original value in children only
 // when the current one is still what the runtime set, which prlimit with
 // soft = hard has changed, so the command sees the value set here.
-func applyRlimits(pid int, l Limits) error {
-	for _, r := range rlimitsFor(l) {
+func applyRlimits(pid int, rs []rlimit) error {
+	for _, r := range rs {
 		lim := unix.Rlimit{Cur: r.value, Max: r.value}
+		if r.resource == unix.RLIMIT_CPU {
+			// SIGXCPU at the soft limit, SIGKILL a second later.
+			lim.Max = r.value + 1
+		}
 		if err := unix.Prlimit(pid, r.resource, &lim, nil); err != nil {
 			hint := "this is a bug in warden; please report it"
 			if errors.Is(err, unix.EPERM) {

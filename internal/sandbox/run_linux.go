@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -60,13 +61,17 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// The cgroup is made before init exists, so a limit that cannot be
 	// had costs no process.
 	tr.mark("configuration")
-	cg, err := newCgroup(spec.Limits)
+	cg, err := newCgroup(spec.Limits, slices.Contains(spec.Degraded, LayerCgroup))
 	if err != nil {
 		<-planned
 		return Result{}, err
 	}
 	defer cg.remove()
 	tr.mark("cgroup")
+	// What no cgroup could bound, rlimits bound as well as they can.
+	extra, tmpfsSize, notes := fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
+	rlimits := append(rlimitsFor(spec.Limits), extra...)
+	cfg.TmpfsSize = tmpfsSize
 
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -126,7 +131,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// its rlimits are set and it is in the cgroup.
 	var msg []byte
 	for _, f := range []func() error{
-		func() error { return applyRlimits(cmd.Process.Pid, spec.Limits) },
+		func() error { return applyRlimits(cmd.Process.Pid, rlimits) },
 		func() error { return cg.add(cmd.Process.Pid) },
 		func() error {
 			if err := <-planned; err != nil {
@@ -211,6 +216,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		res.CPUTime = ps.UserTime() + ps.SystemTime()
 	}
 	cg.stats(&res)
+	res.Unenforced = append(notes, v.notes...)
 	if spec.RecordChanges {
 		res.Changes, res.ChangesTotal, res.ChangesTruncated = changesSince(v.writableRoots(), since)
 	}
@@ -223,10 +229,10 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if res.Limits.Output == 0 {
 		res.Limits.Output = DefaultOutputCap
 	}
-	if res.Limits.Memory == 0 && cg != nil && cg.memDir != "" {
+	if res.Limits.Memory == 0 && cg.memDir != "" {
 		res.Limits.Memory = defaultMemory()
 	}
-	if res.Limits.Pids == 0 && cg != nil && cg.pidsDir != "" {
+	if res.Limits.Pids == 0 && cg.pidsDir != "" {
 		res.Limits.Pids = DefaultPids
 	}
 
@@ -299,6 +305,9 @@ func buildConfig(spec Spec) (*config, error) {
 			cfg.NoLandlock = true
 		case LayerSeccomp:
 			cfg.NoSeccomp = true
+		case LayerCgroup:
+			// Read by newCgroup: requested limits fall back to
+			// rlimits instead of failing.
 		default:
 			return nil, &SetupError{What: fmt.Sprintf("unknown layer %q to run without", l), Hint: fmt.Sprintf("layers that can be turned off: %v", Layers)}
 		}

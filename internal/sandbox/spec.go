@@ -109,11 +109,15 @@ const (
 	LayerLandlock Layer = "landlock"
 	// LayerSeccomp is the system call filter.
 	LayerSeccomp Layer = "seccomp"
+	// LayerCgroup is the cgroup that bounds the whole sandbox: without
+	// it, requested memory, pids and cpu limits fall back to per-process
+	// rlimits (see [Limits]) instead of stopping the run.
+	LayerCgroup Layer = "cgroup"
 )
 
 // Layers lists every layer a run can go without, for flag help and
 // validation.
-var Layers = []Layer{LayerLandlock, LayerSeccomp}
+var Layers = []Layer{LayerLandlock, LayerSeccomp, LayerCgroup}
 
 // Limits bounds the resources of one run. A field that is set (above zero)
 // is a request: it is enforced or the run fails with a [*SetupError] before
