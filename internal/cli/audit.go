@@ -55,6 +55,20 @@ type auditRecord struct {
 	FilesWrittenTruncated bool             `json:"files_written_truncated,omitempty"`
 	NotRecorded           []auditNotDone   `json:"not_recorded"`
 	PolicyRevision        string           `json:"policy_revision"`
+	// Approval is the approval policy in force; Denied says it refused
+	// the run before it started.
+	Approval string `json:"approval"`
+	Denied   bool   `json:"denied,omitempty"`
+	// FirstAttempt is the failed run that on-failure reran, with what
+	// the person allowed for this one.
+	FirstAttempt *auditAttempt `json:"first_attempt,omitempty"`
+}
+
+// auditAttempt is a run that was retried.
+type auditAttempt struct {
+	Status          int                   `json:"status"`
+	BlockedSyscalls []sandbox.BlockedCall `json:"blocked_syscalls"`
+	Approved        string                `json:"approved"`
 }
 
 // auditLimits are the limits in force; 0 means none (or, for a default

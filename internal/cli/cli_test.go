@@ -44,5 +44,8 @@ func TestScript(t *testing.T) {
 			env.Setenv("HOME", env.WorkDir+"/home")
 			return os.MkdirAll(env.WorkDir+"/home/.ssh", 0o700)
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"ttyrun": ttyRun,
+		},
 	})
 }

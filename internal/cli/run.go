@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -66,6 +67,7 @@ func runRun(ctx context.Context, args []string) error {
 	auditPath := fs.String("audit-json", "", "write the execution record as JSON to `FILE`")
 	agent := fs.String("agent", "", "agent `NAME` for the execution record")
 	task := fs.String("task", "", "task `ID` for the execution record")
+	noApprover := fs.Bool("no-approver", false, "never ask at the terminal: every question of the approval policy is answered no")
 	var degraded []sandbox.Layer
 	fs.Func("degraded", "run without `LAYER` (landlock, seccomp or cgroup; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
 		for _, name := range strings.Split(v, ",") {
@@ -124,6 +126,7 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	spec.Cache = runCache(spec.Project)
 	var policyBytes []byte
+	var policyApproval policyfile.ApprovalPolicy
 	if *policyPath != "" {
 		// Hashed for the record's policy revision; loadPolicy reports
 		// a file that cannot be read.
@@ -135,6 +138,7 @@ func runRun(ctx context.Context, args []string) error {
 		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
 			return err
 		}
+		policyApproval = lp.file.Sandbox.Approval
 	}
 
 	var audit *auditFile
@@ -166,31 +170,47 @@ func runRun(ctx context.Context, args []string) error {
 	}
 
 	spec.RecordChanges = audit != nil
-	res, err := sandbox.Run(ctx, spec)
-	for _, n := range res.Unenforced {
-		warningf("not enforced as asked: %s", n)
+	// Signals for warden are the command's: passed on, as to a plain
+	// run, rather than ending the run (the timeout and SIGKILL still do).
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, forwardedSignals...)
+	defer signal.Stop(sigs)
+	spec.Signals = filterTerminalSignals(sigs)
+	ctx = context.WithoutCancel(ctx)
+
+	ap := openApprover(*noApprover)
+	defer ap.close()
+	approval := approvalOf(*policyPath != "", policyApproval)
+	if rec != nil {
+		rec.Approval = string(approval)
 	}
-	var se *sandbox.SetupError
-	var ste *sandbox.StartError
-	var result *exitError
-	switch {
-	case errors.As(err, &se):
-		result = &exitError{code: exitSandbox, msg: se.Error()}
-	case errors.As(err, &ste):
-		result = &exitError{code: ste.Status, msg: ste.Msg}
-	case err != nil:
-		result = &exitError{code: exitSandbox, msg: "sandbox unavailable: " + err.Error()}
-	default:
-		if res.TimedOut {
-			errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
-				"raise --timeout or sandbox.limits.timeout")
+	if approval == policyfile.ApprovalUntrusted {
+		if err := approveUntrusted(ap, spec); err != nil {
+			if rec != nil {
+				rec.Status, rec.Error = err.code, err.msg
+				rec.Denied = true
+				if werr := audit.commit(rec); werr != nil {
+					errorf("--audit-json: the execution record was not written: %v", werr)
+				}
+			}
+			return err
 		}
-		result = &exitError{code: res.Status()}
+	}
+
+	res, result := execute(ctx, spec)
+	if approval == policyfile.ApprovalOnFailure && result.code != 0 {
+		if next, why, ok := onFailure(ap, spec, res); ok {
+			if rec != nil {
+				rec.FirstAttempt = &auditAttempt{Status: result.code, BlockedSyscalls: res.BlockedSyscalls, Approved: why}
+			}
+			spec = next
+			res, result = execute(ctx, spec)
+		}
 	}
 	if audit != nil {
 		fillResult(rec, res, spec.Timeout)
 		rec.Status, rec.Error = result.code, result.msg
-		if err != nil {
+		if result.setup {
 			rec.ExitCode = result.code
 		}
 		if werr := audit.commit(rec); werr != nil {
@@ -201,7 +221,37 @@ func runRun(ctx context.Context, args []string) error {
 			return &exitError{code: exitSandbox, msg: fmt.Sprintf("--audit-json: the execution record was not written: %v", werr)}
 		}
 	}
-	return result
+	return result.exitError
+}
+
+// runResult is how one run ended, as an exit status and message.
+type runResult struct {
+	*exitError
+	// setup: the sandbox or the command could not be started.
+	setup bool
+}
+
+// execute runs spec once and says how it ended.
+func execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, runResult) {
+	res, err := sandbox.Run(ctx, spec)
+	for _, n := range res.Unenforced {
+		warningf("not enforced as asked: %s", n)
+	}
+	var se *sandbox.SetupError
+	var ste *sandbox.StartError
+	switch {
+	case errors.As(err, &se):
+		return res, runResult{&exitError{code: exitSandbox, msg: se.Error()}, true}
+	case errors.As(err, &ste):
+		return res, runResult{&exitError{code: ste.Status, msg: ste.Msg}, true}
+	case err != nil:
+		return res, runResult{&exitError{code: exitSandbox, msg: "sandbox unavailable: " + err.Error()}, true}
+	}
+	if res.TimedOut {
+		errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
+			"raise --timeout or sandbox.limits.timeout")
+	}
+	return res, runResult{exitError: &exitError{code: res.Status()}}
 }
 
 // applySandboxPolicy copies what the sandbox enforces today from the

@@ -14,17 +14,6 @@ import (
 // maxChanges bounds the files a run's record lists; the rest are counted.
 const maxChanges = 1000
 
-// Change is one entry under a writable root whose status changed while the
-// run was in progress: created, written, renamed, or, for a directory,
-// entries added or removed in it. A file that was removed is not there to
-// be seen; its directory is.
-type Change struct {
-	Path string `json:"path"`
-	// Kind is "file", "dir", "symlink" or "other".
-	Kind string `json:"kind"`
-	Size int64  `json:"size"`
-}
-
 // coarseNow is the clock the kernel stamps files with (the coarse
 // real-time clock): every change after this instant has a ctime at or
 // after it.

@@ -462,9 +462,11 @@ func dropPrivileges() error {
 // through a listener served by init, which records them; on a kernel
 // without user notification the kernel refuses them itself, unrecorded.
 func (i *initProc) installSeccomp() error {
-	listener, err := seccomp.Install(true)
+	opts := seccomp.Options{Notify: true, Allow: i.cfg.AllowSyscalls}
+	listener, err := seccomp.Install(opts)
 	if errors.Is(err, seccomp.ErrNoListener) {
-		_, err = seccomp.Install(false)
+		opts.Notify = false
+		_, err = seccomp.Install(opts)
 		i.blocked.how = "not recorded: " + seccomp.ErrNoListener.Error()
 	}
 	if err != nil {

@@ -30,6 +30,8 @@ type config struct {
 	// TmpfsSize, when set, bounds each private tmpfs: the memory limit
 	// of a run without a memory cgroup, which would not see them.
 	TmpfsSize int64 `json:"tmpfs_size,omitempty"`
+	// AllowSyscalls are calls of the seccomp table left allowed.
+	AllowSyscalls []string `json:"allow_syscalls,omitempty"`
 	// ExecScratch mounts the executable scratch tmpfs at execScratch.
 	ExecScratch bool `json:"exec_scratch,omitempty"`
 	// NoLandlock and NoSeccomp skip those layers (Spec.Degraded).

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/sandbox/seccomp"
 )
 
 // testOnlyFailAt, when set, makes init fail at that setup step.
@@ -299,6 +301,13 @@ func buildConfig(spec Spec) (*config, error) {
 		cfg.ExecScratch = true
 	}
 	cfg.Env = cleanEnv(spec, cfg.ExecScratch)
+	if len(spec.AllowSyscalls) > 0 {
+		// Checked here, so that a bad name stops the run before init.
+		if _, err := seccomp.Program(runtime.GOARCH, seccomp.Options{Allow: spec.AllowSyscalls}); err != nil {
+			return nil, &SetupError{What: "allowed system calls: " + err.Error(), Hint: "name calls that the sandbox's seccomp table refuses"}
+		}
+		cfg.AllowSyscalls = spec.AllowSyscalls
+	}
 	for _, l := range spec.Degraded {
 		switch l {
 		case LayerLandlock:

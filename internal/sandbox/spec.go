@@ -84,6 +84,10 @@ type Spec struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// AllowSyscalls names system calls of the seccomp table (package
+	// seccomp's Rules) to leave allowed for this run, as a person
+	// approved after a run they blocked; every other rule holds.
+	AllowSyscalls []string
 	// Signals, when set, carries signals for the command: Run sends each
 	// one on to it through init, as a plain run would receive them. The
 	// timeout and ctx still kill the whole sandbox.
@@ -207,6 +211,17 @@ type Result struct {
 	// the defaults that were applied (a default listed in Unenforced
 	// stays zero; Fsize and CPU zero mean none).
 	Limits Limits
+}
+
+// Change is one entry under a writable root whose status changed while the
+// run was in progress: created, written, renamed, or, for a directory,
+// entries added or removed in it. A file that was removed is not there to
+// be seen; its directory is.
+type Change struct {
+	Path string `json:"path"`
+	// Kind is "file", "dir", "symlink" or "other".
+	Kind string `json:"kind"`
+	Size int64  `json:"size"`
 }
 
 // BlockedCall is one system call the sandbox refused.

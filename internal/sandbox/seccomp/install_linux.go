@@ -24,12 +24,13 @@ var ErrNoListener = errors.New("the kernel offers no seccomp user notification f
 // then sets it on the other threads too. An error means no filter was
 // installed, on any thread.
 //
-// With notify, the refused calls go to a listener whose descriptor is
+// With opts.Notify, the refused calls go to a listener whose descriptor is
 // returned: [Serve] must answer them, or the callers wait. Once the
 // listener is closed, such a call fails with ENOSYS: refused still. A
 // kernel that cannot give a listener yields [ErrNoListener].
-func Install(notify bool) (listener int, err error) {
-	prog, err := Program(runtime.GOARCH, notify)
+func Install(opts Options) (listener int, err error) {
+	notify := opts.Notify
+	prog, err := Program(runtime.GOARCH, opts)
 	if err != nil {
 		return -1, err
 	}

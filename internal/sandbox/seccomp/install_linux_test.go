@@ -39,7 +39,7 @@ func filteredChild() int {
 		return 1
 	}
 	notify := os.Getenv(envChild) == "notify"
-	listener, err := seccomp.Install(notify)
+	listener, err := seccomp.Install(seccomp.Options{Notify: notify})
 	if err != nil {
 		fmt.Println("FAIL install:", err)
 		return 1

@@ -153,23 +153,41 @@ func ArchFor(goarch string) *Arch {
 	return nil
 }
 
-// Program returns Warden's filter, [Rules] built with [Build], for goarch.
-// With notify, every [Deny] becomes [Notify]: the call is refused by the
-// listener instead of the kernel, with the same EPERM, and is seen.
-func Program(goarch string, notify bool) ([]Instruction, error) {
+// Options change the filter [Program] builds from [Rules].
+type Options struct {
+	// Notify turns every [Deny] into [Notify]: the call is refused by
+	// the listener instead of the kernel, with the same EPERM, and is
+	// seen.
+	Notify bool
+	// Allow names calls of [Rules] to leave out of the filter, as a user
+	// approved for one run; a name not in the table is an error.
+	Allow []string
+}
+
+// Program returns Warden's filter, [Rules] built with [Build] and changed
+// by opts, for goarch.
+func Program(goarch string, opts Options) ([]Instruction, error) {
 	a := ArchFor(goarch)
 	if a == nil {
 		return nil, fmt.Errorf("no syscall table for %s", goarch)
 	}
-	rules := Rules
-	if notify {
-		rules = make([]Rule, len(Rules))
-		for i, r := range Rules {
-			if r.Action == Deny {
-				r.Action = Notify
-			}
-			rules[i] = r
+	allow := map[string]bool{}
+	for _, name := range opts.Allow {
+		allow[name] = true
+	}
+	rules := make([]Rule, 0, len(Rules))
+	for _, r := range Rules {
+		if allow[r.Syscall] {
+			delete(allow, r.Syscall)
+			continue
 		}
+		if opts.Notify && r.Action == Deny {
+			r.Action = Notify
+		}
+		rules = append(rules, r)
+	}
+	for name := range allow {
+		return nil, fmt.Errorf("%s is not a call the filter refuses", name)
 	}
 	return Build(a, rules)
 }

@@ -94,7 +94,7 @@ func eval(prog []seccomp.Instruction, c call) seccomp.Action {
 
 func program(t *testing.T) []seccomp.Instruction {
 	t.Helper()
-	prog, err := seccomp.Program("amd64", false)
+	prog, err := seccomp.Program("amd64", seccomp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +373,7 @@ func TestBuildErrors(t *testing.T) {
 			t.Errorf("%s: Build error %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
-	if _, err := seccomp.Program("mips", false); err == nil {
+	if _, err := seccomp.Program("mips", seccomp.Options{}); err == nil {
 		t.Error("Program(mips) built a filter without a syscall table")
 	}
 }
@@ -406,5 +406,34 @@ func TestFarJumps(t *testing.T) {
 	}
 	if got := eval(prog, call{nr: 5000, arch: 1}); got != seccomp.Allow {
 		t.Errorf("unlisted = %v, want allow", got)
+	}
+}
+
+func TestProgramOptions(t *testing.T) {
+	prog, err := seccomp.Program("amd64", seccomp.Options{Notify: true, Allow: []string{"ptrace"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := validate(prog); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		syscall string
+		want    seccomp.Action
+	}{
+		{"ptrace", seccomp.Allow},   // approved for this run
+		{"unshare", seccomp.Notify}, // refused through the listener
+		{"clone3", seccomp.NoSys},   // never notified: libc falls back
+		{"keyctl", seccomp.Notify},
+	} {
+		if got := eval(prog, call{nr: nr(t, tt.syscall), arch: auditX8664}); got != tt.want {
+			t.Errorf("filter(%s) = %v, want %v", tt.syscall, got, tt.want)
+		}
+	}
+	if got := eval(prog, call{nr: 39 /* getpid */, arch: auditX8664}); got != seccomp.Allow {
+		t.Errorf("filter(getpid) = %v, want allow", got)
+	}
+	if _, err := seccomp.Program("amd64", seccomp.Options{Allow: []string{"getpid"}}); err == nil {
+		t.Error("Program allowed a call the table does not refuse")
 	}
 }

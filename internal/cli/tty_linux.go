@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package cli
+
+import "golang.org/x/sys/unix"
+
+// isTerminal reports whether fd is a terminal.
+func isTerminal(fd uintptr) bool {
+	_, err := unix.IoctlGetTermios(int(fd), unix.TCGETS)
+	return err == nil
+}
+
+// inForeground reports whether warden's process group is the foreground
+// one of the terminal on its standard input.
+func inForeground() bool {
+	pgrp, err := unix.IoctlGetInt(0, unix.TIOCGPGRP)
+	return err == nil && pgrp == unix.Getpgrp()
+}

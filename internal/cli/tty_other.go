@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+//go:build !linux
+
+package cli
+
+// isTerminal is false: warden run, the only asker, is Linux only.
+func isTerminal(fd uintptr) bool { return false }
+
+func inForeground() bool { return false }
