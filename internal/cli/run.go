@@ -24,24 +24,42 @@ import (
 // exitSandbox is the status of a run whose sandbox could not be built.
 const exitSandbox = 125
 
-const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--audit-json FILE] -- CMD...
+const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--audit-json FILE] [--degraded LAYER] -- CMD...
 
 Runs CMD inside Warden's Linux sandbox and exits with its status (128+signal
-when it was killed, 125 when the sandbox could not be built).
+when it was killed, 125 when the sandbox could not be built, 126 when the
+approval policy refused it).
 
-Contained today: new user, mount, pid, ipc, uts and network namespaces;
-/ read-only; the project read-write (policy sandbox.mode workspace-write, the
-default) or read-only (read-only); private noexec /tmp and /dev/shm; a fresh
-/proc with /proc/sys read-only; a minimal /dev; ~/.ssh, ~/.aws, ~/.gnupg,
-~/.netrc and the rest of the sensitive set masked, plus sandbox.filesystem.hide;
-no network but loopback; uid 65534 with no capabilities and no_new_privs; a
-clean environment; the timeout kills every process of the sandbox.
+Filesystem: new user, mount, pid, ipc, uts and network namespaces; / read-only;
+the project read-write (sandbox.mode workspace-write, the default) or
+read-only (read-only), or everything writable (full-access); its protected
+paths (.git/hooks, .git/config, .claude, .codex, .gemini, .mcp.json, .vscode,
+.idea) and the policy file read-only but in full-access; sandbox.filesystem
+read_write and read_only paths; private noexec /tmp, /dev/shm and /run, and
+/run/warden/exec where executables may run (GOTMPDIR); a per-project build
+cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal
+/dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set
+masked, with .env files and private keys found in the project, plus
+sandbox.filesystem.hide (paths or globs); Landlock as a second file layer.
 
-Resources: rlimits nofile (default 1024), fsize (policy only) and core 0;
-a cgroup (v2 where delegated, else v1) with the policy's memory (swap off),
-pids and cpu limits, else the defaults pids 1024 and memory 4GiB (or half
-the RAM), which are skipped with a note where this user has no cgroups.
-A limit the policy asks for is enforced or nothing runs (status 125).
+Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
+(nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
+sockets… refused with EPERM, each refusal recorded); no network but loopback;
+a clean environment (PATH, HOME, LANG, TERM, USER and sandbox.env); signals
+passed on to the command; the timeout kills every process of the sandbox.
+
+Resources: rlimits nofile (default 1024), fsize and core 0; a cgroup (v2
+where delegated, else v1) with the policy's memory (swap off), pids and cpu
+limits, else the defaults pids 1024 and memory 4GiB (or half the RAM). Where
+this user has no cgroups the defaults fall back to rlimits (RLIMIT_DATA,
+RLIMIT_NPROC), said after the run; a limit the policy asks for is enforced
+or nothing runs (125), unless --degraded=cgroup lets it fall back too.
+
+Approval (sandbox.approval): on-request (the default) and never do not ask;
+untrusted asks before a command that is not read-only; on-failure offers,
+after a failed run, to rerun once with one blocked thing allowed. Questions
+are asked at the controlling terminal only; without one (or with
+--no-approver) the answer is no.
 
 Output: stdout and stderr stream live, in full, through pipes (the command
 does not see a terminal there); the first and last halves of limits.output
@@ -49,13 +67,15 @@ does not see a terminal there); the first and last halves of limits.output
 
 Audit: --audit-json FILE writes the execution record (id, command and its
 SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
-kept output, policy revision) atomically after the run; a FILE that cannot
-be written stops the run before it starts. Network attempts, blocked
-syscalls and files written are not recorded yet (the record says so).
+refused system calls, files changed under the writable roots, kept output,
+approval, policy revision) atomically after the run; a FILE that cannot be
+written stops the run before it starts.
 
-NOT contained yet: Landlock and the egress proxy. A policy that asks for
-extra read-write or read-only paths, or full-access fails with status 125
-rather than run with less.
+--degraded=landlock|seccomp|cgroup runs without that layer, on purpose; the
+run says so on stderr and in its record. Nothing else runs with less.
+
+NOT contained yet: the egress proxy (the sandbox has no network at all but
+its own loopback).
 
 Flags:`
 
@@ -139,6 +159,12 @@ func runRun(ctx context.Context, args []string) error {
 			return err
 		}
 		policyApproval = lp.file.Sandbox.Approval
+		// The policy must not be the governed command's to rewrite:
+		// kept read-only wherever it is (inside the project, it would
+		// be writable otherwise).
+		if abs, err := filepath.Abs(*policyPath); err == nil {
+			spec.ReadOnly = append(spec.ReadOnly, abs)
+		}
 	}
 
 	var audit *auditFile
@@ -169,6 +195,11 @@ func runRun(ctx context.Context, args []string) error {
 		}
 	}
 
+	if m := managedPolicyPath(); m != "" {
+		if abs, err := filepath.Abs(m); err == nil {
+			spec.ReadOnly = append(spec.ReadOnly, abs)
+		}
+	}
 	spec.RecordChanges = audit != nil
 	// Signals for warden are the command's: passed on, as to a plain
 	// run, rather than ending the run (the timeout and SIGKILL still do).
