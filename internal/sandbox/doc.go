@@ -17,69 +17,91 @@
 // becomes a [*SetupError]; the CLI turns it into exit status 125. Killing
 // init (the timeout does) kills every process in the pid namespace.
 //
-// # What is contained today
+// # What is contained
 //
 //   - Filesystem: private mount propagation; / bind-mounted read-only
 //     (recursively, nosuid, nodev) and entered with pivot_root; the project
-//     read-write in [WorkspaceWrite] mode and read-only in [ReadOnly] mode;
-//     private tmpfs on /tmp and /dev/shm with noexec,nosuid,nodev; an empty
-//     tmpfs on /run (host Unix sockets); a fresh /proc with /proc/sys
-//     read-only and the kernel's trigger files masked; a minimal /dev (null,
-//     zero, full, random, urandom, tty); the sensitive set of package
-//     pathguard in the caller's home masked (empty tmpfs over directories,
-//     /dev/null over files) plus [Spec.Hide].
+//     read-write in [WorkspaceWrite] mode and read-only in [ReadOnly]
+//     mode, / writable in [FullAccess] mode; [Spec.ReadWrite] and
+//     [Spec.ReadOnly] paths; the [ProtectedPaths] of the project and
+//     Spec.ReadOnly kept read-only inside writable binds, with the
+//     directories between pinned as mount points so that they cannot be
+//     renamed away; private tmpfs on /tmp, /dev/shm and /run with
+//     noexec,nosuid,nodev, and /run/warden/exec where executables may run
+//     (GOTMPDIR points there); a fresh /proc with /proc/sys read-only and
+//     the kernel's trigger files masked; a minimal /dev (null, zero, full,
+//     random, urandom, tty); the sensitive set of package pathguard
+//     masked (empty tmpfs over directories, /dev/null over files): its
+//     fixed places in the caller's home, the home's top level, every
+//     match found walking the project (.git and node_modules not entered,
+//     at most 100,000 entries), the targets of links to secrets there,
+//     and [Spec.Hide] (paths, host globs, project patterns).
 //   - Files, second layer: Landlock (go-landlock, the best ABI the kernel
 //     offers, on every thread of init just before seccomp, inherited by
 //     the command) enforces the same rules on its own: the whole view
-//     readable and executable; the project read-write in [WorkspaceWrite]
-//     mode; /tmp, /dev/shm and /run read-write but not executable;
-//     /dev/null, /dev/zero, /dev/full and /dev/tty read-write. Any other
-//     write, device node creation and (ABI 9 and newer) connecting to a
-//     pathname socket outside those roots fail with EACCES even where a
-//     mount is writable, for example /proc/<pid>/ files. A kernel without
-//     Landlock stops the run (fail closed).
+//     readable and executable; the writable binds writable; /tmp, /dev/shm
+//     and /run writable but not executable; /dev/null, /dev/zero,
+//     /dev/full and /dev/tty read-write. Any other write, device node
+//     creation and (ABI 9 and newer) connecting to a pathname socket
+//     outside those roots fail with EACCES even where a mount is
+//     writable, for example /proc/<pid>/ files. From ABI 6 no signal and
+//     no abstract Unix socket reaches a process outside the sandbox. A
+//     kernel without Landlock stops the run (fail closed).
 //   - Identity: the command runs as uid and gid 65534 inside its user
 //     namespace (the caller's ids outside, so project files keep their
 //     owner) with no_new_privs, every capability dropped (bounding, ambient,
 //     inheritable, permitted, effective) and init marked non-dumpable.
 //   - Network: a new network namespace with only loopback, brought up.
 //   - Processes: new pid, ipc and uts namespaces; file descriptors from 3
-//     up are closed before the command starts.
+//     up are closed before the command starts; signals for the run
+//     ([Spec.Signals]) are passed on to the command by init, which takes
+//     every catchable signal so that none ends it early.
 //   - System calls: the seccomp filter of package seccomp, installed on
 //     every thread of init just before the command starts and inherited
 //     by it: calls from another ABI (i386, x32) kill the process; ptrace
 //     and process_vm_*, mount and the new mount API, unshare, setns and
 //     clone with namespace flags, keyctl, bpf, perf_event_open,
-//     userfaultfd, io_uring, module loading and kexec, packet and raw IP
-//     sockets, TIOCSTI, non-default personalities and host administration
-//     calls fail with EPERM; clone3 fails with ENOSYS so that libc falls
-//     back to clone.
+//     userfaultfd, io_uring, module loading and kexec, sockets of every
+//     family but inet, inet6 and netlink (Unix, VM, packet…), raw IP
+//     sockets, datagram socket pairs, TIOCSTI, non-default personalities
+//     and host administration calls fail with EPERM; clone3 fails with
+//     ENOSYS so that libc falls back to clone. Each EPERM goes through
+//     a user-notification listener served by init, which answers it and
+//     records the call ([Result.BlockedSyscalls]); it never lets one run.
 //   - Resources ([Limits]): rlimits set by the parent on init before it
 //     reads its configuration (nofile, default 1024; fsize when asked;
 //     core 0), soft = hard; a per-run cgroup joined at the same point,
 //     cgroup v2 where the controller is there and delegated, else v1
 //     under the caller's own cgroup (<hierarchy>/<own>/warden/run-*), with
-//     memory (swap off), pids and cpu. Requested limits fail closed;
-//     the defaults pids 1024 and memory 4 GiB (or half the RAM) are best
-//     effort and listed in [Result.Unenforced] when the host refuses them.
-//     Stale run cgroups of dead warden processes are swept at start.
-//   - Credentials: a clean environment (PATH, HOME, LANG, TERM, USER and
-//     [Spec.Env]).
+//     memory (swap off), pids and cpu. Requested limits fail closed
+//     unless [LayerCgroup] is in [Spec.Degraded]; then, and for the
+//     defaults (pids 1024, memory 4 GiB or half the RAM) where no cgroup
+//     can be had, they fall back to rlimits: RLIMIT_DATA per process and
+//     a size for each private tmpfs, RLIMIT_NPROC counted in the
+//     sandbox's own user namespace (not for root, whom the kernel
+//     exempts), RLIMIT_CPU of cpu × timeout per process; each fallback is
+//     stated in [Result.Unenforced]. Stale run cgroups of dead warden
+//     processes are swept at start.
+//   - Credentials: a clean environment (the caller's PATH without
+//     relative entries, HOME, LANG, TERM, USER, GOTMPDIR, the run cache
+//     as XDG_CACHE_HOME, and [Spec.Env]).
 //   - Time: a wall-clock timeout enforced by the parent, which kills the
 //     whole pid namespace; the exit status is propagated, 128+signal when
 //     the command was killed.
 //
 // Every layer above is mandatory: if one cannot be applied, nothing runs.
+// [Spec.Degraded] turns off, by name, Landlock, seccomp or the cgroup's
+// hold on requested limits; nothing else can be.
 //
 // # Not contained yet
 //
-// The egress proxy and output capping are still to be written (issues 4
-// and 5), and seccomp does not yet restrict AF_UNIX sockets to the proxy
-// bridge. Landlock cannot deny below a path it allows, so it grants reading
-// the whole view and the masked sensitive set is hidden by the mounts alone;
-// a command can read any file the caller can read outside that set. Landlock
-// scoping (signals, abstract sockets, ABI 6) is not used yet, and there is
-// no --degraded=landlock to run without it. As a user without cgroups a
-// command can also exhaust memory or processes (no RLIMIT_AS/NPROC fallback
-// yet).
+// The egress proxy (issue 5): the sandbox has no network but its own
+// loopback. Landlock cannot deny below a path it allows, so it grants
+// reading the whole view: the masked sensitive set is hidden by the mounts
+// alone, and a command can read any other file the caller can read (a
+// dotenv file in another project of the caller's, for example, is not
+// masked). Read-only paths inside writable ones, protected paths included,
+// are the mounts' alone for the same reason, and protect only what exists
+// when the run starts. In full-access mode, only the project and
+// Spec.ReadWrite are searched for changed files.
 package sandbox
