@@ -390,7 +390,8 @@ func rerunAsNobody(t *testing.T, pattern string) []byte {
 	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--",
 		bin, "-test.run="+pattern, "-test.v", "-test.count=1")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), envNested+"=1", "HOME="+dir, "TMPDIR=/tmp")
+	cmd.Env = append(os.Environ(), envNested+"=1", "HOME="+dir, "TMPDIR=/tmp",
+		sandboxtest.EnvWardenBinary+"="+sandboxtest.BuildWarden(t))
 	out, err := cmd.CombinedOutput()
 	t.Logf("as uid 65534:\n%s", out)
 	if err != nil {

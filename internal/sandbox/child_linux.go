@@ -36,12 +36,17 @@ func Init() {
 	if err := unix.CloseRange(ctlFD, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		os.Exit(125)
 	}
-	// Every catchable signal is taken from here on: a signal for the
-	// command (from the parent, or the command's own kill of pid 1) is
-	// passed on once it runs, and none ends init early. Handled, not
-	// ignored, so that the command starts with default dispositions.
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs)
+	// The signals in caught are taken from here on: one for the command
+	// (from the parent, the terminal, or the command's own kill of pid 1)
+	// is passed on once it runs, and none ends init early.
+	// Registering each signal is a round trip to the runtime's signal
+	// thread: done beside the setup, and waited for before the command
+	// starts.
+	sigs, sigsReady := make(chan os.Signal, 16), make(chan struct{})
+	go func() {
+		signal.Notify(sigs, caught...)
+		close(sigsReady)
+	}()
 	ctl := os.NewFile(ctlFD, "sandbox-control")
 	buf := make([]byte, 1<<20)
 	n, err := ctl.Read(buf)
@@ -52,16 +57,17 @@ func Init() {
 	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
 		fail(ctl, "decode configuration: "+err.Error(), "")
 	}
-	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs}
+	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs, sigsReady: sigsReady}
 	i.setup()
 	i.runCommand()
 }
 
 type initProc struct {
-	cfg     config
-	ctl     *os.File
-	sigs    chan os.Signal
-	blocked blockedLog
+	cfg       config
+	ctl       *os.File
+	sigs      chan os.Signal
+	sigsReady chan struct{}
+	blocked   blockedLog
 }
 
 // forwarded are the signals passed on to the command: those a shell or a
@@ -72,6 +78,16 @@ var forwarded = map[syscall.Signal]bool{
 	syscall.SIGHUP: true, syscall.SIGINT: true, syscall.SIGQUIT: true, syscall.SIGTERM: true,
 	syscall.SIGUSR1: true, syscall.SIGUSR2: true, syscall.SIGWINCH: true, syscall.SIGCONT: true,
 	syscall.SIGALRM: true,
+}
+
+// caught are the signals init takes rather than die of: the forwarded
+// ones, which include what a terminal sends its foreground group (init is
+// in it). Handled, not ignored, so that the command starts with default
+// dispositions. Another signal the command sends init (pid 1 of its
+// namespace) can end the run, as the command could end itself.
+var caught = []os.Signal{
+	syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGALRM,
 }
 
 // stepError is a failed setup step with a hint.
@@ -593,6 +609,10 @@ func (i *initProc) runCommand() {
 	// thread of init, and the command inherits it.
 	if !i.cfg.NoSeccomp {
 		i.step("seccomp filter", i.installSeccomp)
+	}
+	<-i.sigsReady
+	if err := setCommandRlimits(i.cfg.CommandRlimits); err != nil {
+		fail(i.ctl, "fallback limits: "+err.Error(), "the hard limit of this user is lower; lower the limit in the policy")
 	}
 	t0 := time.Now()
 	proc, err := os.StartProcess(path, i.cfg.Argv, &os.ProcAttr{

@@ -27,6 +27,9 @@ type config struct {
 	// that every layer fails closed. The value testWritableRoot instead
 	// leaves / writable, so that they can check Landlock by itself.
 	FailAt string `json:"fail_at,omitempty"`
+	// CommandRlimits are the fallbacks for limits no cgroup holds, set
+	// by init on itself just before it starts the command.
+	CommandRlimits []rlimit `json:"command_rlimits,omitempty"`
 	// TmpfsSize, when set, bounds each private tmpfs: the memory limit
 	// of a run without a memory cgroup, which would not see them.
 	TmpfsSize int64 `json:"tmpfs_size,omitempty"`

@@ -6,6 +6,8 @@ package sandbox
 import (
 	"fmt"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -42,7 +44,7 @@ var landlockScratch = []string{"/tmp", "/dev/shm", "/run"}
 // controlled with ioctls).
 var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"}
 
-// installLandlock restricts every thread of init, and so the command, to
+// installLandlock restricts init's main thread, and so the command, to
 // the same file rules the mounts express: the whole view readable and
 // executable, the writable binds (the project in workspace-write mode,
 // Spec.ReadWrite, the cache) writable and executable, the scratch tmpfs
@@ -92,9 +94,25 @@ func installLandlock(c *config) error {
 	// effort: the configuration matches the kernel's ABI, so anything
 	// go-landlock cannot enforce is an error.
 	ruleset := landlock.Config{HandledAccessFS: cfg.HandledAccessFS, Scoped: cfg.Scoped}
-	if err := ruleset.Restrict(rules...); err != nil {
+	fd, flags, err := ruleset.NewRulesetFD(rules...)
+	if err == nil && fd < 0 {
+		err = fmt.Errorf("no ruleset for ABI %d", abi)
+	}
+	if err != nil {
 		return &stepError{
 			fmt.Sprintf("ABI %d: %v", abi, err),
+			"the kernel refused the Landlock ruleset; check dmesg and that no other LSM blocks landlock_create_ruleset",
+		}
+	}
+	defer unix.Close(fd)
+	// This thread only, the one init has been locked to from its start:
+	// the command is forked from it and inherits the domain. Init's
+	// other threads run only init's own code (the reaper, the seccomp
+	// listener, signal forwarding), which the command cannot reach;
+	// restricting them all would stop the world for each thread.
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return &stepError{
+			fmt.Sprintf("ABI %d: landlock_restrict_self: %v", abi, err),
 			"the kernel refused the Landlock ruleset; check dmesg and that no other LSM blocks landlock_restrict_self",
 		}
 	}

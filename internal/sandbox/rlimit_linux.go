@@ -14,9 +14,32 @@ import (
 
 // rlimit is one resource limit set on init, which the command inherits.
 type rlimit struct {
-	name     string
-	resource int
-	value    uint64
+	Name     string `json:"name"`
+	Resource int    `json:"resource"`
+	Value    uint64 `json:"value"`
+}
+
+// limit is r as the kernel takes it: soft = hard, but for RLIMIT_CPU,
+// whose soft limit sends SIGXCPU and whose hard limit, a second later,
+// SIGKILL.
+func (r rlimit) limit() unix.Rlimit {
+	lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
+	if r.Resource == unix.RLIMIT_CPU {
+		lim.Max = r.Value + 1
+	}
+	return lim
+}
+
+// setCommandRlimits sets rs on init itself, just before it starts the
+// command, which inherits them.
+func setCommandRlimits(rs []rlimit) error {
+	for _, r := range rs {
+		lim := r.limit()
+		if err := unix.Setrlimit(r.Resource, &lim); err != nil {
+			return fmt.Errorf("rlimit %s %d: %w", r.Name, r.Value, err)
+		}
+	}
+	return nil
 }
 
 // rlimitsFor lists the rlimits of a run: soft and hard are equal, so the
@@ -86,17 +109,13 @@ func fallback(missing []cgroupWant, timeout time.Duration, root bool) (rs []rlim
 // soft = hard has changed, so the command sees the value set here.
 func applyRlimits(pid int, rs []rlimit) error {
 	for _, r := range rs {
-		lim := unix.Rlimit{Cur: r.value, Max: r.value}
-		if r.resource == unix.RLIMIT_CPU {
-			// SIGXCPU at the soft limit, SIGKILL a second later.
-			lim.Max = r.value + 1
-		}
-		if err := unix.Prlimit(pid, r.resource, &lim, nil); err != nil {
+		lim := r.limit()
+		if err := unix.Prlimit(pid, r.Resource, &lim, nil); err != nil {
 			hint := "this is a bug in warden; please report it"
 			if errors.Is(err, unix.EPERM) {
-				hint = fmt.Sprintf("limits.%s is above what this user may set (the hard limit, ulimit -H; for nofile also fs.nr_open); lower it", r.name)
+				hint = fmt.Sprintf("limits.%s is above what this user may set (the hard limit, ulimit -H; for nofile also fs.nr_open); lower it", r.Name)
 			}
-			return &SetupError{What: fmt.Sprintf("rlimit %s %d: %v", r.name, r.value, err), Hint: hint}
+			return &SetupError{What: fmt.Sprintf("rlimit %s %d: %v", r.Name, r.Value, err), Hint: hint}
 		}
 	}
 	return nil

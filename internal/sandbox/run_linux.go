@@ -47,6 +47,14 @@ const sandboxID = 65534
 // command's status is in the Result. Cancelling ctx kills the sandbox.
 func Run(ctx context.Context, spec Spec) (Result, error) {
 	tr := newTracer(spec.Trace)
+	var cacheNote []string
+	if spec.Cache != "" {
+		real, err := makeCache(spec.Cache)
+		if err != nil {
+			cacheNote = []string{fmt.Sprintf("no run cache (%v): build caches are read-only", err)}
+		}
+		spec.Cache = real
+	}
 	cfg, err := buildConfig(spec)
 	if err != nil {
 		return Result{}, err
@@ -60,24 +68,50 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		v, err = planView(spec, cfg.Project)
 		planned <- err
 	}()
-	// The cgroup is made before init exists, so a limit that cannot be
-	// had costs no process.
 	tr.mark("configuration")
-	cg, err := newCgroup(spec.Limits, slices.Contains(spec.Degraded, LayerCgroup))
-	if err != nil {
-		<-planned
-		return Result{}, err
+	// The cgroup is made while init starts, too: init is joined to it
+	// before it gets its configuration, and killed if it cannot be had.
+	type cgroupMade struct {
+		cg  *runCgroup
+		err error
 	}
-	defer cg.remove()
-	tr.mark("cgroup")
-	// What no cgroup could bound, rlimits bound as well as they can.
-	extra, tmpfsSize, notes := fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
-	rlimits := append(rlimitsFor(spec.Limits), extra...)
-	cfg.TmpfsSize = tmpfsSize
+	cgc := make(chan cgroupMade, 1)
+	go func() {
+		cg, err := newCgroup(spec.Limits, slices.Contains(spec.Degraded, LayerCgroup))
+		cgc <- cgroupMade{cg, err}
+	}()
+	// Every return from here waits for both, so that nothing they make
+	// is left behind.
+	var cg *runCgroup
+	var cgErr error
+	cgWaited := false
+	waitCgroup := func() {
+		if !cgWaited {
+			cgWaited = true
+			m := <-cgc
+			cg, cgErr = m.cg, m.err
+			tr.mark("cgroup")
+		}
+	}
+	defer func() {
+		waitCgroup()
+		if cg != nil {
+			cg.remove()
+		}
+	}()
+	planWaited := false
+	var planErr error
+	waitPlan := func() error {
+		if !planWaited {
+			planWaited = true
+			planErr = <-planned
+		}
+		return planErr
+	}
+	defer waitPlan()
 
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		<-planned
 		return Result{}, &SetupError{What: "socketpair: " + err.Error()}
 	}
 	parentEnd := os.NewFile(uintptr(fds[0]), "sandbox-control")
@@ -125,18 +159,28 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	err = cmd.Start()
 	childEnd.Close()
 	if err != nil {
-		<-planned
 		return Result{}, startFailure(err)
 	}
 	tr.mark("start init")
 	// Init blocks reading its configuration: it starts nothing before
 	// its rlimits are set and it is in the cgroup.
+	waitCgroup()
+	var rlimits []rlimit
+	var notes []string
+	if cgErr == nil {
+		// What no cgroup could bound, rlimits bound as well as they can.
+		// Set by init on itself just before it starts the command:
+		// they bound the command, not init's own set-up.
+		cfg.CommandRlimits, cfg.TmpfsSize, notes = fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
+		rlimits = rlimitsFor(spec.Limits)
+	}
 	var msg []byte
 	for _, f := range []func() error{
+		func() error { return cgErr },
 		func() error { return applyRlimits(cmd.Process.Pid, rlimits) },
 		func() error { return cg.add(cmd.Process.Pid) },
 		func() error {
-			if err := <-planned; err != nil {
+			if err := waitPlan(); err != nil {
 				return err
 			}
 			tr.mark("view planned")
@@ -218,7 +262,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		res.CPUTime = ps.UserTime() + ps.SystemTime()
 	}
 	cg.stats(&res)
-	res.Unenforced = append(notes, v.notes...)
+	res.Unenforced = append(append(notes, v.notes...), cacheNote...)
 	if spec.RecordChanges {
 		res.Changes, res.ChangesTotal, res.ChangesTruncated = changesSince(v.writableRoots(), since)
 	}

@@ -118,16 +118,10 @@ func planView(spec Spec, project string) (view, error) {
 		v.binds = append(v.binds, bind{Path: real, Writable: true, Dir: fi.IsDir()})
 	}
 	if spec.Cache != "" {
-		if err := os.MkdirAll(spec.Cache, 0o700); err != nil {
-			return v, &SetupError{What: "cache directory: " + err.Error(), Hint: "make the user's cache directory writable, or set XDG_CACHE_HOME"}
-		}
-		real, _, err := resolveHost(spec.Cache, false)
-		if err != nil {
-			return v, &SetupError{What: "cache directory: " + err.Error()}
-		}
-		rw[real] = true
-		v.cache = real
-		v.binds = append(v.binds, bind{Path: real, Writable: true, Dir: true})
+		// Made and resolved by Run (see makeCache).
+		rw[spec.Cache] = true
+		v.cache = spec.Cache
+		v.binds = append(v.binds, bind{Path: spec.Cache, Writable: true, Dir: true})
 	}
 	readOnly := slices.Clone(spec.ReadOnly)
 	if spec.Mode != FullAccess {
@@ -155,8 +149,19 @@ func planView(spec Spec, project string) (view, error) {
 	v.binds = lastOfEach(v.binds)
 
 	masks, notes, err := planMasks(spec, project)
-	v.masks, v.notes = masks, notes
+	v.masks, v.notes = masks, append(v.notes, notes...)
 	return v, err
+}
+
+// makeCache makes the run cache and resolves it. The cache is a
+// convenience, not a boundary: a run without it has its caches read-only,
+// as the rest of the home.
+func makeCache(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	real, _, err := resolveHost(dir, false)
+	return real, err
 }
 
 // planMasks lists the real paths to mask: the fixed places of the

@@ -6,10 +6,13 @@
 package sandboxtest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -69,4 +72,47 @@ func RequireLandlockABI(t testing.TB, min int) {
 	if abi < min {
 		t.Skipf("requires Landlock ABI %d: the kernel offers %d", min, abi)
 	}
+}
+
+// EnvWardenBinary names a warden binary [BuildWarden] made earlier.
+const EnvWardenBinary = "WARDEN_TEST_WARDEN_BINARY"
+
+var (
+	buildOnce sync.Once
+	buildPath string
+	buildErr  error
+)
+
+// BuildWarden builds the warden command once per test process, as a user
+// would (a static binary, without the race detector whatever the test
+// binary has), in a directory every user can read, and returns its path.
+// Tests use it where the sandbox init must be the real binary: the race
+// detector's runtime cannot live under the memory rlimits a run sets.
+//
+// A test process rerun as another user inherits the binary through
+// [EnvWardenBinary] rather than building it again without the rights to.
+func BuildWarden(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv(EnvWardenBinary); p != "" {
+		return p
+	}
+	goCmd := RequireCommand(t, "go")
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("/var/tmp", "warden-build-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		os.Chmod(dir, 0o755)
+		buildPath = filepath.Join(dir, "warden")
+		cmd := exec.Command(goCmd, "build", "-o", buildPath, "warden.dev/warden/cmd/warden")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building warden: %v", buildErr)
+	}
+	return buildPath
 }
