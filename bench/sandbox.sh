@@ -8,7 +8,7 @@
 #      p10, p90 and ratios, with the goals (warden ≤ 1.5× the bwrap line,
 #      ≥ 20× faster than srt);
 #   2. the median of each setup stage from WARDEN_SANDBOX_TRACE=1, as is
-#      and without a cgroup (runs taking turns), the start-up cost of a Go
+#      and with --degraded=cgroup (runs taking turns), the start-up cost of a Go
 #      process (`warden version` beside /bin/true), and what moving a
 #      process into a cgroup v1 costs on this host;
 #   3. peak memory during `… sleep 1`: warden's supervisor and init (VmHWM),
@@ -116,7 +116,7 @@ cat > "$tmp/srt-settings.json" <<'JSON'
 JSON
 
 # The lines, in table order: label, title, command (tab-separated argv).
-labels=(true bwrap warden nolandlock noseccomp srt codex)
+labels=(true bwrap warden nolandlock noseccomp nocgroup srt codex)
 extras=(version warden0 version0)
 declare -A title=(
 	[true]="bare /bin/true"
@@ -124,6 +124,7 @@ declare -A title=(
 	[warden]="warden run"
 	[nolandlock]="warden run --degraded=landlock"
 	[noseccomp]="warden run --degraded=seccomp"
+	[nocgroup]="warden run --degraded=cgroup"
 	[srt]="srt"
 	[codex]="codex sandbox -P :workspace"
 	[version]="warden version"
@@ -136,6 +137,7 @@ declare -A argv=(
 	[warden]="$tmp/warden run -- /bin/true"
 	[nolandlock]="$tmp/warden run --degraded=landlock -- /bin/true"
 	[noseccomp]="$tmp/warden run --degraded=seccomp -- /bin/true"
+	[nocgroup]="$tmp/warden run --degraded=cgroup -- /bin/true"
 	[srt]="$srt --settings $tmp/srt-settings.json -- /bin/true"
 	[codex]="$codex sandbox -P :workspace -- /bin/true"
 	[version]="$tmp/warden version"
@@ -164,7 +166,7 @@ done
 echo
 echo "== wall-clock, $n rounds of every line in rotating order ($warmup warm-up rounds dropped), load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$tmp/proctime" time -rounds "$n" -warmup "$warmup" -samples "$tmp/samples" \
-	-pairs warden:nolandlock,warden:noseccomp,warden:warden0,version:version0,version:true "$tmp/lines" > "$tmp/times"
+	-pairs warden:nolandlock,warden:noseccomp,warden:nocgroup,warden:warden0,version:version0,version:true "$tmp/lines" > "$tmp/times"
 declare -A med p10 p90 fails diff
 while read -r l m a b c f; do
 	if [ "$l" = pair ]; then
@@ -214,32 +216,22 @@ paired() {
 }
 paired warden nolandlock "landlock costs (warden run − --degraded=landlock)"
 paired warden noseccomp "seccomp costs (warden run − --degraded=seccomp)"
+paired warden nocgroup "the cgroup costs (warden run − --degraded=cgroup)"
 paired warden warden0 "cgo costs warden run (default build − CGO_ENABLED=0)"
 paired version version0 "cgo costs each Go process start (warden version, default − CGO_ENABLED=0)"
 
 echo
 echo "== stages of warden run -- /bin/true (WARDEN_SANDBOX_TRACE=1, median of $n runs)"
-# The same run without a cgroup, taking turns with the first: warden
-# makes none when it sees no cgroup filesystem (a private mount namespace
-# with /sys/fs/cgroup unmounted; the host's mounts are untouched).
-nocgroup=(unshare --mount --propagation private sh -c 'umount -R /sys/fs/cgroup && exec "$@"' sh)
+# The same run without a cgroup (--degraded=cgroup), taking turns with
+# the first.
 : > "$tmp/trace.cgroup"
 : > "$tmp/trace.nocgroup"
-: > "$tmp/stages.nocgroup"
-if ! "${nocgroup[@]}" true 2> "$tmp/nocgroup.err"; then
-	echo "without a cgroup: unavailable: $(tail -n 1 "$tmp/nocgroup.err")"
-	nocgroup=()
-fi
 for ((i = 0; i < n; i++)); do
 	WARDEN_SANDBOX_TRACE=1 "$tmp/warden" run -- /bin/true < /dev/null > /dev/null 2>> "$tmp/trace.cgroup"
-	if [ ${#nocgroup[@]} -ne 0 ]; then
-		WARDEN_SANDBOX_TRACE=1 "${nocgroup[@]}" "$tmp/warden" run -- /bin/true < /dev/null > /dev/null 2>> "$tmp/trace.nocgroup"
-	fi
+	WARDEN_SANDBOX_TRACE=1 "$tmp/warden" run --degraded=cgroup -- /bin/true < /dev/null > /dev/null 2>> "$tmp/trace.nocgroup"
 done
 "$tmp/proctime" stages < "$tmp/trace.cgroup" > "$tmp/stages.cgroup"
-if [ ${#nocgroup[@]} -ne 0 ]; then
-	"$tmp/proctime" stages < "$tmp/trace.nocgroup" > "$tmp/stages.nocgroup"
-fi
+"$tmp/proctime" stages < "$tmp/trace.nocgroup" > "$tmp/stages.nocgroup"
 printf '%-52s %14s %14s\n' "" "as is" "no cgroup"
 printf '%-52s %7s %6s %7s %6s\n' "stage" "own ms" "end" "own ms" "end"
 awk -F'\t' '
@@ -253,7 +245,7 @@ awk -F'\t' '
 			printf "%-52s %s %s\n", s, a, b
 		}
 	}' "$tmp/stages.cgroup" "$tmp/stages.nocgroup"
-echo "own = the stage's own time; end = ms since the trace began. A parent stage spans whatever init did meanwhile."
+echo "own = the stage's own time; end = ms since the trace began; no cgroup = --degraded=cgroup. A parent stage spans whatever init did meanwhile."
 # What the trace does not show directly, from the medians above.
 awk -F'\t' '
 	FNR == 1 { f++ }
