@@ -8,9 +8,9 @@
 #      p10, p90 and ratios, with the goals (warden ≤ 1.5× the bwrap line,
 #      ≥ 20× faster than srt);
 #   2. the median of each setup stage from WARDEN_SANDBOX_TRACE=1, as is
-#      and with --degraded=cgroup (runs taking turns), the start-up cost of a Go
-#      process (`warden version` beside /bin/true), and what moving a
-#      process into a cgroup v1 costs on this host;
+#      and with --degraded=cgroup (runs taking turns), the start-up cost
+#      of a Go process (`warden version` beside /bin/true), and what
+#      moving a process into a cgroup v1 costs on this host;
 #   3. peak memory during `… sleep 1`: warden's supervisor and init (VmHWM),
 #      and the whole process tree of each peer (summed RSS every 50 ms).
 #
@@ -30,12 +30,12 @@
 # hyperfine runs one command's samples back to back, where this bench
 # needs every line interleaved in each round so that load changes hit all
 # lines alike; layer costs and other differences are the median of the
-# differences within each round. Two what-if lines time the same warden
-# built with CGO_ENABLED=0 (static, without the libc start-up that cgo
-# brings). The lines run in a project directory under /var/tmp (warden
-# and srt replace /tmp), srt with a settings file allowing writes to the
-# project and no network, codex with CODEX_HOME under the cache (codex
-# refuses a CODEX_HOME under /tmp).
+# differences within each round. The what-if lines time `warden version`
+# and the same warden built with CGO_ENABLED=0 (static, without the libc
+# start-up that cgo brings). The lines run in a project directory under
+# /var/tmp (warden and srt replace /tmp), srt with a settings file
+# allowing writes to the project and no network, codex with CODEX_HOME
+# under the cache (codex refuses a CODEX_HOME under /tmp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-100}
