@@ -51,6 +51,7 @@ func commands() []command {
 		{"explain", "decide one action (JSON on stdin) and show which rule decided and why", runExplain},
 		{"run", "run a command in the sandbox (partial: see warden run --help)", runRun},
 		{"policy", "work on policy files: fmt, lint, enumerate, test, remember", runPolicy},
+		{"doctor", "report what containment this host offers and what a run enforces", runDoctor},
 		{"version", "print the version", runVersion},
 	}
 }

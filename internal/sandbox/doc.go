@@ -93,6 +93,15 @@
 // [Spec.Degraded] turns off, by name, Landlock, seccomp or the cgroup's
 // hold on requested limits; nothing else can be.
 //
+// # What a host offers
+//
+// [Probe] (warden doctor) reports what this host offers the calling user
+// and, through [Assess], what a run would therefore enforce, layer by
+// layer ([Coverage]). It tries what can be tried: a process in a run's
+// namespaces, each limit's cgroup made and joined as a run makes it, and
+// one real run of true. A layer is reported enforced only when the host
+// has its mechanism and doctor saw it work in those trials.
+//
 // # Not contained yet
 //
 // The egress proxy (issue 5): the sandbox has no network but its own
