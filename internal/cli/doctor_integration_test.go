@@ -212,9 +212,10 @@ func TestDoctorAgreesWithRun(t *testing.T) {
 	}
 }
 
-// TestDoctorPredictsSetupFailure: a user whose home cannot hold the run
-// cache cannot run anything; doctor must say so, with the run's own error.
-func TestDoctorPredictsSetupFailure(t *testing.T) {
+// TestDoctorWithoutRunCache: a user whose home cannot hold the run cache
+// still runs, with build caches read-only and a note saying so; doctor's
+// trial, which keeps its cache where runs keep theirs, agrees.
+func TestDoctorWithoutRunCache(t *testing.T) {
 	sandboxtest.RequireRoot(t)
 	setpriv := sandboxtest.RequireCommand(t, "setpriv")
 	bin, dir := wardenCopy(t) // owned by root: uid 65534 cannot make .cache in it
@@ -224,21 +225,15 @@ func TestDoctorPredictsSetupFailure(t *testing.T) {
 	if err := json.Unmarshal([]byte(d.stdout), &rep); err != nil {
 		t.Fatalf("doctor --json: %v\n%s", err, d.stdout)
 	}
-	fs := row(t, rep, "filesystem", "every run")
-	if d.code != 1 || rep.Trial.OK || fs.Status != sandbox.FailsClosed || !strings.Contains(fs.Detail, "cache directory: ") {
-		t.Errorf("doctor exited %d, trial %+v, filesystem %s: %s; want the cache to fail closed", d.code, rep.Trial, fs.Status, fs.Detail)
-	}
-	for _, c := range rep.Matrix {
-		if c.Status == sandbox.Enforced {
-			t.Errorf("%s (%s) is enforced, but no run can start", c.Layer, c.When)
-		}
+	if !rep.Trial.OK {
+		t.Errorf("doctor's trial failed: %+v", rep.Trial)
 	}
 	project := filepath.Join(dir, "project")
 	if err := os.Mkdir(project, 0o777); err != nil {
 		t.Fatal(err)
 	}
 	r := runWarden(t, as, dir, "run", "--project", project, "--", "true")
-	if want := "warden: error: sandbox unavailable: " + rep.Trial.Error; r.code != 125 || !strings.HasPrefix(r.stderr, want) {
-		t.Errorf("the run exited %d with %q; doctor said %q", r.code, r.stderr, want)
+	if r.code != 0 || !strings.Contains(r.stderr, "no run cache (") {
+		t.Errorf("the run exited %d with %q; want 0 and a note that there is no run cache", r.code, r.stderr)
 	}
 }

@@ -612,7 +612,7 @@ func (i *initProc) runCommand() {
 	}
 	<-i.sigsReady
 	if err := setCommandRlimits(i.cfg.CommandRlimits); err != nil {
-		fail(i.ctl, "fallback limits: "+err.Error(), "the hard limit of this user is lower; lower the limit in the policy")
+		fail(i.ctl, err.Error(), "the hard limit of this user is lower; lower the limit in the policy")
 	}
 	t0 := time.Now()
 	proc, err := os.StartProcess(path, i.cfg.Argv, &os.ProcAttr{

@@ -48,7 +48,6 @@ var setupStages = []struct {
 }{
 	{"read_write path ", []string{rowFilesystem}},
 	{"read_only path ", []string{rowFilesystem}},
-	{"cache directory: ", []string{rowFilesystem}},
 	{"hide ", []string{rowFilesystem}},
 	{"mask ", []string{rowFilesystem}},
 	{"cgroup memory ", []string{rowMemory}},
