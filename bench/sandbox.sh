@@ -30,9 +30,9 @@
 # hyperfine runs one command's samples back to back, where this bench
 # needs every line interleaved in each round so that load changes hit all
 # lines alike; layer costs and other differences are the median of the
-# differences within each round. The what-if lines time `warden version`
-# and the same warden built with CGO_ENABLED=0 (static, without the libc
-# start-up that cgo brings). The lines run in a project directory under
+# differences within each round. Warden is built as the README builds it
+# (CGO_ENABLED=0: static, without the libc start-up that cgo brings); the
+# what-if lines time `warden version` and the same warden built with cgo. The lines run in a project directory under
 # /var/tmp (warden and srt replace /tmp), srt with a settings file
 # allowing writes to the project and no network, codex with CODEX_HOME
 # under the cache (codex refuses a CODEX_HOME under /tmp).
@@ -46,8 +46,10 @@ project=$(mktemp -d /var/tmp/warden-bench-XXXXXX)
 trap 'rm -rf "$tmp" "$project"' EXIT
 
 echo "== build"
-go build -o "$tmp/warden" ./cmd/warden
-CGO_ENABLED=0 go build -o "$tmp/warden-nocgo" ./cmd/warden
+# As the README builds it (static, CGO_ENABLED=0); the what-if lines time
+# a cgo build too.
+CGO_ENABLED=0 go build -o "$tmp/warden" ./cmd/warden
+CGO_ENABLED=1 go build -o "$tmp/warden-cgo" ./cmd/warden
 go build -o "$tmp/proctime" ./bench/proctime
 
 echo "== peers"
@@ -128,8 +130,8 @@ declare -A title=(
 	[srt]="srt"
 	[codex]="codex sandbox -P :workspace"
 	[version]="warden version"
-	[warden0]="warden run, CGO_ENABLED=0 build"
-	[version0]="warden version, CGO_ENABLED=0"
+	[warden0]="warden run, cgo build (CGO_ENABLED=1)"
+	[version0]="warden version, cgo build"
 )
 declare -A argv=(
 	[true]="/bin/true"
@@ -141,8 +143,8 @@ declare -A argv=(
 	[srt]="$srt --settings $tmp/srt-settings.json -- /bin/true"
 	[codex]="$codex sandbox -P :workspace -- /bin/true"
 	[version]="$tmp/warden version"
-	[warden0]="$tmp/warden-nocgo run -- /bin/true"
-	[version0]="$tmp/warden-nocgo version"
+	[warden0]="$tmp/warden-cgo run -- /bin/true"
+	[version0]="$tmp/warden-cgo version"
 )
 
 # Each line must succeed once, in the project, before it is timed.
@@ -166,7 +168,7 @@ done
 echo
 echo "== wall-clock, $n rounds of every line in rotating order ($warmup warm-up rounds dropped), load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$tmp/proctime" time -rounds "$n" -warmup "$warmup" -samples "$tmp/samples" \
-	-pairs warden:nolandlock,warden:noseccomp,warden:nocgroup,warden:warden0,version:version0,version:true "$tmp/lines" > "$tmp/times"
+	-pairs warden:nolandlock,warden:noseccomp,warden:nocgroup,warden0:warden,version0:version,version:true "$tmp/lines" > "$tmp/times"
 declare -A med p10 p90 fails diff
 while read -r l m a b c f; do
 	if [ "$l" = pair ]; then
@@ -217,8 +219,8 @@ paired() {
 paired warden nolandlock "landlock costs (warden run − --degraded=landlock)"
 paired warden noseccomp "seccomp costs (warden run − --degraded=seccomp)"
 paired warden nocgroup "the cgroup costs (warden run − --degraded=cgroup)"
-paired warden warden0 "cgo costs warden run (default build − CGO_ENABLED=0)"
-paired version version0 "cgo costs each Go process start (warden version, default − CGO_ENABLED=0)"
+paired warden0 warden "cgo costs warden run (cgo build − the README's static build)"
+paired version0 version "cgo costs each Go process start (warden version, cgo build − static)"
 
 echo
 echo "== stages of warden run -- /bin/true (WARDEN_SANDBOX_TRACE=1, median of $n runs)"

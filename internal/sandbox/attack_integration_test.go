@@ -334,7 +334,7 @@ func TestExitStatus(t *testing.T) {
 var failSteps = []string{
 	"make mounts private", "prepare new root", "bind / read-only", "mount /dev", "mount /tmp",
 	"mount /run", "mount exec scratch", "bind project", "mask sensitive paths", "mount /proc", "enter new root",
-	"set hostname", "bring up loopback", "enter project", "drop privileges",
+	"set hostname", "bring up loopback", "enter project", "drop privileges", "wait for the cgroup",
 }
 
 func TestFailClosed(t *testing.T) {

@@ -501,6 +501,21 @@ func (i *initProc) installSeccomp() error {
 	return nil
 }
 
+// awaitGo waits for the parent's go: until then the command must not
+// start, as init may not be in its cgroup yet. Anything else (the parent
+// gone, a stray message) stops the run.
+func (i *initProc) awaitGo() error {
+	buf := make([]byte, 64)
+	n, err := i.ctl.Read(buf)
+	if err != nil {
+		return fmt.Errorf("read from the parent: %w", err)
+	}
+	if string(buf[:n]) != string(goMessage) {
+		return fmt.Errorf("unexpected message from the parent: %q", buf[:n])
+	}
+	return nil
+}
+
 // maxBlocked bounds the distinct refused calls a run records.
 const maxBlocked = 64
 
@@ -611,6 +626,7 @@ func (i *initProc) runCommand() {
 		i.step("seccomp filter", i.installSeccomp)
 	}
 	<-i.sigsReady
+	i.step("wait for the cgroup", i.awaitGo)
 	if err := setCommandRlimits(i.cfg.CommandRlimits); err != nil {
 		fail(i.ctl, err.Error(), "the hard limit of this user is lower; lower the limit in the policy")
 	}

@@ -44,6 +44,10 @@ type config struct {
 	Trace bool `json:"trace,omitempty"`
 }
 
+// goMessage is the parent's second and last message to init: the command
+// may start (init is in its cgroup).
+var goMessage = []byte(`{"go":true}`)
+
 // report is one message from init to the parent.
 type report struct {
 	// Error and Hint: setup failed, the command did not run.

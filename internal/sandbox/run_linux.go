@@ -162,8 +162,12 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		return Result{}, startFailure(err)
 	}
 	tr.mark("start init")
-	// Init blocks reading its configuration: it starts nothing before
-	// its rlimits are set and it is in the cgroup.
+	// Init blocks reading its configuration, which it gets once its
+	// rlimits are set; it builds the sandbox while the parent moves it
+	// into its cgroup (on cgroup v1 a move can wait for an RCU grace
+	// period, several milliseconds), and starts the command only on the
+	// "go" that follows the move. So nothing the command starts is ever
+	// outside.
 	waitCgroup()
 	var rlimits []rlimit
 	var notes []string
@@ -178,7 +182,6 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	for _, f := range []func() error{
 		func() error { return cgErr },
 		func() error { return applyRlimits(cmd.Process.Pid, rlimits) },
-		func() error { return cg.add(cmd.Process.Pid) },
 		func() error {
 			if err := waitPlan(); err != nil {
 				return err
@@ -189,6 +192,18 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			if msg, err = json.Marshal(cfg); err != nil {
 				return &SetupError{What: "encode configuration: " + err.Error()}
 			}
+			if _, err := parentEnd.Write(msg); err != nil {
+				return &SetupError{What: "send configuration to init: " + err.Error()}
+			}
+			tr.mark("rlimits, configuration sent")
+			return nil
+		},
+		func() error { return cg.add(cmd.Process.Pid) },
+		func() error {
+			if _, err := parentEnd.Write(goMessage); err != nil {
+				return &SetupError{What: "tell init to start the command: " + err.Error()}
+			}
+			tr.mark("cgroup joined, go sent")
 			return nil
 		},
 	} {
@@ -198,12 +213,6 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			return Result{}, err
 		}
 	}
-	if _, err := parentEnd.Write(msg); err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
-		return Result{}, &SetupError{What: "send configuration to init: " + err.Error()}
-	}
-	tr.mark("rlimits, cgroup join, configuration sent")
 
 	stop := make(chan struct{})
 	if spec.Signals != nil {
