@@ -28,6 +28,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -211,7 +212,9 @@ func blocks(spec sandbox.Spec, res sandbox.Result) []block {
 // roMessage finds a path in the ways tools report EROFS: "cannot create
 // 'x': Read-only file system", "x: Read-only file system", Python's
 // "[Errno 30] Read-only file system: 'x'".
-var roMessage = regexp.MustCompile(`(?m)(?:[‘'"]?([^\s‘’'":]+)[’'"]?: Read-only file system)|(?:Read-only file system: [‘'"]([^‘’'"]+)[’'"])`)
+var roMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:[‘'"]?([^\s‘’'":]+)[’'"]?: Read-only file system)|(?:Read-only file system: [‘'"]([^‘’'"]+)[’'"])`)
+})
 
 // maxWriteBlocks bounds the paths offered after one run.
 const maxWriteBlocks = 3
@@ -222,7 +225,7 @@ const maxWriteBlocks = 3
 // nearest directory that exists.
 func readOnlyWrites(spec sandbox.Spec, stderr string) []string {
 	var out []string
-	for _, m := range roMessage.FindAllStringSubmatch(stderr, -1) {
+	for _, m := range roMessage().FindAllStringSubmatch(stderr, -1) {
 		p := m[1]
 		if p == "" {
 			p = m[2]

@@ -15,6 +15,7 @@ package shellparse
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -30,7 +31,9 @@ var rebindVars = map[string]bool{
 // rebindAssign matches text that, evaluated as arithmetic (a variable's
 // value used in $((x)), a declare -i variable), assigns one of
 // rebindVars: PATH=1, PATH+=1, PATH++.
-var rebindAssign = regexp.MustCompile(`(^|[^A-Za-z0-9_])(PATH|BASH_ENV|ENV|CDPATH|GLOBIGNORE|BASHOPTS|SHELLOPTS|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|EXECIGNORE|POSIXLY_CORRECT|BASH_LOADABLES_PATH|HOME|PWD|IFS)\s*(\[[^]]*\])?\s*([-+*/%&|^]|<<|>>|\*\*)?=([^=]|$)|(\+\+|--)\s*(PATH|HOME|PWD)|(PATH|HOME|PWD)\s*(\+\+|--)`)
+var rebindAssign = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^A-Za-z0-9_])(PATH|BASH_ENV|ENV|CDPATH|GLOBIGNORE|BASHOPTS|SHELLOPTS|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|EXECIGNORE|POSIXLY_CORRECT|BASH_LOADABLES_PATH|HOME|PWD|IFS)\s*(\[[^]]*\])?\s*([-+*/%&|^]|<<|>>|\*\*)?=([^=]|$)|(\+\+|--)\s*(PATH|HOME|PWD)|(PATH|HOME|PWD)\s*(\+\+|--)`)
+})
 
 // rebindWhy is the reason given for a rebinding.
 func rebindWhy(name string) string {
@@ -134,7 +137,7 @@ func (a *analyzer) prescan(f *syntax.File) {
 // rebindText reacts to static text that bash may evaluate as arithmetic
 // (a variable's value, a quoted subscript).
 func (a *analyzer) rebindText(s string) {
-	if m := rebindAssign.FindStringSubmatch(s); m != nil {
+	if m := rebindAssign().FindStringSubmatch(s); m != nil {
 		name := m[2] + m[7] + m[8]
 		a.rebindVar(name)
 	}

@@ -17,6 +17,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -170,11 +171,11 @@ func (d *decoder) strList(n *yaml.Node, what string, emptyOK bool) ([]string, er
 }
 
 // allDigits matches an integer too large for YAML to read as one.
-var allDigits = regexp.MustCompile(`^[-+]?[0-9_]+$`)
+var allDigits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9_]+$`) })
 
 // integer returns an integer field within [lo, hi].
 func (d *decoder) integer(n *yaml.Node, what string, lo, hi int64) (int64, error) {
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && allDigits.MatchString(n.Value) {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && allDigits().MatchString(n.Value) {
 		return 0, d.errf(n, "%s: integer %s out of range", what, n.Value)
 	}
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {

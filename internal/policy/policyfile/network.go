@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -27,10 +28,10 @@ var (
 
 // hostLabel is one DNS label; underscores appear in real names (SRV-like
 // service hosts), so they are allowed.
-var hostLabel = regexp.MustCompile(`^[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?$`)
+var hostLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?$`) })
 
 // httpMethod is an HTTP method token.
-var httpMethod = regexp.MustCompile(`^[A-Za-z]+$`)
+var httpMethod = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]+$`) })
 
 func (d *decoder) network(n *yaml.Node) (Network, error) {
 	nw := Network{Set: true}
@@ -184,7 +185,7 @@ func (d *decoder) matcher(n *yaml.Node, verb string, r *NetRule) error {
 				return err
 			}
 			for i, m := range ms {
-				if !httpMethod.MatchString(m) {
+				if !httpMethod().MatchString(m) {
 					return d.errf(f.v.Content[i], "%q is not an HTTP method", m)
 				}
 				ms[i] = strings.ToUpper(m)
@@ -221,7 +222,7 @@ func checkHost(s string) error {
 		return fmt.Errorf("host %q is longer than 253 characters", s)
 	}
 	for _, label := range strings.Split(name, ".") {
-		if len(label) > 63 || !hostLabel.MatchString(label) {
+		if len(label) > 63 || !hostLabel().MatchString(label) {
 			return fmt.Errorf("host %q is not a host name, *.domain or IP address", s)
 		}
 	}
@@ -241,7 +242,7 @@ func (d *decoder) credential(n *yaml.Node) (Credential, error) {
 			if err != nil {
 				return Credential{}, err
 			}
-			if !envName.MatchString(s) {
+			if !envName().MatchString(s) {
 				return Credential{}, d.errf(f.v, "credential name %q must be letters, digits and _, not starting with a digit", s)
 			}
 			c.Name = s
@@ -252,7 +253,7 @@ func (d *decoder) credential(n *yaml.Node) (Credential, error) {
 			}
 			kind, arg, _ := strings.Cut(s, ":")
 			switch {
-			case kind == "env" && envName.MatchString(arg):
+			case kind == "env" && envName().MatchString(arg):
 			case kind == "file" && arg != "":
 			default:
 				return Credential{}, d.errf(f.v, "from %q: want env:NAME or file:PATH", s)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -66,7 +67,7 @@ func Parse(name string, src []byte) (*File, error) {
 	return f, nil
 }
 
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): `) })
 
 // document decodes the single YAML document in src and returns its root
 // node, which must be a mapping.
@@ -125,7 +126,7 @@ func (d *decoder) document(src []byte) (root *yaml.Node, err error) {
 func (d *decoder) yamlErr(err error) error {
 	msg := err.Error()
 	line := 1
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
 			line = n
 		}

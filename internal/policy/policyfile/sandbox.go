@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -22,7 +23,7 @@ var (
 )
 
 // envName is a portable environment variable name.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // maxCPU bounds limits.cpu, in cores.
 const maxCPU = 1 << 16
@@ -207,7 +208,7 @@ func (d *decoder) env(n *yaml.Node) (Env, error) {
 // envName checks a variable name and that it is named once across pass
 // and set: passing and setting one variable is a contradiction.
 func (d *decoder) envName(n *yaml.Node, name, list string, where map[string]string) error {
-	if !envName.MatchString(name) {
+	if !envName().MatchString(name) {
 		return d.errf(n, "%q is not an environment variable name", name)
 	}
 	if prev, ok := where[name]; ok {
