@@ -631,10 +631,12 @@ func (i *initProc) runCommand() {
 		fail(i.ctl, err.Error(), "the hard limit of this user is lower; lower the limit in the policy")
 	}
 	t0 := time.Now()
-	proc, err := os.StartProcess(path, i.cfg.Argv, &os.ProcAttr{
+	// syscall.ForkExec, not os.StartProcess: init reaps with wait4 and
+	// needs no pidfd, whose first use costs a probing fork.
+	pid, err := syscall.ForkExec(path, i.cfg.Argv, &syscall.ProcAttr{
 		Dir:   i.cfg.Project,
 		Env:   env,
-		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Files: []uintptr{0, 1, 2},
 	})
 	if err != nil {
 		status := 126
@@ -650,20 +652,20 @@ func (i *initProc) runCommand() {
 	go func() {
 		for sig := range i.sigs {
 			if s, ok := sig.(syscall.Signal); ok && forwarded[s] {
-				syscall.Kill(proc.Pid, s)
+				syscall.Kill(pid, s)
 			}
 		}
 	}()
 	for {
 		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		reaped, err := syscall.Wait4(-1, &ws, 0, nil)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
 			fail(i.ctl, "wait: "+err.Error(), "")
 		}
-		if pid != proc.Pid {
+		if reaped != pid {
 			continue // an orphan, reaped
 		}
 		r := report{Done: true, Exit: ws.ExitStatus(), Blocked: i.blocked.list(), BlockedHow: i.blocked.how, BlockedDropped: i.blocked.dropped}

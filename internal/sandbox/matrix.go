@@ -76,6 +76,7 @@ var setupStages = []struct {
 	{"bring up loopback: ", []string{rowNetwork}},
 	{"enter project: ", []string{rowFilesystem}},
 	{"drop privileges: ", []string{rowIdentity}},
+	{"wait for the cgroup: ", []string{rowMemory, rowPids, rowCPU}},
 	{"landlock: ", []string{rowLandlock}},
 	{"seccomp filter: ", []string{rowSeccomp}},
 }

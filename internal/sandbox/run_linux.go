@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -118,12 +117,6 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	childEnd := os.NewFile(uintptr(fds[1]), "sandbox-control-child")
 	defer parentEnd.Close()
 
-	cmd := exec.Command("/proc/self/exe", InitArg)
-	cmd.Env = []string{} // init gets its environment from the configuration
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = spec.Stdin, spec.Stdout, spec.Stderr
-	if cmd.Stdin == nil {
-		cmd.Stdin = os.Stdin
-	}
 	liveOut, liveErr := spec.Stdout, spec.Stderr
 	if liveOut == nil {
 		liveOut = os.Stdout
@@ -139,9 +132,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// Both streams are streamed live through a pipe and captured, head
 	// and tail, in memory.
 	outCap, errCap := NewCapture(liveOut, spec.Limits.Output), NewCapture(liveErr, spec.Limits.Output)
-	cmd.Stdout, cmd.Stderr = outCap, errCap
-	cmd.ExtraFiles = []*os.File{childEnd} // fd 3
-	cmd.SysProcAttr = &syscall.SysProcAttr{
+	attr := &syscall.SysProcAttr{
 		Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID |
 			unix.CLONE_NEWNET | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS,
 		UidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getuid(), Size: 1}},
@@ -156,7 +147,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// goroutine on its thread until init is gone.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	err = cmd.Start()
+	cmd, err := launch([]string{"/proc/self/exe", InitArg}, attr, spec.Stdin, outCap, errCap, childEnd)
 	childEnd.Close()
 	if err != nil {
 		return Result{}, startFailure(err)
@@ -181,7 +172,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	var msg []byte
 	for _, f := range []func() error{
 		func() error { return cgErr },
-		func() error { return applyRlimits(cmd.Process.Pid, rlimits) },
+		func() error { return applyRlimits(cmd.pid, rlimits) },
 		func() error {
 			if err := waitPlan(); err != nil {
 				return err
@@ -198,7 +189,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			tr.mark("rlimits, configuration sent")
 			return nil
 		},
-		func() error { return cg.add(cmd.Process.Pid) },
+		func() error { return cg.add(cmd.pid) },
 		func() error {
 			if _, err := parentEnd.Write(goMessage); err != nil {
 				return &SetupError{What: "tell init to start the command: " + err.Error()}
@@ -208,15 +199,15 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		},
 	} {
 		if err := f(); err != nil {
-			cmd.Process.Kill()
-			cmd.Wait()
+			cmd.kill()
+			cmd.wait()
 			return Result{}, err
 		}
 	}
 
 	stop := make(chan struct{})
 	if spec.Signals != nil {
-		go forwardSignals(spec.Signals, cmd.Process.Pid, stop)
+		go forwardSignals(spec.Signals, cmd, stop)
 	}
 	why := make(chan string, 1) // "timeout", "cancel" or ""
 	go func() {
@@ -236,7 +227,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			why <- "cancel"
 		}
 		// Killing init, pid 1 of the namespace, kills every process in it.
-		cmd.Process.Kill()
+		cmd.kill()
 	}()
 
 	var last report
@@ -261,14 +252,14 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			break
 		}
 	}
-	waitErr := cmd.Wait()
+	ws, ru, waitErr := cmd.wait()
 	close(stop)
 	tr.mark("command ended, init reaped")
 	reason := <-why
 	res := Result{Duration: time.Since(start), TimedOut: reason == "timeout"}
-	if ps := cmd.ProcessState; ps != nil {
+	if waitErr == nil {
 		// Init's rusage covers every process it reaped.
-		res.CPUTime = ps.UserTime() + ps.SystemTime()
+		res.CPUTime = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	cg.stats(&res)
 	res.Unenforced = append(append(notes, v.notes...), cacheNote...)
@@ -317,7 +308,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		return res, nil
 	}
 	return res, &SetupError{
-		What: fmt.Sprintf("sandbox init ended without a report (%v)", waitErr),
+		What: fmt.Sprintf("sandbox init ended without a report (%s)", initEnd(ws, waitErr)),
 		Hint: "this is a bug in warden; please report it",
 	}
 }
@@ -537,16 +528,27 @@ func (t *tracer) step(what string, us int64) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// forwardSignals sends each signal from sigs to init, pid, which passes
-// it on to the command, until stop is closed.
-func forwardSignals(sigs <-chan os.Signal, pid int, stop <-chan struct{}) {
+// initEnd says how init ended.
+func initEnd(ws syscall.WaitStatus, err error) string {
+	switch {
+	case err != nil:
+		return err.Error()
+	case ws.Signaled():
+		return "killed by " + ws.Signal().String()
+	}
+	return fmt.Sprintf("exit status %d", ws.ExitStatus())
+}
+
+// forwardSignals sends each signal from sigs to init, which passes it on
+// to the command, until stop is closed.
+func forwardSignals(sigs <-chan os.Signal, init *launched, stop <-chan struct{}) {
 	for {
 		select {
 		case <-stop:
 			return
 		case sig := <-sigs:
 			if s, ok := sig.(syscall.Signal); ok && forwarded[s] {
-				syscall.Kill(pid, s)
+				init.signal(s)
 			}
 		}
 	}
