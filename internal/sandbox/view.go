@@ -354,10 +354,18 @@ func lastOfEach(bs []bind) []bind {
 
 func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
 
+// maxDoubleStars bounds the "**" segments of a pattern: matching costs
+// grow with the path's depth to the power of their number.
+const maxDoubleStars = 4
+
 // checkPattern reports whether a hide pattern is well formed.
 func checkPattern(p string) error {
+	stars := 0
 	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
 		if seg == "**" {
+			if stars++; stars > maxDoubleStars {
+				return fmt.Errorf("more than %d ** segments", maxDoubleStars)
+			}
 			continue
 		}
 		if _, err := path.Match(seg, ""); err != nil {

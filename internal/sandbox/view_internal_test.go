@@ -158,3 +158,29 @@ func TestPlanViewRefuses(t *testing.T) {
 		})
 	}
 }
+
+// FuzzMatchPattern: any hide pattern and path, checked or not, match or
+// not without a panic, and a well-formed pattern without wildcards matches
+// itself.
+func FuzzMatchPattern(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"*.pem", "a/b.pem"}, {"secrets/", "x/secrets"}, {"a/**/b", "a/x/y/b"},
+		{"[ab].key", "b.key"}, {"**/**/x", "x"}, {"a/[b", "a/b"}, {"", ""},
+	} {
+		f.Add(seed[0], seed[1], false)
+	}
+	f.Fuzz(func(t *testing.T, pat, rel string, dir bool) {
+		if len(pat) > 256 || len(rel) > 1024 {
+			return
+		}
+		err := checkPattern(pat)
+		if err != nil {
+			return // refused where it is written: never matched
+		}
+		matchPattern(pat, rel, dir)
+		if pat != "" && !strings.HasSuffix(pat, "/") && !hasGlob(pat) && !strings.Contains(pat, "**") &&
+			!strings.Contains(pat, "\\") && !strings.Contains(pat, "//") && !strings.HasPrefix(pat, "/") && !matchPattern(pat, pat, false) {
+			t.Errorf("matchPattern(%q, %q) = false, want a literal pattern to match itself", pat, pat)
+		}
+	})
+}

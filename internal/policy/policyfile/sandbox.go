@@ -4,9 +4,12 @@
 package policyfile
 
 import (
+	"fmt"
 	"math"
+	"path"
 	"regexp"
 	"sort"
+	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -78,6 +81,11 @@ func (d *decoder) filesystem(n *yaml.Node) (Filesystem, error) {
 		ps, err := d.patterns(f.v, f.key, true)
 		if err != nil {
 			return fsys, err
+		}
+		for i, p := range ps {
+			if err := checkFilesystemPath(f.key, p); err != nil {
+				return fsys, d.errf(f.v.Content[i], "%s: %v", f.key, err)
+			}
 		}
 		for i, p := range ps {
 			if prev, ok := listed[p]; ok {
@@ -228,4 +236,35 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// checkFilesystemPath checks one sandbox.filesystem entry: hide entries
+// may be globs (each segment a path.Match pattern, or "**"); read_write
+// and read_only entries are plain paths, as they are bound whole.
+func checkFilesystemPath(list, p string) error {
+	if strings.ContainsRune(p, 0) {
+		return fmt.Errorf("%q contains a NUL byte", p)
+	}
+	glob := strings.ContainsAny(p, "*?[")
+	if list != "hide" {
+		if glob {
+			return fmt.Errorf("%q: only hide entries may be globs", p)
+		}
+		return nil
+	}
+	stars := 0
+	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
+		if seg == "**" {
+			// As the sandbox bounds them: matching costs grow with
+			// a path's depth to the power of their number.
+			if stars++; stars > 4 {
+				return fmt.Errorf("%q has more than 4 ** segments", p)
+			}
+			continue
+		}
+		if _, err := path.Match(seg, ""); err != nil {
+			return fmt.Errorf("%q is not a valid glob: %v", p, err)
+		}
+	}
+	return nil
 }
