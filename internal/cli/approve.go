@@ -213,7 +213,7 @@ func blocks(spec sandbox.Spec, res sandbox.Result) []block {
 // 'x': Read-only file system", "x: Read-only file system", Python's
 // "[Errno 30] Read-only file system: 'x'".
 var roMessage = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)(?:[‘'"]?([^\s‘’'":]+)[’'"]?: Read-only file system)|(?:Read-only file system: [‘'"]([^‘’'"]+)[’'"])`)
+	return regexp.MustCompile(`(?m)(?:[‘'"]?([^\s‘’'":]+)[’'"]?: Read-only file system)|(?:Read-only file system: [‘'"]([^‘’'"\n]+)[’'"])`)
 })
 
 // maxWriteBlocks bounds the paths offered after one run.
