@@ -30,7 +30,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -273,23 +272,4 @@ func isProtected(project, p string) bool {
 var forwardedSignals = []os.Signal{
 	syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
 	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH,
-}
-
-// filterTerminalSignals drops SIGINT and SIGQUIT when warden runs in the
-// terminal's foreground process group: the terminal sent them to the whole
-// group, the command included, which must not get them twice.
-func filterTerminalSignals(in <-chan os.Signal) <-chan os.Signal {
-	out := make(chan os.Signal, 8)
-	go func() {
-		for sig := range in {
-			if (sig == syscall.SIGINT || sig == syscall.SIGQUIT) && inForeground() {
-				continue
-			}
-			select {
-			case out <- sig:
-			case <-time.After(time.Second):
-			}
-		}
-	}()
-	return out
 }

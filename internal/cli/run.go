@@ -206,7 +206,9 @@ func runRun(ctx context.Context, args []string) error {
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwardedSignals...)
 	defer signal.Stop(sigs)
-	spec.Signals = filterTerminalSignals(sigs)
+	// The sandbox is a session of its own: the terminal's ^C reaches
+	// warden, never the command directly, so every one is passed on.
+	spec.Signals = sigs
 	ctx = context.WithoutCancel(ctx)
 
 	ap := openApprover(*noApprover)
@@ -277,6 +279,9 @@ func execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, runResult)
 		return res, runResult{&exitError{code: ste.Status, msg: ste.Msg}, true}
 	case err != nil:
 		return res, runResult{&exitError{code: exitSandbox, msg: "sandbox unavailable: " + err.Error()}, true}
+	}
+	if res.InitKilled {
+		warningf("the sandbox's init ended while the command ran (signal %d); every process of the sandbox died with it", res.Signal)
 	}
 	if res.TimedOut {
 		errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),

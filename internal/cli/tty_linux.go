@@ -10,10 +10,3 @@ func isTerminal(fd uintptr) bool {
 	_, err := unix.IoctlGetTermios(int(fd), unix.TCGETS)
 	return err == nil
 }
-
-// inForeground reports whether warden's process group is the foreground
-// one of the terminal on its standard input.
-func inForeground() bool {
-	pgrp, err := unix.IoctlGetInt(0, unix.TIOCGPGRP)
-	return err == nil && pgrp == unix.Getpgrp()
-}

@@ -7,5 +7,3 @@ package cli
 
 // isTerminal is false: warden run, the only asker, is Linux only.
 func isTerminal(fd uintptr) bool { return false }
-
-func inForeground() bool { return false }

@@ -312,6 +312,11 @@ func TestExitStatus(t *testing.T) {
 		{"exit 3", 3},
 		{"kill -9 $$", 137},
 		{"kill -TERM $$", 143},
+		// Signals to init that would crash a Go program are taken
+		// and dropped: the run goes on, its status is the command's.
+		{"kill -SEGV 1; kill -ABRT 1; kill -BUS 1; sleep 0.1; exit 5", 5},
+		// One init forwards reaches the command, as if sent to it.
+		{"trap 'exit 7' TERM; kill -TERM 1; sleep 5; exit 0", 7},
 	} {
 		t.Run(tt.script, func(t *testing.T) {
 			o := run(t, Spec{Argv: sh(tt.script)})

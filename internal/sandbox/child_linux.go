@@ -81,13 +81,16 @@ var forwarded = map[syscall.Signal]bool{
 }
 
 // caught are the signals init takes rather than die of: the forwarded
-// ones, which include what a terminal sends its foreground group (init is
-// in it). Handled, not ignored, so that the command starts with default
-// dispositions. Another signal the command sends init (pid 1 of its
-// namespace) can end the run, as the command could end itself.
+// ones, and those the command could send init (pid 1 of its namespace, so
+// only signals it handles reach it) to end the run. Handled, not ignored,
+// so that the command starts with default dispositions.
 var caught = []os.Signal{
 	syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
 	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGALRM,
+	// Sent with kill, these would crash the Go runtime: taken and
+	// dropped (a fault of init's own is still one).
+	syscall.SIGSEGV, syscall.SIGBUS, syscall.SIGFPE, syscall.SIGILL, syscall.SIGTRAP,
+	syscall.SIGABRT, syscall.SIGSYS, syscall.SIGPIPE, syscall.SIGVTALRM, syscall.SIGPROF,
 }
 
 // stepError is a failed setup step with a hint.
@@ -649,6 +652,7 @@ func (i *initProc) runCommand() {
 	if i.cfg.Trace {
 		send(i.ctl, report{Step: "start command", Micros: time.Since(t0).Microseconds()})
 	}
+	send(i.ctl, report{Started: true})
 	go func() {
 		for sig := range i.sigs {
 			if s, ok := sig.(syscall.Signal); ok && forwarded[s] {

@@ -67,6 +67,8 @@ type report struct {
 	// BlockedPartial: a first refusal of one more call, sent as it
 	// happens; the final report has the counts.
 	BlockedPartial bool `json:"blocked_partial,omitempty"`
+	// Started: the command is running (sent once, when it was forked).
+	Started bool `json:"started,omitempty"`
 	// Step and Micros: a setup step took that long (config.Trace).
 	Step   string `json:"step,omitempty"`
 	Micros int64  `json:"us,omitempty"`

@@ -140,6 +140,13 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		GidMappingsEnableSetgroups: false,
 		AmbientCaps:                initCaps,
 		Pdeathsig:                  syscall.SIGKILL,
+		// A session of its own: a signal to a process group the caller
+		// is in (kill(0), the terminal's foreground group) cannot come
+		// from the sandbox, whose processes are in no group outside it,
+		// and the caller's terminal is not the command's controlling
+		// terminal (no /dev/tty, no job-control ioctls, no TIOCSTI).
+		// Signals for the command come through Spec.Signals.
+		Setsid: true,
 	}
 
 	start, since := time.Now(), coarseNow()
@@ -233,6 +240,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	var last report
 	var got bool
 	var early []BlockedCall // refusals told as they happened
+	started := false        // the command was forked
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := parentEnd.Read(buf)
@@ -244,6 +252,8 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 				tr.step(r.Step, r.Micros)
 			case r.BlockedPartial:
 				early = append(early, r.Blocked...)
+			case r.Started:
+				started = true
 			default:
 				last, got = r, true
 			}
@@ -295,6 +305,19 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		}
 		if res.Signal != 0 {
 			res.ExitCode = -1
+		}
+		return res, nil
+	case started:
+		// The command ran, and init ended before it could report: a
+		// signal only the kernel sends (init takes the others), or
+		// init's own failure. Every process of the sandbox died with it.
+		res.ExitCode, res.Signal, res.InitKilled = -1, int(syscall.SIGKILL), true
+		if ws.Signaled() {
+			res.Signal = int(ws.Signal())
+		}
+		if len(early) > 0 {
+			res.BlockedSyscalls = early
+			res.BlockedHow = "seccomp user notification; init was killed, so counts are at least these"
 		}
 		return res, nil
 	case reason != "", res.OOMKilled, res.PidsLimitHit:

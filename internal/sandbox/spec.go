@@ -175,6 +175,10 @@ type Result struct {
 	TimedOut bool
 	// Duration is the wall-clock time from start to end.
 	Duration time.Duration
+	// InitKilled reports that the sandbox's init ended while the command
+	// ran, of Signal or of its own failure (Signal is then SIGKILL),
+	// taking every process of the sandbox with it.
+	InitKilled bool
 	// OOMKilled reports that the memory limit killed a process.
 	OOMKilled bool
 	// PidsLimitHit reports that a fork or clone failed at the pids limit.
