@@ -207,18 +207,6 @@ func defaultMemory() int64 {
 	return DefaultMemory
 }
 
-func formatBytes(n int64) string {
-	for _, u := range []struct {
-		s string
-		b int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.b && n%u.b == 0 {
-			return fmt.Sprintf("%d%s", n/u.b, u.s)
-		}
-	}
-	return fmt.Sprintf("%dB", n)
-}
-
 // testOnlyNoCgroup, when set, makes every controller unavailable, as on
 // a host without cgroup rights.
 var testOnlyNoCgroup bool

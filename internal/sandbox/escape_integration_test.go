@@ -64,14 +64,51 @@ import (
 // streamListener is a stream listener (TCP or Unix) outside the sandbox
 // that records who connected, in order.
 type streamListener struct {
-	ln    net.Listener
-	serve func(net.Conn) // nil: close each connection at once
+	ln       net.Listener
+	serve    func(net.Conn) // nil: close each connection at once
+	arrivals                // peerID of each accepted connection
+}
 
+// arrivals records what reached a listener, in order, so that a sentinel
+// sent after a run tells how much came before it.
+type arrivals struct {
 	mu sync.Mutex
 	// mu guards the fields below.
-	peers []string      // peerID of each accepted connection
-	wake  chan struct{} // closed at each accept
-	seen  int           // peers already counted by arrived
+	got  []string
+	wake chan struct{} // closed at each arrival
+	seen int           // arrivals already counted by before
+}
+
+func (a *arrivals) add(s string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.got = append(a.got, s)
+	if a.wake != nil {
+		close(a.wake)
+	}
+	a.wake = make(chan struct{})
+}
+
+// before waits for the sentinel want and returns how many arrivals came
+// before it since the last call.
+func (a *arrivals) before(want string) int {
+	for {
+		a.mu.Lock()
+		for i := a.seen; i < len(a.got); i++ {
+			if a.got[i] == want {
+				n := i - a.seen
+				a.seen = i + 1
+				a.mu.Unlock()
+				return n
+			}
+		}
+		if a.wake == nil {
+			a.wake = make(chan struct{})
+		}
+		wake := a.wake
+		a.mu.Unlock()
+		<-wake
+	}
 }
 
 func listenStream(t *testing.T, network, addr string, serve func(net.Conn)) *streamListener {
@@ -81,7 +118,7 @@ func listenStream(t *testing.T, network, addr string, serve func(net.Conn)) *str
 		t.Fatalf("listen %s %s: %v", network, addr, err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	l := &streamListener{ln: ln, serve: serve, wake: make(chan struct{})}
+	l := &streamListener{ln: ln, serve: serve}
 	go l.accept()
 	return l
 }
@@ -92,12 +129,7 @@ func (l *streamListener) accept() {
 		if err != nil {
 			return
 		}
-		id := peerID(c)
-		l.mu.Lock()
-		l.peers = append(l.peers, id)
-		close(l.wake)
-		l.wake = make(chan struct{})
-		l.mu.Unlock()
+		l.add(peerID(c))
 		if l.serve != nil {
 			go l.serve(c)
 		} else {
@@ -147,33 +179,15 @@ func (l *streamListener) arrived(t *testing.T) int {
 	if _, ok := c.(*net.UnixConn); ok {
 		want = fmt.Sprintf("pid %d", os.Getpid())
 	}
-	for {
-		l.mu.Lock()
-		for i := l.seen; i < len(l.peers); i++ {
-			if l.peers[i] == want {
-				n := i - l.seen
-				l.seen = i + 1
-				l.mu.Unlock()
-				return n
-			}
-		}
-		wake := l.wake
-		l.mu.Unlock()
-		<-wake
-	}
+	return l.before(want)
 }
 
 // packetListener is a datagram socket (UDP or unixgram) outside the
 // sandbox that counts datagrams, optionally answering each.
 type packetListener struct {
-	pc    net.PacketConn
-	reply func(q []byte) []byte // nil: no answer
-
-	mu sync.Mutex
-	// mu guards the fields below.
-	got  []string // each datagram, as text
-	wake chan struct{}
-	seen int
+	pc       net.PacketConn
+	reply    func(q []byte) []byte // nil: no answer
+	arrivals                       // each datagram, as text
 }
 
 func listenPacket(t *testing.T, network, addr string, reply func([]byte) []byte) *packetListener {
@@ -183,7 +197,7 @@ func listenPacket(t *testing.T, network, addr string, reply func([]byte) []byte)
 		t.Fatalf("listen %s %s: %v", network, addr, err)
 	}
 	t.Cleanup(func() { pc.Close() })
-	l := &packetListener{pc: pc, reply: reply, wake: make(chan struct{})}
+	l := &packetListener{pc: pc, reply: reply}
 	go l.read()
 	return l
 }
@@ -195,11 +209,7 @@ func (l *packetListener) read() {
 		if err != nil {
 			return
 		}
-		l.mu.Lock()
-		l.got = append(l.got, string(buf[:n]))
-		close(l.wake)
-		l.wake = make(chan struct{})
-		l.mu.Unlock()
+		l.add(string(buf[:n]))
 		if l.reply != nil && from != nil {
 			if r := l.reply(buf[:n]); r != nil {
 				l.pc.WriteTo(r, from)
@@ -230,20 +240,7 @@ func (l *packetListener) arrived(t *testing.T) int {
 	if _, err := c.Write([]byte(want)); err != nil {
 		t.Fatalf("sentinel to %s: %v", l, err)
 	}
-	for {
-		l.mu.Lock()
-		for i := l.seen; i < len(l.got); i++ {
-			if l.got[i] == want {
-				n := i - l.seen
-				l.seen = i + 1
-				l.mu.Unlock()
-				return n
-			}
-		}
-		wake := l.wake
-		l.mu.Unlock()
-		<-wake
-	}
+	return l.before(want)
 }
 
 // counter is a listener that can count arrivals.
@@ -959,27 +956,40 @@ func runHeld(t *testing.T, spec Spec, check func()) outcome {
 		spec.Project = t.TempDir()
 	}
 	spec.Timeout = time.Minute
-	type result struct {
-		res Result
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		res, err := Run(context.Background(), spec)
-		done <- result{res, err}
-	}()
-	var r result
-	select {
-	case <-stdout.seen:
+	r, ok := runUntilSeen(spec, stdout, func() {
 		check()
 		pw.Close()
-		r = <-done
-	case r = <-done:
+	})
+	if !ok {
 		t.Errorf("the command ended before its attempt was checked")
 	}
 	o := outcome{stdout.String(), stderr.String(), r.res, r.err}
 	t.Logf("%q: status %d, err %v\nstdout: %s\nstderr: %s", spec.Argv, r.res.Status(), r.err, o.stdout, o.stderr)
 	return o
+}
+
+// runResult is what Run returned.
+type runResult struct {
+	res Result
+	err error
+}
+
+// runUntilSeen runs spec in the background and, once w has seen its text,
+// calls then while the command still runs; it returns what Run returned,
+// and whether then was called (not if the command ended first).
+func runUntilSeen(spec Spec, w *watchWriter, then func()) (runResult, bool) {
+	done := make(chan runResult, 1)
+	go func() {
+		res, err := Run(context.Background(), spec)
+		done <- runResult{res, err}
+	}()
+	select {
+	case <-w.seen:
+		then()
+		return <-done, true
+	case r := <-done:
+		return r, false
+	}
 }
 
 // checkUntraced fails the test if the victim has a tracer.

@@ -372,9 +372,9 @@ func (a *assessor) defaultValue(limit string) string {
 		m = DefaultMemory
 	}
 	if m < DefaultMemory {
-		return sizeText(m) + " (half the RAM)"
+		return formatBytes(m) + " (half the RAM)"
 	}
-	return sizeText(m)
+	return formatBytes(m)
 }
 
 // cgroupDefault is the row of a best-effort default limit: a run that
@@ -542,18 +542,4 @@ func joinSentences(a, b string) string {
 		return a
 	}
 	return a + "; " + b
-}
-
-// sizeText writes n bytes in the largest unit that divides it, as policy
-// files do (4GiB, 512MiB).
-func sizeText(n int64) string {
-	for _, u := range []struct {
-		s string
-		b int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.b && n%u.b == 0 {
-			return fmt.Sprintf("%d%s", n/u.b, u.s)
-		}
-	}
-	return fmt.Sprintf("%dB", n)
 }

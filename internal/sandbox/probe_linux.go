@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unsafe"
 
@@ -96,16 +95,8 @@ func probeNamespaces() NamespaceFacts {
 		n.Sysctls = append(n.Sysctls, s)
 	}
 	cmd := exec.Command(trueCommand())
-	// The same as Run's SysProcAttr for init.
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID |
-			unix.CLONE_NEWNET | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS,
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getuid(), Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getgid(), Size: 1}},
-		GidMappingsEnableSetgroups: false,
-		AmbientCaps:                initCaps,
-		Pdeathsig:                  syscall.SIGKILL,
-	}
+	cmd.SysProcAttr = initAttr() // as Run starts init
+
 	runtime.LockOSThread()
 	err := cmd.Start()
 	if err == nil {

@@ -132,22 +132,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// Both streams are streamed live through a pipe and captured, head
 	// and tail, in memory.
 	outCap, errCap := NewCapture(liveOut, spec.Limits.Output), NewCapture(liveErr, spec.Limits.Output)
-	attr := &syscall.SysProcAttr{
-		Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID |
-			unix.CLONE_NEWNET | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS,
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getuid(), Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getgid(), Size: 1}},
-		GidMappingsEnableSetgroups: false,
-		AmbientCaps:                initCaps,
-		Pdeathsig:                  syscall.SIGKILL,
-		// A session of its own: a signal to a process group the caller
-		// is in (kill(0), the terminal's foreground group) cannot come
-		// from the sandbox, whose processes are in no group outside it,
-		// and the caller's terminal is not the command's controlling
-		// terminal (no /dev/tty, no job-control ioctls, no TIOCSTI).
-		// Signals for the command come through Spec.Signals.
-		Setsid: true,
-	}
+	attr := initAttr()
 
 	start, since := time.Now(), coarseNow()
 	// Pdeathsig fires when the thread that forked init exits; keep this
@@ -574,5 +559,27 @@ func forwardSignals(sigs <-chan os.Signal, init *launched, stop <-chan struct{})
 				init.signal(s)
 			}
 		}
+	}
+}
+
+// initAttr is how init is started: in new user (uid and gid 65534 inside,
+// the caller's outside), mount, pid, net, ipc and uts namespaces, with the
+// capabilities it needs there, killed if the thread that forked it ends.
+func initAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{
+		Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID |
+			unix.CLONE_NEWNET | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getuid(), Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getgid(), Size: 1}},
+		GidMappingsEnableSetgroups: false,
+		AmbientCaps:                initCaps,
+		Pdeathsig:                  syscall.SIGKILL,
+		// A session of its own: a signal to a process group the caller
+		// is in (kill(0), the terminal's foreground group) cannot come
+		// from the sandbox, whose processes are in no group outside it,
+		// and the caller's terminal is not the command's controlling
+		// terminal (no /dev/tty, no job-control ioctls, no TIOCSTI).
+		// Signals for the command come through Spec.Signals.
+		Setsid: true,
 	}
 }

@@ -277,3 +277,17 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string { return e.Msg }
+
+// formatBytes writes n bytes in the largest unit that divides it, as
+// policy files do (4GiB, 512MiB).
+func formatBytes(n int64) string {
+	for _, u := range []struct {
+		s string
+		b int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.b && n%u.b == 0 {
+			return fmt.Sprintf("%d%s", n/u.b, u.s)
+		}
+	}
+	return fmt.Sprintf("%dB", n)
+}

@@ -358,21 +358,8 @@ func TestToolchainSignalForwarding(t *testing.T) {
 				// hang the test.
 				Timeout: 30 * time.Second,
 			}
-			type result struct {
-				res Result
-				err error
-			}
-			done := make(chan result, 1)
-			go func() {
-				res, err := Run(context.Background(), spec)
-				done <- result{res, err}
-			}()
-			var r result
-			select {
-			case <-stdout.seen:
-				syscall.Kill(os.Getpid(), tt.sig)
-				r = <-done
-			case r = <-done:
+			r, ok := runUntilSeen(spec, stdout, func() { syscall.Kill(os.Getpid(), tt.sig) })
+			if !ok {
 				t.Errorf("the command ended before the signal was sent")
 			}
 			t.Logf("status %d, timed out %v, err %v\nstdout: %s\nstderr: %s", r.res.Status(), r.res.TimedOut, r.err, stdout.String(), stderr.String())
