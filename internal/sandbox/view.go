@@ -34,8 +34,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"warden.dev/warden/internal/pathguard"
 )
@@ -231,48 +234,154 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 // walkProject returns the project's entries that are sensitive or match
 // one of the relative patterns, and for links among them the link itself
 // (resolved later to its target). It reports whether it stopped early.
+// Directories are read by as many workers as there are CPUs: on a large
+// tree the walk is most of a run's set-up.
 func walkProject(project string, rel []string) (found []string, truncated bool) {
-	n := 0
-	filepath.WalkDir(project, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == project {
-			return nil // unreadable here is unreadable inside too
+	w := &walker{rel: rel, root: project, queue: []string{project}}
+	w.cond = sync.NewCond(&w.mu)
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.work()
+		}()
+	}
+	wg.Wait()
+	slices.Sort(w.found)
+	return w.found, w.n.Load() > maxWalk
+}
+
+// walker is the state of one project walk.
+type walker struct {
+	root string
+	rel  []string
+	n    atomic.Int64 // entries seen
+
+	mu sync.Mutex
+	// mu guards the fields below.
+	cond  *sync.Cond
+	queue []string // directories to read
+	busy  int      // workers reading one
+	found []string
+}
+
+func (w *walker) work() {
+	for {
+		w.mu.Lock()
+		for len(w.queue) == 0 && w.busy > 0 {
+			w.cond.Wait()
 		}
-		if n++; n > maxWalk {
-			truncated = true
-			return fs.SkipAll
+		if len(w.queue) == 0 {
+			w.mu.Unlock()
+			w.cond.Broadcast()
+			return
 		}
-		r := p[len(project)+1:]
-		_, sensitive := pathguard.Sensitive(p)
-		if !sensitive {
-			for _, pat := range rel {
-				if matchPattern(pat, r, d.IsDir()) {
-					sensitive = true
-					break
-				}
-			}
+		dir := w.queue[len(w.queue)-1]
+		w.queue = w.queue[:len(w.queue)-1]
+		w.busy++
+		w.mu.Unlock()
+
+		subdirs, found := w.read(dir)
+
+		w.mu.Lock()
+		w.busy--
+		w.found = append(w.found, found...)
+		if w.n.Load() <= maxWalk {
+			w.queue = append(w.queue, subdirs...)
 		}
-		if sensitive {
+		w.mu.Unlock()
+		w.cond.Broadcast()
+	}
+}
+
+// read lists one directory: what to mask in it, and what to read next.
+func (w *walker) read(dir string) (subdirs, found []string) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, nil // unreadable here is unreadable inside too
+	}
+	ents, _ := f.ReadDir(-1)
+	f.Close()
+	for _, d := range ents {
+		if w.n.Add(1) > maxWalk {
+			return subdirs, found
+		}
+		p := dir + "/" + d.Name()
+		if w.sensitive(p, d) {
 			found = append(found, p)
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
+			continue
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
 			// A link to a secret elsewhere: its target is masked.
 			if t, err := filepath.EvalSymlinks(p); err == nil {
 				if _, ok := pathguard.Sensitive(t); ok {
 					found = append(found, t)
 				}
 			}
-			return nil
+		case d.IsDir() && !skipWalk[d.Name()]:
+			subdirs = append(subdirs, p)
 		}
-		if d.IsDir() && skipWalk[d.Name()] {
-			return fs.SkipDir
+	}
+	return subdirs, found
+}
+
+func (w *walker) sensitive(p string, d fs.DirEntry) bool {
+	if mayBeSensitive(d.Name()) {
+		if _, ok := pathguard.Sensitive(p); ok {
+			return true
 		}
-		return nil
-	})
-	return found, truncated
+	}
+	if len(w.rel) == 0 {
+		return false
+	}
+	r := p[len(w.root)+1:]
+	for _, pat := range w.rel {
+		if matchPattern(pat, r, d.IsDir()) {
+			return true
+		}
+	}
+	return false
+}
+
+// sensitiveNames and sensitivePrefixes are the last components the
+// entries of the sensitive set can end in, lower case: a name that is
+// none of them cannot match, whatever its directory (a directory entry
+// such as .ssh/ is met, and masked, before what is below it).
+var sensitiveNames, sensitivePrefixes = func() (map[string]bool, []string) {
+	names := map[string]bool{}
+	var prefixes []string
+	for _, e := range pathguard.SensitiveSet() {
+		last := strings.TrimSuffix(e.Pattern, "/")
+		last = strings.ToLower(last[strings.LastIndexByte(last, '/')+1:])
+		if i := strings.IndexAny(last, "*?["); i >= 0 {
+			prefixes = append(prefixes, last[:i])
+		} else {
+			names[last] = true
+		}
+	}
+	return names, prefixes
+}()
+
+// mayBeSensitive is a quick test of a name before pathguard.Sensitive:
+// false only for an ASCII name that no entry of the set can end in.
+func mayBeSensitive(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return true // case folding beyond ASCII: ask pathguard
+		}
+	}
+	lower := strings.ToLower(name)
+	if sensitiveNames[lower] {
+		return true
+	}
+	for _, p := range sensitivePrefixes {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveHost resolves p on the host. With create, a missing directory

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"warden.dev/warden/internal/pathguard"
 )
 
 func TestMatchPattern(t *testing.T) {
@@ -183,4 +185,29 @@ func FuzzMatchPattern(f *testing.F) {
 			t.Errorf("matchPattern(%q, %q) = false, want a literal pattern to match itself", pat, pat)
 		}
 	})
+}
+
+// FuzzMayBeSensitive: the walk's quick test never turns away a name the
+// sensitive set matches, in whatever directory.
+func FuzzMayBeSensitive(f *testing.F) {
+	for _, n := range []string{".env", ".ENV.local", "id_rsa", "ID_ED25519_old", "credentials", "config", ".ssh", "hosts.yml", "main.go", ".env.example", "\u212a"} {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if name == "" || strings.ContainsAny(name, "/\x00") {
+			return
+		}
+		for _, dir := range []string{"/p", "/p/.aws", "/p/.kube", "/p/.docker", "/p/.config/gh", "/p/.ssh", "/p/.gnupg"} {
+			if _, ok := pathguard.Sensitive(dir + "/" + name); ok && !mayBeSensitive(name) && !sensitiveDirAbove(dir) {
+				t.Errorf("mayBeSensitive(%q) = false, but %s/%s is sensitive", name, dir, name)
+			}
+		}
+	})
+}
+
+// sensitiveDirAbove: under a sensitive directory the walk never gets to
+// the name: the directory itself was masked.
+func sensitiveDirAbove(dir string) bool {
+	_, ok := pathguard.Sensitive(dir)
+	return ok
 }
