@@ -30,6 +30,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -175,7 +176,8 @@ func blocks(spec sandbox.Spec, res sandbox.Result) []block {
 	for _, c := range res.BlockedSyscalls {
 		name := c.Syscall
 		bs = append(bs, block{
-			what:  fmt.Sprintf("the %s system call (%d times, first by %s)", name, c.Count, c.Command),
+			// The command's name is the command's to choose: quoted.
+			what:  fmt.Sprintf("the %s system call (%d times, first by %q)", name, c.Count, c.Command),
 			allow: "the " + name + " system call",
 			apply: func(s *sandbox.Spec) { s.AllowSyscalls = append(s.AllowSyscalls, name) },
 		})
@@ -202,7 +204,7 @@ func blocks(spec sandbox.Spec, res sandbox.Result) []block {
 	}
 	for _, dir := range readOnlyWrites(spec, res.Stderr.String()) {
 		d := dir
-		bs = append(bs, block{what: "writing " + d + " (read-only in the sandbox)", allow: d + " writable",
+		bs = append(bs, block{what: fmt.Sprintf("writing %q (read-only in the sandbox)", d), allow: d + " writable",
 			apply: func(s *sandbox.Spec) { s.ReadWrite = append(s.ReadWrite, d) }})
 	}
 	return bs
@@ -228,6 +230,9 @@ func readOnlyWrites(spec sandbox.Spec, stderr string) []string {
 		p := m[1]
 		if p == "" {
 			p = m[2]
+		}
+		if strings.IndexFunc(p, unicode.IsControl) >= 0 {
+			continue // not a path a person should be shown as one
 		}
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(spec.Project, p)
