@@ -108,6 +108,8 @@ func send(ctl *os.File, r report) {
 	ctl.Write(b)
 }
 
+func jsonReport(r report) ([]byte, error) { return json.Marshal(r) }
+
 // step runs one setup step; any error stops init (fail closed).
 func (i *initProc) step(name string, f func() error) {
 	var t0 time.Time
@@ -207,6 +209,9 @@ func (i *initProc) setup() {
 		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, i.tmpfsOpts("mode=1777"))
 	})
 	i.step("bind project", i.bindAll)
+	if i.cfg.Network {
+		i.step("point DNS at the stub", i.pointResolver)
+	}
 	i.step("mask sensitive paths", i.mask)
 	i.step("mount /proc", mountProc)
 	i.step("enter new root", func() error {
@@ -236,6 +241,9 @@ func (i *initProc) setup() {
 	})
 	i.step("set hostname", func() error { return unix.Sethostname([]byte("warden")) })
 	i.step("bring up loopback", loopbackUp)
+	if i.cfg.Network {
+		i.step("make network listeners", i.makeListeners)
+	}
 	i.step("enter project", func() error { return unix.Chdir(i.cfg.Project) })
 	i.step("drop privileges", dropPrivileges)
 }

@@ -35,6 +35,12 @@ type config struct {
 	TmpfsSize int64 `json:"tmpfs_size,omitempty"`
 	// AllowSyscalls are calls of the seccomp table left allowed.
 	AllowSyscalls []string `json:"allow_syscalls,omitempty"`
+	// Network makes the listeners of Spec.Network and points the
+	// sandbox's resolver at the stub; ResolvConf is the host's
+	// /etc/resolv.conf resolved ("" when there is none), the file the
+	// stub's configuration covers.
+	Network    bool   `json:"network,omitempty"`
+	ResolvConf string `json:"resolv_conf,omitempty"`
 	// ExecScratch mounts the executable scratch tmpfs at execScratch.
 	ExecScratch bool `json:"exec_scratch,omitempty"`
 	// NoLandlock and NoSeccomp skip those layers (Spec.Degraded).
@@ -67,6 +73,9 @@ type report struct {
 	// BlockedPartial: a first refusal of one more call, sent as it
 	// happens; the final report has the counts.
 	BlockedPartial bool `json:"blocked_partial,omitempty"`
+	// Listeners: the descriptors sent with this message are, in order,
+	// the listeners of these kinds (see listenerKinds).
+	Listeners []string `json:"listeners,omitempty"`
 	// Started: the command is running (sent once, when it was forked).
 	Started bool `json:"started,omitempty"`
 	// Step and Micros: a setup step took that long (config.Trace).

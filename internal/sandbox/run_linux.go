@@ -35,6 +35,7 @@ var initCaps = []uintptr{
 	unix.CAP_SETPCAP,      // empty the bounding set
 	unix.CAP_DAC_OVERRIDE, // reach mount points in directories it does not own
 	unix.CAP_SYS_CHROOT,
+	unix.CAP_NET_BIND_SERVICE, // the network listeners on ports 53, 80 and 443
 }
 
 // sandboxID is the uid and gid the command has inside the sandbox.
@@ -224,15 +225,39 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 
 	var last report
 	var got bool
+	var listenErr error     // listeners that could not be taken
 	var early []BlockedCall // refusals told as they happened
 	started := false        // the command was forked
 	buf := make([]byte, 64<<10)
+	oob := make([]byte, unix.CmsgSpace(8*4))
+	var served *Listeners
+	defer func() {
+		if served != nil {
+			served.Close()
+		}
+	}()
 	for {
-		n, err := parentEnd.Read(buf)
+		n, oobn, _, _, err := unix.Recvmsg(int(parentEnd.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if err == unix.EINTR {
+			continue
+		}
+		fds := rightsIn(oob[:max(oobn, 0)])
 		if n > 0 {
 			var r report
 			switch {
 			case json.Unmarshal(buf[:n], &r) != nil:
+				closeFDs(fds)
+			case r.Listeners != nil:
+				l, lerr := receiveListeners(r.Listeners, fds)
+				if lerr != nil || spec.Network == nil {
+					// Init made what it should not have, or
+					// sent it wrong: the run stops.
+					cmd.kill()
+					listenErr = lerr
+					continue
+				}
+				served = &l
+				spec.Network.Serve(l)
 			case r.Step != "":
 				tr.step(r.Step, r.Micros)
 			case r.BlockedPartial:
@@ -242,6 +267,8 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			default:
 				last, got = r, true
 			}
+		} else {
+			closeFDs(fds)
 		}
 		if err != nil || n == 0 {
 			break
@@ -278,6 +305,8 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 
 	switch {
+	case listenErr != nil:
+		return res, &SetupError{What: "network listeners: " + listenErr.Error(), Hint: "this is a bug in warden; please report it"}
 	case got && last.Error != "":
 		return res, &SetupError{What: last.Error, Hint: last.Hint}
 	case got && last.StartError != "":
@@ -352,6 +381,16 @@ func buildConfig(spec Spec) (*config, error) {
 	if fi, err := os.Stat("/run"); err == nil && fi.IsDir() {
 		cfg.ExecScratch = true
 	}
+	if spec.Network != nil {
+		if spec.Network.Serve == nil {
+			return nil, &SetupError{What: "network: no one to serve its listeners", Hint: "this is a bug in warden; please report it"}
+		}
+		rc, err := hostResolvConf()
+		if err != nil {
+			return nil, &SetupError{What: "resolve /etc/resolv.conf: " + err.Error(), Hint: "make /etc/resolv.conf resolvable, or remove it"}
+		}
+		cfg.Network, cfg.ResolvConf = true, rc
+	}
 	cfg.Env = cleanEnv(spec, cfg.ExecScratch)
 	if len(spec.AllowSyscalls) > 0 {
 		// Checked here, so that a bad name stops the run before init.
@@ -422,6 +461,16 @@ func cleanEnv(spec Spec, scratch bool) []string {
 	// allowed.
 	if scratch {
 		env.set("GOTMPDIR", execScratch)
+	}
+	if spec.Network != nil {
+		// Both cases: curl reads only the lower-case http_proxy.
+		proxy := "http://" + ProxyAddr
+		for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"} {
+			env.set(k, proxy)
+			env.set(strings.ToLower(k), proxy)
+		}
+		env.set("NO_PROXY", "localhost,127.0.0.1,::1")
+		env.set("no_proxy", "localhost,127.0.0.1,::1")
 	}
 	if spec.Cache != "" {
 		// The caller's caches are read-only inside (and trusted by the
@@ -581,5 +630,29 @@ func initAttr() *syscall.SysProcAttr {
 		// terminal (no /dev/tty, no job-control ioctls, no TIOCSTI).
 		// Signals for the command come through Spec.Signals.
 		Setsid: true,
+	}
+}
+
+// rightsIn returns the descriptors passed in a control message buffer.
+func rightsIn(oob []byte) []int {
+	if len(oob) == 0 {
+		return nil
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil
+	}
+	var fds []int
+	for _, m := range msgs {
+		if fs, err := unix.ParseUnixRights(&m); err == nil {
+			fds = append(fds, fs...)
+		}
+	}
+	return fds
+}
+
+func closeFDs(fds []int) {
+	for _, fd := range fds {
+		unix.Close(fd)
 	}
 }

@@ -6,6 +6,7 @@ package sandbox
 import (
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"time"
 )
@@ -88,6 +89,11 @@ type Spec struct {
 	// seccomp's Rules) to leave allowed for this run, as a person
 	// approved after a run they blocked; every other rule holds.
 	AllowSyscalls []string
+	// Network, when set, gives the sandbox its only way out: listeners
+	// made inside its network namespace and served, outside it, by the
+	// caller (the egress proxy). Nil: nothing but the sandbox's own
+	// loopback.
+	Network *Network
 	// Signals, when set, carries signals for the command: Run sends each
 	// one on to it through init, as a plain run would receive them. The
 	// timeout and ctx still kill the whole sandbox.
@@ -102,6 +108,50 @@ type Spec struct {
 	RecordChanges bool
 	// Trace, when set, receives one line per setup step with its time.
 	Trace io.Writer
+}
+
+// Addresses of the listeners inside the sandbox (see [Listeners]).
+const (
+	// ProxyAddr is the egress proxy: HTTP_PROXY, HTTPS_PROXY and
+	// ALL_PROXY name it.
+	ProxyAddr = "127.0.0.1:3128"
+	// DNSAddr is the DNS stub: the sandbox's /etc/resolv.conf names it.
+	DNSAddr = "127.0.0.53:53"
+)
+
+// Network is how a run reaches out: only through its caller.
+type Network struct {
+	// Serve is called in the parent, once, with the listeners made inside
+	// the sandbox's network namespace, before the command can connect to
+	// them (their backlogs hold early connections). It must return at
+	// once and serve them until they are closed: Run closes them when the
+	// run ends.
+	Serve func(Listeners)
+}
+
+// Listeners are sockets bound inside the sandbox's network namespace and
+// held by the parent only: the command has none of them, and cannot bind
+// their ports (below 1024, or taken).
+type Listeners struct {
+	// Proxy listens on [ProxyAddr].
+	Proxy net.Listener
+	// HTTP and HTTPS listen on ports 80 and 443 of every address, for
+	// tools that ignore the proxy variables and connect to the address
+	// the DNS stub answered for a name.
+	HTTP, HTTPS net.Listener
+	// DNS and DNSTCP are the DNS stub's UDP and TCP sockets on
+	// [DNSAddr].
+	DNS    net.PacketConn
+	DNSTCP net.Listener
+}
+
+// Close closes every listener.
+func (l Listeners) Close() {
+	for _, c := range []io.Closer{l.Proxy, l.HTTP, l.HTTPS, l.DNS, l.DNSTCP} {
+		if c != nil {
+			c.Close()
+		}
+	}
 }
 
 // Layer names a containment layer a run can be told to go without.

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+//go:build integration && linux
+
+package sandbox
+
+// The sandbox's way out: the listeners init makes inside the network
+// namespace reach the parent, and nothing else does. What the proxy then
+// allows is tested with the proxy; here a stand-in serves the listeners.
+// Same assumptions as attack_integration_test.go, plus curl and getent.
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// standIn serves a run's listeners as the egress proxy would be, and
+// records what reached each.
+type standIn struct {
+	mu sync.Mutex
+	// mu guards the fields below.
+	proxied []string // request URLs through the proxy listener
+	https   []string // local addresses of connections to :443
+	queries int      // DNS datagrams
+}
+
+func (s *standIn) serve(l Listeners) {
+	go http.Serve(l.Proxy, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.proxied = append(s.proxied, r.Method+" "+r.URL.String())
+		s.mu.Unlock()
+		io.WriteString(w, "via the parent\n")
+	}))
+	go func() {
+		for {
+			c, err := l.HTTPS.Accept()
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.https = append(s.https, c.LocalAddr().String())
+			s.mu.Unlock()
+			c.Close()
+		}
+	}()
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			if _, _, err := l.DNS.ReadFrom(buf); err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.queries++
+			s.mu.Unlock()
+		}
+	}()
+	go func() {
+		for {
+			c, err := l.HTTP.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	go func() {
+		for {
+			c, err := l.DNSTCP.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+}
+
+func TestAttackNetworkOnlyThroughParent(t *testing.T) {
+	for _, c := range []string{"curl", "getent", "python3", "timeout"} {
+		if !haveCmd(c) {
+			t.Skipf("requires %s on PATH", c)
+		}
+	}
+	var s standIn
+	script := `
+curl -sS --max-time 5 http://example.test/path; echo "curl=$?"
+timeout 3 getent hosts example.test; echo "getent=$?"
+python3 - <<'PY'
+import socket, os
+c = socket.create_connection(("127.1.2.3", 443), 5); c.close(); print("capture=ok")
+for port in (80, 443, 53, 3128):
+    s = socket.socket()
+    try:
+        s.bind(("0.0.0.0" if port != 3128 else "127.0.0.1", port)); print("bound", port)
+    except OSError as e:
+        print("bind", port, e.errno)
+    s.close()
+print("fds", sorted(os.listdir("/proc/self/fd")))
+PY
+cat /etc/resolv.conf
+`
+	o := run(t, Spec{Network: &Network{Serve: s.serve}, Argv: sh(script)})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// The proxy variables lead to the parent.
+	if len(s.proxied) != 1 || s.proxied[0] != "GET http://example.test/path" || !strings.Contains(o.stdout, "via the parent") {
+		t.Errorf("the proxy listener saw %q; stdout %q", s.proxied, o.stdout)
+	}
+	// The resolver asks the stub, which the parent holds.
+	if s.queries == 0 {
+		t.Error("no DNS query reached the stub's listener")
+	}
+	if !strings.Contains(o.stdout, "nameserver 127.0.0.53") {
+		t.Errorf("the sandbox's resolv.conf does not name the stub:\n%s", o.stdout)
+	}
+	// :443 of any loopback address reaches the parent, which sees the
+	// address the command asked for.
+	if len(s.https) != 1 || s.https[0] != "127.1.2.3:443" {
+		t.Errorf(":443 capture saw %q", s.https)
+	}
+	// The command holds none of the listeners and cannot take their
+	// ports.
+	for _, want := range []string{"bind 80 13", "bind 443 13", "bind 53 13", "bind 3128 98", "fds ['0', '1', '2', '3']"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, o.stdout)
+		}
+	}
+}
+
+// TestAttackNoNetworkWithoutSpec: without Spec.Network nothing listens,
+// and the proxy variables are not set.
+func TestAttackNoNetworkWithoutSpec(t *testing.T) {
+	if !haveCmd("curl") {
+		t.Skip("requires curl on PATH")
+	}
+	o := run(t, Spec{Argv: sh("env | grep -i _proxy; curl -sS --max-time 3 -x http://" + ProxyAddr + " http://example.test/; echo curl=$?")})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if strings.Contains(strings.ToLower(o.stdout), "_proxy=") || !strings.Contains(o.stdout, "curl=7") {
+		t.Errorf("a run without a network has a way out:\n%s\n%s", o.stdout, o.stderr)
+	}
+}
+
+func TestFailClosedNetwork(t *testing.T) {
+	for _, step := range []string{"make network listeners", "point DNS at the stub"} {
+		t.Run(step, func(t *testing.T) {
+			testOnlyFailAt = step
+			defer func() { testOnlyFailAt = "" }()
+			project := openProject(t)
+			o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Network: &Network{Serve: func(l Listeners) { l.Close() }},
+				Argv: sh("echo ran > ran")})
+			var se *SetupError
+			if !errors.As(o.err, &se) || !strings.Contains(se.Error(), step) {
+				t.Fatalf("err = %v, want a SetupError naming %q", o.err, step)
+			}
+			if fileExists(project + "/ran") {
+				t.Error("the command ran")
+			}
+		})
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
