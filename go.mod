@@ -12,6 +12,7 @@ require (
 
 require (
 	github.com/landlock-lsm/go-landlock v0.11.2
+	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
 )
 
