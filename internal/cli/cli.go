@@ -50,6 +50,7 @@ func commands() []command {
 	return []command{
 		{"explain", "decide one action (JSON on stdin) and show which rule decided and why", runExplain},
 		{"run", "run a command in the sandbox (partial: see warden run --help)", runRun},
+		{"net", "decide network destinations as the egress proxy would: check", runNet},
 		{"policy", "work on policy files: fmt, lint, enumerate, test, remember", runPolicy},
 		{"doctor", "report what containment this host offers and what a run enforces", runDoctor},
 		{"version", "print the version", runVersion},

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"time"
+
+	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/netpolicy"
+)
+
+const netCheckSynopsis = "net check [--policy FILE] [--json] [--resolve HOST=IP[,IP]]... [--method M] TARGET"
+
+// netSubcommands are warden net's subcommands, for its usage.
+var netSubcommands = [][2]string{
+	{"check", "decide one network destination (a URL or a CONNECT host:port) as the egress proxy would"},
+}
+
+func runNet(ctx context.Context, args []string) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		netUsage(Stdout)
+		return nil
+	}
+	if len(args) == 0 || args[0] != "check" {
+		msg := "net needs a subcommand: check"
+		if len(args) > 0 {
+			msg = fmt.Sprintf("unknown net subcommand %q (want check)", args[0])
+		}
+		return badInput(msg, "warden net check --json https://example.com/ decides one destination")
+	}
+	return netCheck(ctx, args[1:])
+}
+
+func netUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: warden net <subcommand> [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Subcommands:")
+	for _, s := range netSubcommands {
+		fmt.Fprintf(w, "  %-10s %s\n", s[0], s[1])
+	}
+}
+
+// netCheckOutput is the JSON of `warden net check --json` (DESIGN.md §11).
+// The first four fields are the contract; the rest add detail.
+type netCheckOutput struct {
+	Decision  string   `json:"decision"`
+	Rule      string   `json:"rule"`
+	Reason    string   `json:"reason"`
+	Addresses []string `json:"addresses"`
+	Hint      string   `json:"hint,omitempty"`
+	// Target is the target as judged, normalised; empty when malformed.
+	Target          string `json:"target,omitempty"`
+	MethodDependent bool   `json:"method_dependent,omitempty"`
+}
+
+// lookupNetIP is the resolver for names without --resolve; tests replace
+// it.
+var lookupNetIP = net.DefaultResolver.LookupNetIP
+
+// resolveTimeout bounds a system resolver query.
+const resolveTimeout = 10 * time.Second
+
+// answers holds --resolve: the first answer given for each host, and
+// whether a host was named at all (an empty answer is an answer).
+type answers map[string][]netip.Addr
+
+func (a answers) String() string { return "" }
+
+// Set reads HOST=IP[,IP] or HOST= (no answer). Repeated for one host,
+// the flags are successive answers; the proxy resolves once, so only the
+// first counts.
+func (a answers) Set(v string) error {
+	host, list, ok := strings.Cut(v, "=")
+	if !ok || host == "" {
+		return fmt.Errorf("want HOST=IP[,IP] or HOST= (no answer), got %q", v)
+	}
+	addrs := []netip.Addr{}
+	if list != "" {
+		for _, s := range strings.Split(list, ",") {
+			ip, err := netip.ParseAddr(strings.TrimSpace(s))
+			if err != nil {
+				return fmt.Errorf("%s: %q is not an IP address", host, s)
+			}
+			addrs = append(addrs, ip)
+		}
+	}
+	key := resolveKey(host)
+	if _, seen := a[key]; !seen {
+		a[key] = addrs
+	}
+	return nil
+}
+
+// resolveKey is the form of a --resolve host compared with a target's.
+func resolveKey(host string) string {
+	return strings.ToLower(strings.TrimSuffix(host, "."))
+}
+
+func netCheck(ctx context.Context, args []string) error {
+	fs := newFlags("net check", netCheckSynopsis)
+	policyPath := fs.String("policy", "", "policy `file` (default: the embedded default policy, which has no network rules: everything is denied)")
+	asJSON := fs.Bool("json", false, "print the decision as JSON")
+	method := fs.String("method", "", "the request's HTTP `method` (default: not known, as for a CONNECT tunnel)")
+	resolved := answers{}
+	fs.Var(resolved, "resolve", "answer for `HOST=IP[,IP]` instead of asking the resolver (HOST= for no answer); repeated for one host, only the first counts, as the proxy resolves once")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return badInput("net check takes one target: a URL or a CONNECT host:port", "warden net check --json https://api.github.com/ or warden net check --json api.github.com:443")
+	}
+	m := strings.ToUpper(*method)
+	if *method != "" && strings.IndexFunc(m, func(c rune) bool { return c < 'A' || c > 'Z' }) >= 0 {
+		return badInput(fmt.Sprintf("--method %q is not an HTTP method", *method), "--method GET")
+	}
+	lp, err := loadPolicy(*policyPath)
+	if err != nil {
+		return err
+	}
+	tiers, err := netPolicies(lp)
+	if err != nil {
+		return err
+	}
+	t, d := decideNet(ctx, tiers, pos[0], m, resolved, now())
+	out := netCheckOutput{
+		Decision:        d.Verdict.String(),
+		Rule:            d.Rule,
+		Reason:          d.Reason,
+		Addresses:       []string{},
+		Hint:            d.Hint,
+		Target:          t.String(),
+		MethodDependent: d.MethodDependent,
+	}
+	for _, a := range d.Addrs {
+		out.Addresses = append(out.Addresses, a.String())
+	}
+	if *asJSON {
+		enc := json.NewEncoder(Stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(out)
+	}
+	fmt.Fprintf(Stdout, "%s: %s (rule %s)\n", out.Decision, out.Reason, out.Rule)
+	if len(out.Addresses) > 0 {
+		fmt.Fprintf(Stdout, "  dial  %s\n", strings.Join(out.Addresses, ", "))
+	}
+	if out.Hint != "" {
+		fmt.Fprintf(Stdout, "  hint  %s\n", out.Hint)
+	}
+	return nil
+}
+
+// netPolicies compiles the policy file's network rules and, when the
+// managed tier has a network section, the managed tier's: a destination
+// must be allowed by both.
+func netPolicies(lp *loadedPolicy) ([]*netpolicy.Policy, error) {
+	p, err := netpolicy.Compile(lp.file.Network.EgressRules())
+	if err != nil {
+		return nil, badInput(err.Error(), "see the network section in docs/policy-language.md")
+	}
+	tiers := []*netpolicy.Policy{p}
+	if lp.managed != nil && lp.managed.Network.Set {
+		mp, err := netpolicy.Compile(lp.managed.Network.EgressRules())
+		if err != nil {
+			return nil, badInput(fmt.Sprintf("managed policy (%s): %v", envManagedPolicy, err),
+				"the managed tier is fail-closed: fix the file or unset "+envManagedPolicy)
+		}
+		tiers = append(tiers, mp)
+	}
+	return tiers, nil
+}
+
+// decideNet judges raw as the proxy does: parse, judge the name, resolve
+// once (from --resolve, else the system resolver), judge the addresses.
+// Every tier must allow; the first deny decides.
+func decideNet(ctx context.Context, tiers []*netpolicy.Policy, raw, method string, resolved answers, now time.Time) (netpolicy.Target, netpolicy.Decision) {
+	t, err := netpolicy.ParseTarget(raw)
+	if err != nil {
+		return t, netpolicy.Refused(err)
+	}
+	dep := false
+	for _, p := range tiers {
+		d := p.CheckName(t, method, now)
+		dep = dep || d.MethodDependent
+		if d.Verdict != action.Allow {
+			d.MethodDependent = dep
+			return t, d
+		}
+	}
+	var (
+		addrs     []netip.Addr
+		lookupErr error
+	)
+	if _, isIP := t.IP(); !isIP {
+		var ok bool
+		if addrs, ok = resolved[resolveKey(t.Host())]; !ok {
+			ctx, cancel := context.WithTimeout(ctx, resolveTimeout)
+			addrs, lookupErr = lookupNetIP(ctx, "ip", t.Host())
+			cancel()
+		}
+	}
+	var allowed netpolicy.Decision
+	for i, p := range tiers {
+		d := p.CheckAddrs(t, method, addrs, now)
+		dep = dep || d.MethodDependent
+		if d.Verdict != action.Allow {
+			if lookupErr != nil && len(addrs) == 0 {
+				d.Reason += fmt.Sprintf(" (%v)", lookupErr)
+			}
+			d.MethodDependent = dep
+			return t, d
+		}
+		if i == 0 {
+			allowed = d
+		}
+	}
+	allowed.MethodDependent = dep
+	return t, allowed
+}
