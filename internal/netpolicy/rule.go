@@ -335,3 +335,26 @@ func (cr *rule) describe() string {
 	}
 	return verb + strings.Join(parts, ", ")
 }
+
+// Methods lists the HTTP methods that the policy's allow rules name,
+// upper case, each once. A caller that must decide a stream before its
+// method is known (a CONNECT tunnel) can ask [Policy.CheckName] again
+// with each: if one is allowed, the stream is worth intercepting, to
+// judge each request in it with its own method.
+func (p *Policy) Methods() []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range p.rules {
+		if !r.allow {
+			continue
+		}
+		for _, m := range r.methods {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
