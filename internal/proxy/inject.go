@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package proxy
+
+// Credential placeholders (package credential) are handled here, in every
+// request the proxy reads in plain text: forward requests, transparent
+// :80 requests and requests inside streams (intercepted TLS, or plain
+// HTTP). The rules:
+//
+//   - A placeholder of a known credential is looked for in every header
+//     value, in the user:password of Basic authorization (base64-decoded),
+//     in the query string (also with its colons escaped as %3A), in the
+//     path, and in the body.
+//   - It is replaced by the value only when the request goes to one of
+//     the credential's hosts over TLS the proxy terminated and verified
+//     upstream: in headers, Basic authorization and the query string, and
+//     in the body only for a credential with Body set (the body is then
+//     held in memory, at most Limits.MaxBodyBuffer bytes, and its
+//     Content-Length set anew). A placeholder in the path is never
+//     replaced.
+//   - A placeholder found anywhere else — another host, or plain HTTP
+//     even to its own host, since a secret is never sent in clear text —
+//     is not replaced: the request is denied with 403 and the credential
+//     is named in Attempt.Flagged. In a body that is not held in memory,
+//     the placeholder is caught while the body streams: the bytes before
+//     it may have gone upstream, the placeholder itself never does, and
+//     the upstream request is cut there.
+//   - TRACE and TRACK are refused where a value would be injected (they
+//     echo the request back), and in the response's headers each injected
+//     value is put back to its placeholder. A response body is passed on
+//     as it is: a host that echoes request headers into its body would
+//     hand the value to the sandbox, so bind a credential only to hosts
+//     that do not.
+//   - Every reason, hint and log line goes through redact, which puts
+//     back the placeholder of any value found in it.
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"warden.dev/warden/internal/credential"
+)
+
+type injector struct {
+	creds    []credential.Credential
+	byName   map[string]*credential.Credential
+	maxName  int
+	redactor *strings.Replacer
+}
+
+func newInjector(creds []credential.Credential) (*injector, error) {
+	in := &injector{creds: creds, byName: map[string]*credential.Credential{}}
+	var pairs []string
+	for i := range creds {
+		c := &creds[i]
+		switch {
+		case !credential.ValidName(c.Name):
+			return nil, fmt.Errorf("credential name %q is not valid", c.Name)
+		case in.byName[c.Name] != nil:
+			return nil, fmt.Errorf("credential %s is given twice", c.Name)
+		case c.Value.IsZero():
+			return nil, fmt.Errorf("credential %s has no value", c.Name)
+		case len(c.Hosts) == 0:
+			return nil, fmt.Errorf("credential %s has no hosts", c.Name)
+		}
+		in.byName[c.Name] = c
+		in.maxName = max(in.maxName, len(c.Name))
+		pairs = append(pairs, c.Value.Reveal(), c.Placeholder())
+	}
+	// Longest values first, so that a value inside another is not
+	// replaced before the longer one.
+	idx := make([]int, len(pairs)/2)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return len(pairs[2*b]) - len(pairs[2*a]) })
+	var sorted []string
+	for _, i := range idx {
+		sorted = append(sorted, pairs[2*i], pairs[2*i+1])
+	}
+	in.redactor = strings.NewReplacer(sorted...)
+	return in, nil
+}
+
+// boundTo reports whether some credential may be sent to host: streams
+// to such a host are intercepted so that the placeholder can be replaced.
+func (in *injector) boundTo(host string) bool {
+	for _, c := range in.creds {
+		if c.BoundTo(host) {
+			return true
+		}
+	}
+	return false
+}
+
+// redact replaces every credential value in s by its placeholder.
+func (in *injector) redact(s string) string {
+	if len(in.creds) == 0 {
+		return s
+	}
+	return in.redactor.Replace(s)
+}
+
+func (in *injector) redactHeader(h http.Header) {
+	for _, vs := range h {
+		for i, v := range vs {
+			vs[i] = in.redact(v)
+		}
+	}
+}
+
+// injection is what prepare did to a request.
+type injection struct {
+	injected []string
+	flagged  []string
+	scan     *scanReader // watches a streamed body
+}
+
+// prepare replaces the placeholders of r that may go to host (secure: over
+// TLS the proxy terminated) and returns a denial when r carries one that
+// may not.
+func (in *injector) prepare(r *http.Request, host string, secure bool, maxBody int64) (injection, *Decision) {
+	var res injection
+	if len(in.creds) == 0 {
+		return res, nil
+	}
+	mayGo := func(c *credential.Credential) bool { return secure && c.BoundTo(host) }
+	sub := func(name string) (string, bool) {
+		c := in.byName[name]
+		if mayGo(c) {
+			addName(&res.injected, name)
+			return c.Value.Reveal(), true
+		}
+		addName(&res.flagged, name)
+		return "", false
+	}
+	for k, vs := range r.Header {
+		for i, v := range vs {
+			v = in.rewrite(v, sub)
+			if k == "Authorization" || k == "Proxy-Authorization" {
+				if scheme, enc, ok := strings.Cut(v, " "); ok && strings.EqualFold(scheme, "Basic") {
+					if dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(enc)); err == nil {
+						if nd := in.rewrite(string(dec), sub); nd != string(dec) {
+							v = scheme + " " + base64.StdEncoding.EncodeToString([]byte(nd))
+						}
+					}
+				}
+			}
+			vs[i] = v
+		}
+	}
+	if q := r.URL.RawQuery; q != "" {
+		q = unescapePrefix(q)
+		q = in.rewrite(q, func(name string) (string, bool) {
+			v, ok := sub(name)
+			return escapeQuery(v), ok
+		})
+		if q != unescapePrefix(r.URL.RawQuery) {
+			r.URL.RawQuery = q
+		}
+	}
+	in.rewrite(r.URL.Path, func(name string) (string, bool) {
+		if !mayGo(in.byName[name]) {
+			addName(&res.flagged, name)
+		}
+		return "", false
+	})
+	if r.Body != nil && r.Body != http.NoBody && len(res.flagged) == 0 {
+		if secure && in.bodyBound(host) {
+			b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+			r.Body.Close()
+			if err != nil {
+				return res, &Decision{Reason: fmt.Sprintf("reading the request body: %v", err)}
+			}
+			if int64(len(b)) > maxBody {
+				return res, &Decision{Reason: fmt.Sprintf("the request body is larger than %d bytes, the most searched for credential placeholders", maxBody)}
+			}
+			nb := in.rewrite(string(b), func(name string) (string, bool) {
+				if c := in.byName[name]; c.Body && mayGo(c) {
+					return sub(name)
+				} else if !mayGo(c) {
+					addName(&res.flagged, name)
+				}
+				return "", false
+			})
+			r.Body = io.NopCloser(strings.NewReader(nb))
+			r.ContentLength = int64(len(nb))
+			r.TransferEncoding = nil
+		} else {
+			res.scan = &scanReader{r: r.Body, in: in, flag: func(name string) bool { return !mayGo(in.byName[name]) }}
+			r.Body = res.scan
+		}
+	}
+	if len(res.flagged) > 0 {
+		d := in.flagDecision(res.flagged[0], host, secure)
+		return res, &d
+	}
+	return res, nil
+}
+
+// bodyBound reports whether a credential with Body set may go to host.
+func (in *injector) bodyBound(host string) bool {
+	for _, c := range in.creds {
+		if c.Body && c.BoundTo(host) {
+			return true
+		}
+	}
+	return false
+}
+
+func (in *injector) flagDecision(name, host string, secure bool) Decision {
+	c := in.byName[name]
+	if c.BoundTo(host) && !secure {
+		return Decision{
+			Reason: fmt.Sprintf("the request carries the placeholder of credential %s, which is never sent over plain HTTP", name),
+			Hint:   "use https://" + host,
+		}
+	}
+	return Decision{
+		Reason: fmt.Sprintf("the request carries the placeholder of credential %s, which may be sent only to %s", name, strings.Join(c.Hosts, ", ")),
+		Hint:   fmt.Sprintf("send %s only to its hosts", credential.Placeholder(name)),
+	}
+}
+
+// rewrite calls sub for each placeholder of a known credential in s and
+// puts its answer in the placeholder's place when it says so.
+func (in *injector) rewrite(s string, sub func(name string) (string, bool)) string {
+	if !strings.Contains(s, credential.Prefix) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, credential.Prefix)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		j := i + len(credential.Prefix)
+		k := j
+		for k < len(s) && credential.IsNameByte(s[k]) {
+			k++
+		}
+		b.WriteString(s[:i])
+		v, ok := "", false
+		if in.byName[s[j:k]] != nil {
+			v, ok = sub(s[j:k])
+		}
+		if ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString(s[i:k])
+		}
+		s = s[k:]
+	}
+}
+
+// unescapePrefix turns warden%3Acred%3A (any case of the hex) into the
+// placeholder prefix.
+func unescapePrefix(q string) string {
+	if !strings.Contains(strings.ToLower(q), "warden%3acred%3a") {
+		return q
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(strings.ToLower(q), "warden%3acred%3a")
+		if i < 0 {
+			b.WriteString(q)
+			return b.String()
+		}
+		b.WriteString(q[:i])
+		b.WriteString(credential.Prefix)
+		q = q[i+len("warden%3acred%3a"):]
+	}
+}
+
+// escapeQuery escapes a value for a query string.
+func escapeQuery(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if credential.IsNameByte(c) || c == '-' || c == '.' || c == '~' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+func addName(names *[]string, name string) {
+	if !slices.Contains(*names, name) {
+		*names = append(*names, name)
+	}
+}
+
+// errPlaceholder stops a streamed body carrying a placeholder that may not
+// go where the body goes.
+var errPlaceholder = errors.New("the body carries a credential placeholder that may not go to this host")
+
+// scanReader passes a body on while looking for placeholders that flag
+// says may not go: it holds back any bytes that may be the start of one
+// until it knows, so that a flagged placeholder is never passed on.
+type scanReader struct {
+	r    io.ReadCloser
+	in   *injector
+	flag func(name string) bool
+
+	pend  []byte // read, not yet judged
+	out   []byte // judged, not yet returned
+	chunk []byte
+	eof   bool
+	err   error
+	hit   atomic.Pointer[string]
+}
+
+// found returns the flagged placeholder's credential, or "".
+func (s *scanReader) found() string {
+	if p := s.hit.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+func (s *scanReader) Read(p []byte) (int, error) {
+	for {
+		if len(s.out) > 0 {
+			n := copy(p, s.out)
+			s.out = s.out[n:]
+			return n, nil
+		}
+		if s.err != nil {
+			return 0, s.err
+		}
+		if s.eof {
+			return 0, io.EOF
+		}
+		if s.chunk == nil {
+			s.chunk = make([]byte, 32<<10)
+		}
+		n, err := s.r.Read(s.chunk)
+		s.pend = append(s.pend, s.chunk[:n]...)
+		if err == io.EOF {
+			s.eof = true
+		} else if err != nil {
+			s.err = err
+		}
+		safe, name := s.in.safePrefix(s.pend, s.eof || s.err != nil, s.flag)
+		if name != "" {
+			s.hit.Store(&name)
+			s.err, s.eof, s.pend = errPlaceholder, false, nil
+			continue
+		}
+		s.out = append(s.out[:0], s.pend[:safe]...)
+		s.pend = append(s.pend[:0], s.pend[safe:]...)
+	}
+}
+
+func (s *scanReader) Close() error { return s.r.Close() }
+
+// safePrefix returns how many bytes at the start of b can be passed on:
+// all but a trailing part that may still become a placeholder (unless
+// final), or, if b holds a placeholder flag says may not go, that
+// placeholder's credential.
+func (in *injector) safePrefix(b []byte, final bool, flag func(string) bool) (int, string) {
+	prefix := []byte(credential.Prefix)
+	off := 0
+	for {
+		i := bytes.Index(b[off:], prefix)
+		if i < 0 {
+			break
+		}
+		i += off
+		j := i + len(prefix)
+		k := j
+		for k < len(b) && credential.IsNameByte(b[k]) {
+			k++
+		}
+		if k == len(b) && !final && k-j <= in.maxName {
+			return i, ""
+		}
+		if name := string(b[j:k]); in.byName[name] != nil && flag(name) {
+			return 0, name
+		}
+		off = k
+	}
+	if !final {
+		for k := max(off, len(b)-len(prefix)+1); k < len(b); k++ {
+			if bytes.HasPrefix(prefix, b[k:]) {
+				return k, ""
+			}
+		}
+	}
+	return len(b), ""
+}

@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package proxy
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/netip"
+	"sync"
+	"time"
+
+	"warden.dev/warden/internal/credential"
+)
+
+// Ways a connection reaches the proxy ([Target.Via]).
+const (
+	ViaForward     = "forward"     // an absolute-URI HTTP request
+	ViaConnect     = "connect"     // a CONNECT request
+	ViaSOCKS5      = "socks5"      // a SOCKS5 CONNECT
+	ViaTransparent = "transparent" // a connection captured on :80 or :443
+)
+
+// Protocols of a [Target].
+const (
+	ProtoUnknown = ""      // a CONNECT or SOCKS5 request, before its stream starts
+	ProtoHTTP    = "http"  // plain HTTP: a forward request, or a stream that starts with one
+	ProtoHTTPS   = "https" // a stream that starts with a TLS ClientHello, and the requests read from it
+	ProtoTCP     = "tcp"   // any other stream
+)
+
+// Target is what the proxy asks the decider about: a destination, and
+// what is sent to it.
+type Target struct {
+	// Host is the destination as the sandbox named it, normalised
+	// (lower case, no trailing dot; an IP address in canonical form, IPv4
+	// unwrapped from IPv6).
+	Host string
+	// Port is the destination port.
+	Port int
+	// Method is the HTTP method of a request, or "CONNECT" for a whole
+	// stream, however it arrived (CONNECT, SOCKS5, transparent capture).
+	Method string
+	// Protocol is one of the Proto constants.
+	Protocol string
+	// Path is the path of a request read in plain text (a forward
+	// request, or one read from an intercepted stream), without the
+	// query; "" for a stream.
+	Path string
+	// Via says how the connection reached the proxy (the Via constants).
+	Via string
+}
+
+// Decision is the decider's answer about a [Target].
+type Decision struct {
+	// Allow lets the attempt go on; false denies it.
+	Allow bool
+	// Rule, Reason and Hint are reported to the sandbox in a denial's
+	// JSON body and recorded: the deciding rule's id, why, and what to do
+	// about it.
+	Rule, Reason, Hint string
+	// Addrs, in a decision of CheckAddrs, are the addresses that may be
+	// dialed, in order of preference; the proxy dials only addresses that
+	// are both here and in the answer it resolved. An Allow with no
+	// address is a deny.
+	Addrs []netip.Addr
+	// Intercept, in a decision of CheckName about a stream, asks the
+	// proxy to terminate the stream's TLS and judge each request in it:
+	// the decider sets it when a rule names methods.
+	Intercept bool
+}
+
+// Attempt is one record of the proxy's traffic: every stream and every
+// request it judged, allowed or denied.
+type Attempt struct {
+	Time     time.Time
+	Duration time.Duration
+	Target
+	// Addr is the address dialed, if any.
+	Addr string
+	// Allow, Rule and Reason are the verdict.
+	Allow  bool
+	Rule   string
+	Reason string
+	// Status is the HTTP status returned to the sandbox for a request,
+	// the CONNECT answer for a stream that was refused or opened with
+	// one, 0 otherwise.
+	Status int
+	// BytesUp and BytesDown count what was carried: the stream's bytes
+	// for a stream, the body's for a request.
+	BytesUp, BytesDown int64
+	// Intercepted is set on a stream whose TLS the proxy terminated.
+	Intercepted bool
+	// Injected names the credentials whose values were put into the
+	// request; Flagged names the placeholders found where their
+	// credential may not go (the request was denied).
+	Injected []string
+	Flagged  []string
+}
+
+// Limits bound what one proxy holds. A zero field takes its default.
+type Limits struct {
+	// MaxHeaderBytes bounds a request's header (default 64 KiB; larger
+	// headers get 431) and a response's header.
+	MaxHeaderBytes int
+	// MaxTunnels bounds the streams open at once (CONNECT, SOCKS5,
+	// transparent; default 4096); past it a CONNECT gets 503.
+	MaxTunnels int
+	// IdleTimeout closes a stream where no byte moved either way for
+	// about this long (between one and three times it; default 5
+	// minutes), and an idle keep-alive connection.
+	IdleTimeout time.Duration
+	// HandshakeTimeout bounds reading a request's header, a SOCKS5
+	// greeting, a ClientHello and a TLS handshake (default 10 s).
+	HandshakeTimeout time.Duration
+	// PeekTimeout is how long a new stream is given to send its first
+	// byte before it is taken for one whose server speaks first (SMTP,
+	// MySQL) and judged as tcp (default 500 ms).
+	PeekTimeout time.Duration
+	// DialTimeout bounds resolving and dialing (default 30 s).
+	DialTimeout time.Duration
+	// MaxBodyBuffer bounds a request body held in memory to replace
+	// placeholders in it (default 1 MiB; larger bodies are denied).
+	MaxBodyBuffer int64
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	if l.MaxHeaderBytes <= 0 {
+		l.MaxHeaderBytes = 64 << 10
+	}
+	if l.MaxTunnels <= 0 {
+		l.MaxTunnels = 4096
+	}
+	if l.MaxBodyBuffer <= 0 {
+		l.MaxBodyBuffer = 1 << 20
+	}
+	def(&l.IdleTimeout, 5*time.Minute)
+	def(&l.HandshakeTimeout, 10*time.Second)
+	def(&l.PeekTimeout, 500*time.Millisecond)
+	def(&l.DialTimeout, 30*time.Second)
+	return l
+}
+
+// Config configures a [Proxy]. CheckName and CheckAddrs are required:
+// without a decider there is nothing to allow.
+type Config struct {
+	// CheckName judges a target before any DNS query; a deny stops
+	// there. It is asked about each stream twice (see the package doc)
+	// and about each request read in plain text.
+	CheckName func(ctx context.Context, t Target) Decision
+	// Resolve resolves a host name; the default is
+	// net.DefaultResolver.LookupNetIP. It is called once per dial.
+	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	// CheckAddrs judges the addresses a name resolved to (or the one
+	// address a target names) and returns those that may be dialed.
+	CheckAddrs func(ctx context.Context, t Target, addrs []netip.Addr) Decision
+	// Dial dials one checked address ("tcp", "ip:port"); the default is
+	// a net.Dialer.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Credentials are the secrets whose placeholders the proxy replaces.
+	// They need CA.
+	Credentials []credential.Credential
+	// CA mints the certificates of intercepted streams. Without one no
+	// stream is intercepted, and one that must be is denied.
+	CA *CA
+	// RootCAs verifies upstream certificates of intercepted streams; nil
+	// means the system roots.
+	RootCAs *x509.CertPool
+	// Record, if set, is called with every attempt, from many goroutines
+	// at once; it must not block for long.
+	Record func(Attempt)
+	// Logf, if set, receives the proxy's own errors (never a secret).
+	Logf func(format string, args ...any)
+	// Limits bound what the proxy holds.
+	Limits Limits
+}
+
+// Proxy is Warden's egress proxy; see the package doc. Its methods are
+// safe for concurrent use.
+type Proxy struct {
+	cfg    Config
+	lim    Limits
+	inj    *injector
+	ctx    context.Context // canceled by Close
+	cancel context.CancelFunc
+
+	hs     *http.Server
+	httpLn *chanListener
+	rp     *httputil.ReverseProxy
+	fwd    *http.Transport
+
+	mu        sync.Mutex // mu guards the fields below
+	closed    bool
+	hsStarted bool
+	listeners map[net.Listener]struct{}
+	conns     map[*trackedConn]struct{}
+	active    int
+	idle      *sync.Cond
+	tunnels   int
+}
+
+// New returns a proxy for cfg, ready to [Proxy.Serve]. It fails if a
+// required function is missing, or if credentials are given without a
+// CA (a credential can only be injected into TLS the proxy terminates).
+func New(cfg Config) (*Proxy, error) {
+	if cfg.CheckName == nil || cfg.CheckAddrs == nil {
+		return nil, errors.New("proxy config needs CheckName and CheckAddrs")
+	}
+	if len(cfg.Credentials) > 0 && cfg.CA == nil {
+		return nil, errors.New("proxy config has credentials but no CA: they can only be injected into TLS the proxy terminates")
+	}
+	inj, err := newInjector(cfg.Credentials)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Resolve == nil {
+		cfg.Resolve = func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		}
+	}
+	if cfg.Dial == nil {
+		d := &net.Dialer{}
+		cfg.Dial = d.DialContext
+	}
+	p := &Proxy{
+		cfg:       cfg,
+		lim:       cfg.Limits.withDefaults(),
+		inj:       inj,
+		listeners: map[net.Listener]struct{}{},
+		conns:     map[*trackedConn]struct{}{},
+	}
+	p.idle = sync.NewCond(&p.mu)
+	p.ctx, p.cancel = context.WithCancel(context.Background())
+	p.httpLn = newChanListener()
+	p.hs = &http.Server{
+		Handler:           http.HandlerFunc(p.serveHTTP),
+		ReadHeaderTimeout: p.lim.HandshakeTimeout,
+		IdleTimeout:       p.lim.IdleTimeout,
+		MaxHeaderBytes:    p.lim.MaxHeaderBytes,
+		ErrorLog:          log.New(logWriter(p.logf), "", 0),
+		ConnContext:       connContext,
+		// No HTTP/2: intercepted streams offer only http/1.1.
+		TLSNextProto: map[string]func(*http.Server, *tls.Conn, http.Handler){},
+		BaseContext:  func(net.Listener) context.Context { return p.ctx },
+	}
+	p.fwd = p.newTransport(p.dialForward, nil)
+	p.rp = &httputil.ReverseProxy{
+		Rewrite:        p.rewrite,
+		Transport:      roundTripper(p.roundTrip),
+		ModifyResponse: p.modifyResponse,
+		ErrorHandler:   p.proxyError,
+		ErrorLog:       log.New(logWriter(p.logf), "", 0),
+		BufferPool:     bufferPool{},
+	}
+	return p, nil
+}
+
+// ErrClosed is returned by Serve and ServeTransparent once the proxy is
+// closed.
+var ErrClosed = errors.New("proxy closed")
+
+// Serve accepts connections on ln and serves them as an HTTP proxy
+// (forward requests and CONNECT) or, when a connection starts with a
+// SOCKS5 greeting, as a SOCKS5 proxy. It returns when ln fails or the
+// proxy is closed ([ErrClosed]); Close closes ln.
+func (p *Proxy) Serve(ln net.Listener) error {
+	return p.serve(ln, p.handleFront)
+}
+
+func (p *Proxy) serve(ln net.Listener, handle func(*trackedConn)) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return ErrClosed
+	}
+	p.listeners[ln] = struct{}{}
+	if !p.hsStarted {
+		p.hsStarted = true
+		p.active++
+		go func() {
+			defer p.leave()
+			p.hs.Serve(p.httpLn)
+		}()
+	}
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.listeners, ln)
+		p.mu.Unlock()
+	}()
+	var backoff time.Duration
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if p.isClosed() {
+				return ErrClosed
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Temporary() { //nolint:staticcheck // EMFILE and the like, as net/http does
+				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+				p.logf("proxy: accept: %v; retrying in %v", err, backoff)
+				time.Sleep(backoff)
+				continue
+			}
+			return err
+		}
+		backoff = 0
+		tc := p.track(c)
+		if tc == nil {
+			c.Close()
+			return ErrClosed
+		}
+		if !p.goTracked(func() { handle(tc) }) {
+			tc.Close()
+			return ErrClosed
+		}
+	}
+}
+
+// Close closes every listener and connection, ends every stream and waits
+// for the proxy's goroutines to finish.
+func (p *Proxy) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	var lns []net.Listener
+	for ln := range p.listeners {
+		lns = append(lns, ln)
+	}
+	var conns []*trackedConn
+	for c := range p.conns {
+		conns = append(conns, c)
+	}
+	p.mu.Unlock()
+	p.cancel()
+	for _, ln := range lns {
+		ln.Close()
+	}
+	p.hs.Close()
+	p.httpLn.Close()
+	for _, c := range conns {
+		c.Close()
+	}
+	p.fwd.CloseIdleConnections()
+	p.mu.Lock()
+	for p.active > 0 {
+		p.idle.Wait()
+	}
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *Proxy) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
+// enter counts one more goroutine at work, unless the proxy is closed.
+func (p *Proxy) enter() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return false
+	}
+	p.active++
+	return true
+}
+
+func (p *Proxy) leave() {
+	p.mu.Lock()
+	p.active--
+	if p.active == 0 {
+		p.idle.Broadcast()
+	}
+	p.mu.Unlock()
+}
+
+// goTracked runs f in a goroutine that Close waits for.
+func (p *Proxy) goTracked(f func()) bool {
+	if !p.enter() {
+		return false
+	}
+	go func() {
+		defer p.leave()
+		f()
+	}()
+	return true
+}
+
+func (p *Proxy) acquireTunnel() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tunnels >= p.lim.MaxTunnels {
+		return false
+	}
+	p.tunnels++
+	return true
+}
+
+func (p *Proxy) releaseTunnel() {
+	p.mu.Lock()
+	p.tunnels--
+	p.mu.Unlock()
+}
+
+// logf logs through Config.Logf, with every credential value replaced
+// by its placeholder in case one found its way into an error.
+func (p *Proxy) logf(format string, args ...any) {
+	if p.cfg.Logf != nil {
+		p.cfg.Logf("%s", p.inj.redact(fmt.Sprintf(format, args...)))
+	}
+}
+
+func (p *Proxy) record(a Attempt) {
+	if p.cfg.Record != nil {
+		p.cfg.Record(a)
+	}
+}
+
+// checkName asks CheckName; a panic in the decider is a deny, never an
+// allow.
+func (p *Proxy) checkName(ctx context.Context, t Target) (d Decision) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.logf("proxy: CheckName(%s:%d) panicked: %v", t.Host, t.Port, r)
+			d = Decision{Reason: "internal error in the network policy"}
+		}
+	}()
+	return p.cfg.CheckName(ctx, t)
+}
+
+// errResolve is wrapped by a failure to resolve a name (as opposed to a
+// denial).
+var errResolve = errors.New("resolving")
+
+// checkAddrs resolves t.Host once (an IP address is used as it is) and
+// asks CheckAddrs about the answer. An allowing decision's Addrs are the
+// addresses both resolved and allowed, never empty.
+func (p *Proxy) checkAddrs(ctx context.Context, t Target) (d Decision, err error) {
+	var addrs []netip.Addr
+	if a, err := netip.ParseAddr(t.Host); err == nil {
+		addrs = []netip.Addr{a.Unmap()}
+	} else {
+		rctx, cancel := context.WithTimeout(ctx, p.lim.DialTimeout)
+		got, err := p.cfg.Resolve(rctx, t.Host)
+		cancel()
+		if err != nil {
+			return Decision{}, fmt.Errorf("%w %s: %v", errResolve, t.Host, err)
+		}
+		for _, a := range got {
+			a = a.Unmap().WithZone("")
+			if a.IsValid() && !contains(addrs, a) {
+				addrs = append(addrs, a)
+			}
+		}
+		if len(addrs) == 0 {
+			return Decision{}, fmt.Errorf("%w %s: no addresses", errResolve, t.Host)
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p.logf("proxy: CheckAddrs(%s:%d) panicked: %v", t.Host, t.Port, r)
+			d, err = Decision{Reason: "internal error in the network policy"}, nil
+		}
+	}()
+	d = p.cfg.CheckAddrs(ctx, t, addrs)
+	if !d.Allow {
+		d.Addrs = nil
+		return d, nil
+	}
+	var ok []netip.Addr
+	for _, a := range d.Addrs {
+		if a = a.Unmap(); contains(addrs, a) && !contains(ok, a) {
+			ok = append(ok, a)
+		}
+	}
+	if len(ok) == 0 {
+		return Decision{Rule: d.Rule, Reason: fmt.Sprintf("no address of %s may be dialed", t.Host)}, nil
+	}
+	d.Addrs = ok
+	return d, nil
+}
+
+// dialAddrs dials t's port on each checked address in turn and returns
+// the first connection made.
+func (p *Proxy) dialAddrs(ctx context.Context, t Target, addrs []netip.Addr) (net.Conn, netip.AddrPort, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.lim.DialTimeout)
+	defer cancel()
+	var last error
+	for _, a := range addrs {
+		ap := netip.AddrPortFrom(a, uint16(t.Port))
+		c, err := p.cfg.Dial(ctx, "tcp", ap.String())
+		if err == nil {
+			return &checkedConn{Conn: c, addr: ap}, ap, nil
+		}
+		last = err
+	}
+	return nil, netip.AddrPort{}, last
+}
+
+func contains(s []netip.Addr, a netip.Addr) bool {
+	for _, b := range s {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+// logWriter adapts Logf to the log.Logger of net/http.
+type logWriter func(format string, args ...any)
+
+func (f logWriter) Write(b []byte) (int, error) {
+	f("proxy: %s", b)
+	return len(b), nil
+}
+
+// bufferPool is the copy buffers' pool, for ReverseProxy.
+type bufferPool struct{}
+
+var bufs = sync.Pool{New: func() any { return make([]byte, 32<<10) }}
+
+func (bufferPool) Get() []byte  { return bufs.Get().([]byte) }
+func (bufferPool) Put(b []byte) { bufs.Put(b) } //nolint:staticcheck // a slice header is small
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+var _ io.Closer = (*Proxy)(nil)
