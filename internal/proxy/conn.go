@@ -83,9 +83,9 @@ const (
 // connInfo is what the HTTP server's handler knows about a connection.
 type connInfo struct {
 	kind    connKind
-	st      *stream                                // kindInner
-	local   netip.AddrPort                         // kindTransparentHTTP
-	nameFor func(netip.AddrPort) (string, bool)    // kindTransparentHTTP
+	st      *stream                             // kindInner
+	local   netip.AddrPort                      // kindTransparentHTTP
+	nameFor func(netip.AddrPort) (string, bool) // kindTransparentHTTP
 }
 
 type connInfoKey struct{}

@@ -224,9 +224,12 @@ func (e *env) host(name string, addrs []string, backend string, rule *hostRule) 
 
 // tlsServer starts an HTTPS server with a certificate for any name from
 // the upstream CA.
-func (e *env) tlsServer(h http.Handler) *httptest.Server {
+func (e *env) tlsServer(h http.Handler, configure ...func(*http.Server)) *httptest.Server {
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config.ErrorLog = quiet
+	for _, f := range configure {
+		f(srv.Config)
+	}
 	srv.TLS = &tls.Config{GetCertificate: func(hi *tls.ClientHelloInfo) (*tls.Certificate, error) {
 		name := hi.ServerName
 		if name == "" {
@@ -295,9 +298,15 @@ func (e *env) logs() string {
 // when they end, a moment after the client sees them close).
 func (e *env) waitRecords(n int) []proxy.Attempt {
 	e.t.Helper()
+	return e.waitFor(func(r []proxy.Attempt) bool { return len(r) >= n })
+}
+
+// waitFor waits until the records satisfy ok, or 5 seconds.
+func (e *env) waitFor(ok func([]proxy.Attempt) bool) []proxy.Attempt {
+	e.t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if r := e.records(); len(r) >= n || time.Now().After(deadline) {
+		if r := e.records(); ok(r) || time.Now().After(deadline) {
 			return r
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -341,3 +350,5 @@ func newTLSServerOwnCert(t *testing.T, h http.Handler) *httptest.Server {
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+func mustAddr(s string) netip.Addr { return netip.MustParseAddr(s) }

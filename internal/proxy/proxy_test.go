@@ -242,13 +242,14 @@ func TestRebindingResolvesOnce(t *testing.T) {
 func TestConnectRules(t *testing.T) {
 	proxytest.ResourceCheck(t)
 	e := newEnv(t)
-	srv := e.tlsServer(hello("api"))
 	var upstreamConns atomic.Int32
-	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			upstreamConns.Add(1)
+	srv := e.tlsServer(hello("api"), func(s *http.Server) {
+		s.ConnState = func(c net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				upstreamConns.Add(1)
+			}
 		}
-	}
+	})
 	e.host("api.example", []string{"203.0.113.1"}, srv.Listener.Addr().String(), &hostRule{ports: []int{443}})
 	e.host("other.example", []string{"203.0.113.2"}, srv.Listener.Addr().String(), &hostRule{ports: []int{443}})
 
