@@ -78,7 +78,7 @@ func (pl *policy) CheckAddrs(_ context.Context, t proxy.Target, addrs []netip.Ad
 
 // env is one proxy with its upstreams, resolver and records.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	pol    *policy
 	p      *proxy.Proxy
 	addr   string // the proxy's listener
@@ -115,7 +115,7 @@ func withResolve(f func(e *env, host string) ([]netip.Addr, error)) envOpt {
 	}
 }
 
-func newEnv(t *testing.T, opts ...envOpt) *env {
+func newEnv(t testing.TB, opts ...envOpt) *env {
 	t.Helper()
 	ca, err := proxy.NewCA()
 	if err != nil {

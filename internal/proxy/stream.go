@@ -30,6 +30,7 @@ type stream struct {
 	client net.Conn      // the sandbox's side
 	src    io.Reader     // what the sandbox sent: buffered bytes, then client
 	br     *bufio.Reader // src, peeked into
+	upBR   *bufio.Reader // the upstream, peeked into (CONNECT and SOCKS5)
 	tls    bool          // the requests inside are read from TLS the proxy terminates
 
 	mu   sync.Mutex // mu guards up until it is taken
@@ -156,7 +157,30 @@ func (p *Proxy) sniff(st *stream) error {
 	st.client.SetReadDeadline(time.Now().Add(p.lim.PeekTimeout))
 	defer st.client.SetReadDeadline(time.Time{})
 	st.t.Protocol = ProtoTCP
+	// An upstream already dialed is watched too: when it speaks first
+	// the stream is not TLS nor HTTP (whose clients speak first), and
+	// there is no need to wait out PeekTimeout.
+	stopUp := func() bool { return false }
+	if st.up != nil {
+		st.upBR = bufio.NewReaderSize(st.up, 32<<10)
+		upDone := make(chan struct{})
+		go func() {
+			defer close(upDone)
+			if _, err := st.upBR.Peek(1); err == nil {
+				st.client.SetReadDeadline(time.Now())
+			}
+		}()
+		stopUp = func() bool {
+			st.up.SetReadDeadline(time.Now())
+			<-upDone
+			st.up.SetReadDeadline(time.Time{})
+			return st.upBR.Buffered() > 0
+		}
+	}
 	b, err := st.br.Peek(1)
+	if stopUp() {
+		return nil // the server spoke first: tcp
+	}
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return nil
@@ -276,25 +300,36 @@ func addrString(ap netip.AddrPort) string {
 }
 
 // splice copies the stream both ways until both sides are done, with the
-// bytes the sniffing peeked sent first. Between TCP connections io.Copy
-// uses splice(2), so the bytes never enter user space.
+// bytes the sniffing peeked sent first. The copy is in user space
+// (copyAdaptive), not splice(2): Go's splice holds a pipe, two more
+// descriptors, for each direction waiting for bytes, which would triple
+// the descriptors of idle tunnels, and on loopback its 64 KiB pipe moves
+// a large transfer no faster than a 256 KiB buffer does.
 func (p *Proxy) splice(st *stream, d Decision) {
 	up := st.takeUp()
 	client := st.client
-	var n int
-	head, _ := st.br.Peek(st.br.Buffered())
 	var upBytes, downBytes atomic.Int64
-	if len(head) > 0 {
-		var err error
-		n, err = up.Write(head)
-		upBytes.Add(int64(n))
+	// What sniffing peeked goes first, each way; the peek buffers are
+	// not held for the stream's life.
+	for _, h := range []struct {
+		br    *bufio.Reader
+		dst   net.Conn
+		count *atomic.Int64
+	}{{st.br, up, &upBytes}, {st.upBR, client, &downBytes}} {
+		if h.br == nil || h.br.Buffered() == 0 {
+			continue
+		}
+		head, _ := h.br.Peek(h.br.Buffered())
+		n, err := h.dst.Write(head)
+		h.count.Add(int64(n))
 		if err != nil {
 			up.Close()
 			client.Close()
-			p.recordStream(st, d, upBytes.Load(), 0)
+			p.recordStream(st, d, upBytes.Load(), downBytes.Load())
 			return
 		}
 	}
+	st.br, st.upBR = nil, nil
 	var last atomic.Int64
 	last.Store(time.Now().UnixNano())
 	done := make(chan struct{})
@@ -324,11 +359,7 @@ func (p *Proxy) pump(dst, dstRaw net.Conn, src net.Conn, r io.Reader, count, las
 		src.SetReadDeadline(time.Now().Add(idle))
 		var n int64
 		var err error
-		if rr, ok := r.(net.Conn); ok && rr == rawConn(src) {
-			n, err = io.Copy(dstRaw, rr)
-		} else {
-			n, err = io.Copy(dstRaw, r)
-		}
+		n, err = copyAdaptive(dstRaw, r)
 		count.Add(n)
 		now := time.Now().UnixNano()
 		if n > 0 {
@@ -437,3 +468,53 @@ func (p *Proxy) newTransport(dial func(ctx context.Context, network, addr string
 type deniedError struct{ d Decision }
 
 func (e *deniedError) Error() string { return "denied: " + e.d.Reason }
+
+// Buffers of copyAdaptive: an idle stream holds a small one while it
+// waits for bytes; a stream whose reads fill it borrows a large one from
+// the pool for as long as reads keep coming large.
+const (
+	smallCopyBuf = 2 << 10
+	largeCopyBuf = 256 << 10
+)
+
+var largeBufs = sync.Pool{New: func() any { return make([]byte, largeCopyBuf) }}
+
+// copyAdaptive copies src to dst in user space, like io.Copy, with
+// copyAdaptive's buffers.
+func copyAdaptive(dst io.Writer, src io.Reader) (int64, error) {
+	var small [smallCopyBuf]byte
+	var large []byte
+	defer func() {
+		if large != nil {
+			largeBufs.Put(large) //nolint:staticcheck // a slice header is small
+		}
+	}()
+	var total int64
+	for {
+		buf := small[:]
+		if large != nil {
+			buf = large
+		}
+		n, err := src.Read(buf)
+		if n > 0 {
+			m, werr := dst.Write(buf[:n])
+			total += int64(m)
+			if werr != nil {
+				return total, werr
+			}
+		}
+		switch {
+		case large == nil && n == len(small):
+			large = largeBufs.Get().([]byte)
+		case large != nil && n < len(large)/8:
+			largeBufs.Put(large) //nolint:staticcheck // a slice header is small
+			large = nil
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
