@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Times Warden's egress proxy beside direct connections on loopback, in
+# one run, and prints ratios:
+#
+#   1. latency of 1,000 small HTTPS requests (a GET answered with 128
+#      bytes): direct, through a CONNECT tunnel, and intercepted (TLS
+#      terminated with a minted leaf and opened again upstream), each on
+#      a new connection per request (fresh, as a tool started per command
+#      does) and on one kept-alive connection (reuse); goal: CONNECT
+#      ≤ 1.2× direct;
+#   2. throughput of a 1 GiB transfer from a TCP server, direct and
+#      through a CONNECT tunnel; goal: ≥ 0.9× direct;
+#   3. 10,000 concurrent CONNECT tunnels opened, each echoing bytes, and
+#      closed, with the goroutine and descriptor leak check
+#      (TestManyTunnels).
+#
+#   bench/proxy.sh [ROUNDS]      (default 3; each line is the median of ROUNDS runs)
+#
+# Everything runs in-process on loopback: the proxy's resolver and dialer
+# map test names to local servers (internal/proxy/bench_test.go).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go test -c -o "$tmp/proxy.test" ./internal/proxy
+
+# median FILE NAME FIELD: the median of the value before unit FIELD
+# (ns/op, MB/s) on the lines of benchmark NAME.
+median() {
+	grep -E "^$2-[0-9]+ " "$1" | awk -v u="$3" '{for (i = 2; i <= NF; i++) if ($i == u) print $(i-1)}' |
+		sort -g | awk '{a[NR] = $1} END {if (NR == 0) print "nan"; else print a[int((NR + 1) / 2)]}'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+
+echo "== latency: 1,000 small HTTPS requests, median of $rounds"
+"$tmp/proxy.test" -test.run '^$' -test.bench '^BenchmarkHTTPS$' -test.benchtime 1000x -test.count "$rounds" > "$tmp/https.txt"
+printf '%-20s %12s %10s\n' "request" "µs each" "÷ direct"
+for mode in fresh reuse; do
+	direct=$(median "$tmp/https.txt" "BenchmarkHTTPS/$mode/direct" ns/op)
+	for path in direct connect intercept; do
+		v=$(median "$tmp/https.txt" "BenchmarkHTTPS/$mode/$path" ns/op)
+		printf '%-20s %12.1f %10s\n' "$mode/$path" "$(awk -v v="$v" 'BEGIN {print v / 1000}')" "$(ratio "$v" "$direct")"
+	done
+done
+c=$(median "$tmp/https.txt" BenchmarkHTTPS/fresh/connect ns/op)
+d=$(median "$tmp/https.txt" BenchmarkHTTPS/fresh/direct ns/op)
+echo "goal: fresh/connect ≤ 1.2× direct: $(ratio "$c" "$d")×"
+
+echo
+echo "== throughput: 1 GiB from a TCP server, median of $rounds"
+"$tmp/proxy.test" -test.run '^$' -test.bench '^BenchmarkTransfer$' -test.benchtime 3x -test.count "$rounds" -proxy.transfer 1073741824 > "$tmp/transfer.txt"
+direct=$(median "$tmp/transfer.txt" BenchmarkTransfer/direct MB/s)
+via=$(median "$tmp/transfer.txt" BenchmarkTransfer/connect MB/s)
+printf '%-20s %12s %10s\n' "transfer" "MB/s" "÷ direct"
+printf '%-20s %12.0f %10s\n' direct "$direct" 1.00 connect "$via" "$(ratio "$via" "$direct")"
+echo "goal: connect ≥ 0.9× direct: $(ratio "$via" "$direct")×"
+
+echo
+echo "== 10,000 concurrent CONNECT tunnels"
+"$tmp/proxy.test" -test.run '^TestManyTunnels$' -test.v 2>&1 | grep -E 'tunnels open|RLIMIT|--- |leak' | sed 's/^ *//'
