@@ -126,9 +126,9 @@ func (c *httpConn) Close() error {
 	return err
 }
 
-// unwrap returns the connection under c and the bytes already read from
-// it but not yet consumed, if r is a prefixReader over it.
-func (c *httpConn) source() io.Reader { return c.r }
+// NetConn returns the connection under c, so that a hijacked stream is
+// copied (and half-closed) on it directly.
+func (c *httpConn) NetConn() net.Conn { return c.Conn }
 
 func connContext(ctx context.Context, c net.Conn) context.Context {
 	if tc, ok := c.(*tls.Conn); ok {
