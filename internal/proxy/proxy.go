@@ -275,7 +275,7 @@ var ErrClosed = errors.New("proxy closed")
 // Serve accepts connections on ln and serves them as an HTTP proxy
 // (forward requests and CONNECT) or, when a connection starts with a
 // SOCKS5 greeting, as a SOCKS5 proxy. It returns when ln fails or the
-// proxy is closed ([ErrClosed]); Close closes ln.
+// proxy is closed ([ErrClosed]), and closes ln when it returns.
 func (p *Proxy) Serve(ln net.Listener) error {
 	return p.serve(ln, p.handleFront)
 }
@@ -284,6 +284,7 @@ func (p *Proxy) serve(ln net.Listener, handle func(*trackedConn)) error {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
+		ln.Close()
 		return ErrClosed
 	}
 	p.listeners[ln] = struct{}{}
@@ -300,6 +301,7 @@ func (p *Proxy) serve(ln net.Listener, handle func(*trackedConn)) error {
 		p.mu.Lock()
 		delete(p.listeners, ln)
 		p.mu.Unlock()
+		ln.Close()
 	}()
 	var backoff time.Duration
 	for {

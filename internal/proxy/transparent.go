@@ -35,7 +35,8 @@ import (
 //     is answered in it with 403 when the proxy has a CA.
 //
 // The port judged is the one the connection was made to. ServeTransparent
-// returns when ln fails or the proxy is closed ([ErrClosed]).
+// returns when ln fails or the proxy is closed ([ErrClosed]), at once for
+// any other kind, and closes ln when it returns.
 func (p *Proxy) ServeTransparent(ln net.Listener, kind string, nameFor func(local netip.AddrPort) (host string, ok bool)) error {
 	if nameFor == nil {
 		nameFor = func(netip.AddrPort) (string, bool) { return "", false }
@@ -48,6 +49,7 @@ func (p *Proxy) ServeTransparent(ln net.Listener, kind string, nameFor func(loca
 	case ProtoHTTPS:
 		return p.serve(ln, func(c *trackedConn) { p.serveTransparentTLS(c, nameFor) })
 	}
+	ln.Close()
 	return fmt.Errorf("transparent capture of %q: want http or https", kind)
 }
 
