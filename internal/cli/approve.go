@@ -139,8 +139,22 @@ type block struct {
 // onFailure lists what the sandbox blocked in a failed run, asks which one
 // to allow, and returns the spec of the rerun. Without an approver it only
 // says what was blocked.
-func onFailure(a *approver, spec sandbox.Spec, res sandbox.Result) (sandbox.Spec, string, bool) {
+func onFailure(a *approver, spec sandbox.Spec, res sandbox.Result, eg *egress) (sandbox.Spec, string, bool) {
 	bs := blocks(spec, res)
+	if eg != nil {
+		for i, d := range eg.denied() {
+			if i == maxNetBlocks {
+				break
+			}
+			dest := d
+			bs = append(bs, block{what: fmt.Sprintf("reaching %q (the egress proxy denied it)", dest), allow: "network access to " + dest,
+				apply: func(*sandbox.Spec) {
+					if err := eg.allow(dest); err != nil {
+						warningf("cannot allow %s: %v", dest, err)
+					}
+				}})
+		}
+	}
 	if len(bs) == 0 {
 		return spec, "", false
 	}
@@ -217,8 +231,12 @@ var roMessage = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)(?:[‘'"]?([^\s‘’'":]+)[’'"]?: Read-only file system)|(?:Read-only file system: [‘'"]([^‘’'"\n]+)[’'"])`)
 })
 
-// maxWriteBlocks bounds the paths offered after one run.
-const maxWriteBlocks = 3
+// maxWriteBlocks and maxNetBlocks bound the paths and destinations
+// offered after one run.
+const (
+	maxWriteBlocks = 3
+	maxNetBlocks   = 3
+)
 
 // readOnlyWrites returns the directories whose read-only mount refused a
 // write the command reported, the ones it would take to allow it: the

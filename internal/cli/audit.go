@@ -43,7 +43,9 @@ type auditRecord struct {
 	Degraded        []string    `json:"degraded"`
 	Stdout          auditOutput `json:"stdout"`
 	Stderr          auditOutput `json:"stderr"`
-	NetworkAttempts []any       `json:"network_attempts"`
+	// NetworkAttempts are every destination the command tried, through
+	// the proxy or the DNS stub, allowed or denied.
+	NetworkAttempts []networkAttempt `json:"network_attempts"`
 	// BlockedSyscalls are the calls the seccomp filter refused, one
 	// entry per call; BlockedSyscallsHow says how they were seen.
 	BlockedSyscalls    []sandbox.BlockedCall `json:"blocked_syscalls"`
@@ -101,9 +103,7 @@ type auditNotDone struct {
 
 // notRecorded names the record's lists that are empty because nothing
 // observes them yet, not because nothing happened.
-var notRecorded = []auditNotDone{
-	{"network_attempts", "the egress proxy is not there yet (issue 5); the sandbox has no network but loopback"},
-}
+var notRecorded = []auditNotDone{}
 
 func newRunID() string {
 	var b [16]byte

@@ -147,14 +147,16 @@ func runRun(ctx context.Context, args []string) error {
 	spec.Cache = runCache(spec.Project)
 	var policyBytes []byte
 	var policyApproval policyfile.ApprovalPolicy
+	// The embedded default without --policy: no sandbox section, and no
+	// network rules (every destination denied).
+	lp, err := loadPolicy(*policyPath)
+	if err != nil {
+		return err
+	}
 	if *policyPath != "" {
-		// Hashed for the record's policy revision; loadPolicy reports
+		// Hashed for the record's policy revision; loadPolicy reported
 		// a file that cannot be read.
 		policyBytes, _ = os.ReadFile(*policyPath)
-		lp, err := loadPolicy(*policyPath)
-		if err != nil {
-			return err
-		}
 		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
 			return err
 		}
@@ -189,7 +191,7 @@ func runRun(ctx context.Context, args []string) error {
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded),
-			NetworkAttempts: []any{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{},
+			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
 		}
@@ -201,6 +203,19 @@ func runRun(ctx context.Context, args []string) error {
 		}
 	}
 	spec.RecordChanges = audit != nil
+	runID := newRunID()
+	if rec != nil {
+		runID = rec.ID
+	}
+	// The only way out: the egress proxy and the DNS stub, here, outside
+	// the sandbox.
+	eg, err := newEgress(runID, lp)
+	if err != nil {
+		return err
+	}
+	defer eg.close()
+	spec.Network = eg.network()
+	spec.Env = append(spec.Env, eg.env()...)
 	// Signals for warden are the command's: passed on, as to a plain
 	// run, rather than ending the run (the timeout and SIGKILL still do).
 	sigs := make(chan os.Signal, 8)
@@ -232,7 +247,7 @@ func runRun(ctx context.Context, args []string) error {
 
 	res, result := execute(ctx, spec)
 	if approval == policyfile.ApprovalOnFailure && result.code != 0 {
-		if next, why, ok := onFailure(ap, spec, res); ok {
+		if next, why, ok := onFailure(ap, spec, res, eg); ok {
 			if rec != nil {
 				rec.FirstAttempt = &auditAttempt{Status: result.code, BlockedSyscalls: res.BlockedSyscalls, Approved: why}
 			}
@@ -242,6 +257,11 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	if audit != nil {
 		fillResult(rec, res, spec.Timeout)
+		var dropped int
+		rec.NetworkAttempts, dropped = eg.recorded()
+		if dropped > 0 {
+			rec.NotRecorded = append(rec.NotRecorded, auditNotDone{"network_attempts", fmt.Sprintf("%d attempts past the first %d", dropped, maxAttempts)})
+		}
 		rec.Status, rec.Error = result.code, result.msg
 		if result.setup {
 			rec.ExitCode = result.code
