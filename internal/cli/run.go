@@ -74,8 +74,17 @@ written stops the run before it starts.
 --degraded=landlock|seccomp|cgroup runs without that layer, on purpose; the
 run says so on stderr and in its record. Nothing else runs with less.
 
-NOT contained yet: the egress proxy (the sandbox has no network at all but
-its own loopback).
+Network: the sandbox's only way out is Warden's egress proxy, outside it,
+reached on 127.0.0.1:3128 (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY) and on :80 and
+:443 of the addresses its DNS stub (127.0.0.53, the only resolver it sees)
+gives allowed names. Every destination is judged by the policy's network
+rules (default deny: without rules nothing is reachable); loopback, link-local
+and metadata addresses never are, private ones only by an exact host or
+allowed_ips. Names are resolved once, outside, and only checked addresses are
+dialed. Streams are intercepted (a per-installation CA, trusted through
+SSL_CERT_FILE and friends) when a rule names methods or a credential is bound;
+a credential's placeholder (warden:cred:NAME) is replaced only for its hosts.
+Every attempt is in the execution record's network_attempts.
 
 Flags:`
 
