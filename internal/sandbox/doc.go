@@ -52,6 +52,10 @@
 //     owner) with no_new_privs, every capability dropped (bounding, ambient,
 //     inheritable, permitted, effective) and init marked non-dumpable.
 //   - Network: a new network namespace with only loopback, brought up.
+//     With [Spec.Network], init also binds the proxy, capture and DNS
+//     stub sockets there (see [Listeners]) and hands them to the parent,
+//     keeping none, and the sandbox's resolv.conf names the stub: the
+//     caller's egress proxy, outside, is the only way out.
 //   - Processes: new pid, ipc and uts namespaces; file descriptors from 3
 //     up are closed before the command starts; signals for the run
 //     ([Spec.Signals]) are passed on to the command by init, which takes
@@ -104,8 +108,7 @@
 //
 // # Not contained yet
 //
-// The egress proxy (issue 5): the sandbox has no network but its own
-// loopback. Landlock cannot deny below a path it allows, so it grants
+// Landlock cannot deny below a path it allows, so it grants
 // reading the whole view: the masked sensitive set is hidden by the mounts
 // alone, and a command can read any other file the caller can read (a
 // dotenv file in another project of the caller's, for example, is not

@@ -35,7 +35,7 @@ const runUID = 65534
 const notLinux = "not Linux: nothing can be contained"
 
 // nsRows are the layers that exist only through a run's namespaces.
-var nsRows = []string{rowFilesystem, rowNetwork, rowProcesses, rowIdentity, rowTimeout}
+var nsRows = []string{rowFilesystem, rowNetwork, rowProcesses, rowIdentity, rowTimeout, rowEgress}
 
 // setupStages attribute a failed trial run to the layers whose setup
 // failed, by the start of its [SetupError]'s What: the parent's steps
@@ -74,6 +74,8 @@ var setupStages = []struct {
 	{"enter new root: ", []string{rowFilesystem}},
 	{"set hostname: ", []string{rowProcesses}},
 	{"bring up loopback: ", []string{rowNetwork}},
+	{"make network listeners: ", []string{rowEgress}},
+	{"point DNS at the stub: ", []string{rowEgress}},
 	{"enter project: ", []string{rowFilesystem}},
 	{"drop privileges: ", []string{rowIdentity}},
 	{"wait for the cgroup: ", []string{rowMemory, rowPids, rowCPU}},
@@ -106,7 +108,7 @@ func Assess(f HostFacts, t Trial) []Coverage {
 		a.cgroupDefault(rowMemory), a.cgroupLimit(rowMemory),
 		a.cgroupDefault(rowPids), a.cgroupLimit(rowPids),
 		a.cgroupLimit(rowCPU),
-		a.rlimits(), a.timeout(), egress(),
+		a.rlimits(), a.timeout(), a.egress(),
 	}
 }
 
@@ -483,9 +485,13 @@ func (a *assessor) timeout() Coverage {
 	}, ok, why, hint)
 }
 
-func egress() Coverage {
-	return Coverage{Layer: rowEgress, When: everyRun, Status: NotContained,
-		Mechanism: "none: no egress proxy yet; the sandbox has no network but loopback"}
+func (a *assessor) egress() Coverage {
+	ok, why, hint := a.nsCheck()
+	return a.settle(Coverage{Layer: rowEgress, When: everyRun,
+		Mechanism: "the egress proxy and DNS stub in the warden parent, outside the sandbox, on sockets bound inside its network namespace: " +
+			"the policy's network rules decide (default deny), names resolved once outside, only checked addresses dialed",
+		Detail: "without network rules in the policy nothing is reachable; loopback, link-local and metadata addresses never are",
+	}, ok, why, hint)
 }
 
 // assessNotLinux is the matrix of a host without Linux namespaces: warden
@@ -506,6 +512,7 @@ func assessNotLinux(f HostFacts) []Coverage {
 		{Layer: rowCPU, When: "limits.cpu"},
 		{Layer: rowRlimits, When: everyRun},
 		{Layer: rowTimeout, When: "--timeout, limits.timeout"},
+		{Layer: rowEgress, When: everyRun},
 	}
 	for i := range rows {
 		rows[i].Status = FailsClosed
@@ -513,7 +520,7 @@ func assessNotLinux(f HostFacts) []Coverage {
 		rows[i].Detail = fmt.Sprintf("%s (this is %s); warden run stops with 125", notLinux, f.OS)
 		rows[i].Hint = "run warden on Linux, for example in a Linux VM or container"
 	}
-	return append(rows, egress())
+	return rows
 }
 
 // rlimit returns the named rlimit, unlimited when it was not read.

@@ -92,7 +92,7 @@ func matrix(def sandbox.Enforcement, over map[string]sandbox.Enforcement) []row 
 		{"pids", "default 1024", def}, {"pids", "limits.pids", def},
 		{"cpu", "limits.cpu", def},
 		{"rlimits", "every run", def}, {"timeout", "--timeout, limits.timeout", def},
-		{"egress", "every run", sandbox.NotContained},
+		{"egress", "every run", def},
 	}
 	for i, r := range rs {
 		if s, ok := over[r.Layer+"/"+r.When]; ok {
@@ -182,7 +182,7 @@ func TestAssess(t *testing.T) {
 			},
 			trial: failedTrial("cannot create the sandbox namespaces: fork/exec /proc/self/exe: operation not permitted", "allow unprivileged user namespaces"),
 			want: matrix(U, map[string]sandbox.Enforcement{
-				"filesystem": FC, "network": FC, "processes": FC, "identity": FC, "timeout": FC,
+				"filesystem": FC, "network": FC, "processes": FC, "identity": FC, "timeout": FC, "egress": FC,
 				"memory/limits.memory": FC, "pids/limits.pids": FC, "cpu": FC,
 			}),
 		},
@@ -406,10 +406,12 @@ func TestAssessRows(t *testing.T) {
 					"absent only by choice: --degraded=landlock"},
 		},
 		{
-			name: "the egress proxy does not exist yet",
+			name: "the egress proxy is the only way out",
 			got:  find(t, root, "egress", "every run"),
-			want: sandbox.Coverage{Layer: "egress", When: "every run", Status: sandbox.NotContained,
-				Mechanism: "none: no egress proxy yet; the sandbox has no network but loopback"},
+			want: sandbox.Coverage{Layer: "egress", When: "every run", Status: sandbox.Enforced,
+				Mechanism: "the egress proxy and DNS stub in the warden parent, outside the sandbox, on sockets bound inside its network namespace: " +
+					"the policy's network rules decide (default deny), names resolved once outside, only checked addresses dialed",
+				Detail: "without network rules in the policy nothing is reachable; loopback, link-local and metadata addresses never are"},
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

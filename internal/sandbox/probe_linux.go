@@ -442,6 +442,9 @@ func trialRun(ctx context.Context, o ProbeOptions) Trial {
 		Argv: t.Argv, Project: dir, Mode: WorkspaceWrite, Home: o.Home, Cache: cache,
 		Timeout: time.Minute,
 		Stdin:   stdin, Stdout: &out, Stderr: &out,
+		// The network's listeners and resolver are made as in a run;
+		// nothing serves them here.
+		Network: &Network{Serve: func(l Listeners) { l.Close() }},
 	})
 	t.Status, t.Cgroup, t.BlockedHow = res.Status(), res.Cgroup, res.BlockedHow
 	t.Unenforced = append(t.Unenforced, res.Unenforced...)
