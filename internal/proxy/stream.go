@@ -154,14 +154,20 @@ var errNoHello = errors.New("the stream ended before sending anything")
 // nothing within PeekTimeout (tcp).
 func (p *Proxy) sniff(st *stream) error {
 	st.br = bufio.NewReaderSize(st.src, peekBufSize)
-	st.client.SetReadDeadline(time.Now().Add(p.lim.PeekTimeout))
 	defer st.client.SetReadDeadline(time.Time{})
 	st.t.Protocol = ProtoTCP
 	// An upstream already dialed is watched too: when it speaks first
 	// the stream is not TLS nor HTTP (whose clients speak first), and
-	// there is no need to wait out PeekTimeout.
+	// there is no need to wait out PeekTimeout. Most clients speak at
+	// once, so the watch starts only if the client is silent for a
+	// moment.
 	stopUp := func() bool { return false }
-	if st.up != nil {
+	quick := min(time.Millisecond, p.lim.PeekTimeout)
+	st.client.SetReadDeadline(time.Now().Add(quick))
+	_, err := st.br.Peek(1)
+	silent := errors.Is(err, os.ErrDeadlineExceeded)
+	st.client.SetReadDeadline(time.Now().Add(p.lim.PeekTimeout - quick))
+	if silent && st.up != nil {
 		st.upBR = bufio.NewReaderSize(st.up, 32<<10)
 		upDone := make(chan struct{})
 		go func() {
