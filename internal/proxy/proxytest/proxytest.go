@@ -63,20 +63,3 @@ func OpenFDs() int {
 	}
 	return n
 }
-
-// Goroutines returns the stacks of the goroutines running now whose stack
-// mentions any of funcs, for leak messages.
-func Goroutines(funcs ...string) []string {
-	buf := make([]byte, 1<<22)
-	buf = buf[:runtime.Stack(buf, true)]
-	var out []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		for _, f := range funcs {
-			if strings.Contains(g, f) {
-				out = append(out, g)
-				break
-			}
-		}
-	}
-	return out
-}
