@@ -16,6 +16,9 @@
 #
 #   bench/proxy.sh [ROUNDS]      (default 3; each line is the median of ROUNDS runs)
 #
+# Each round runs every line once, direct first, so that the load of a
+# shared machine falls on all lines alike; each line is the median over
+# the rounds.
 # Everything runs in-process on loopback: the proxy's resolver and dialer
 # map test names to local servers (internal/proxy/bench_test.go).
 set -euo pipefail
@@ -34,7 +37,9 @@ median() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 echo "== latency: 1,000 small HTTPS requests, median of $rounds"
-"$tmp/proxy.test" -test.run '^$' -test.bench '^BenchmarkHTTPS$' -test.benchtime 1000x -test.count "$rounds" > "$tmp/https.txt"
+for ((i = 0; i < rounds; i++)); do
+	"$tmp/proxy.test" -test.run '^$' -test.bench '^BenchmarkHTTPS$' -test.benchtime 1000x >> "$tmp/https.txt"
+done
 printf '%-20s %12s %10s\n' "request" "µs each" "÷ direct"
 for mode in fresh reuse; do
 	direct=$(median "$tmp/https.txt" "BenchmarkHTTPS/$mode/direct" ns/op)
@@ -49,7 +54,9 @@ echo "goal: fresh/connect ≤ 1.2× direct: $(ratio "$c" "$d")×"
 
 echo
 echo "== throughput: 1 GiB from a TCP server, median of $rounds"
-"$tmp/proxy.test" -test.run '^$' -test.bench '^BenchmarkTransfer$' -test.benchtime 3x -test.count "$rounds" -proxy.transfer 1073741824 > "$tmp/transfer.txt"
+for ((i = 0; i < rounds; i++)); do
+	"$tmp/proxy.test" -test.run '^$' -test.bench '^BenchmarkTransfer$' -test.benchtime 2x -proxy.transfer 1073741824 >> "$tmp/transfer.txt"
+done
 direct=$(median "$tmp/transfer.txt" BenchmarkTransfer/direct MB/s)
 via=$(median "$tmp/transfer.txt" BenchmarkTransfer/connect MB/s)
 printf '%-20s %12s %10s\n' "transfer" "MB/s" "÷ direct"
