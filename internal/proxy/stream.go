@@ -477,7 +477,11 @@ func (e *deniedError) Error() string { return "denied: " + e.d.Reason }
 
 // Buffers of copyAdaptive: an idle stream holds a small one while it
 // waits for bytes; a stream whose reads fill it borrows a large one from
-// the pool for as long as reads keep coming large.
+// the pool and keeps it until a read returns less than a small one would
+// hold (a bulk transfer whose reads outpace its writer returns partial
+// reads far larger than that, and switching would cost syscalls). A
+// stream that goes quiet right after a burst holds its large buffer
+// until its next read returns or the idle timeout restarts the copy.
 const (
 	smallCopyBuf = 2 << 10
 	largeCopyBuf = 256 << 10
@@ -512,7 +516,7 @@ func copyAdaptive(dst io.Writer, src io.Reader) (int64, error) {
 		switch {
 		case large == nil && n == len(small):
 			large = largeBufs.Get().([]byte)
-		case large != nil && n < len(large)/8:
+		case large != nil && n < len(small):
 			largeBufs.Put(large) //nolint:staticcheck // a slice header is small
 			large = nil
 		}
