@@ -184,9 +184,10 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		},
 		func() error { return cg.add(cmd.pid) },
 		func() error {
-			if _, err := parentEnd.Write(goMessage); err != nil {
-				return &SetupError{What: "tell init to start the command: " + err.Error()}
-			}
+			// Init may already have ended, having reported why (a
+			// setup step failed, the command is not found): that
+			// report is read below, and decides.
+			parentEnd.Write(goMessage)
 			tr.mark("cgroup joined, go sent")
 			return nil
 		},
@@ -238,7 +239,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}()
 	for {
 		n, oobn, _, _, err := unix.Recvmsg(int(parentEnd.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
-		if err == unix.EINTR {
+		if err == unix.EINTR || err == unix.ECONNRESET {
+			// ECONNRESET: init ended without reading all we sent (the
+			// go); what it sent before is still queued.
 			continue
 		}
 		fds := rightsIn(oob[:max(oobn, 0)])
