@@ -105,7 +105,10 @@
 // request that cannot be parsed ("bad_request"), 431 for a header over
 // Limits.MaxHeaderBytes, 502 when the upstream cannot be resolved, dialed
 // or verified ("upstream_failed", "upstream_tls_failed") and 503 past
-// Limits.MaxTunnels ("too_many_tunnels"). Every stream and every request
+// Limits.MaxTunnels ("too_many_tunnels"). A denial by one of the proxy's
+// own checks rather than the decider (a request it cannot read, a Host
+// header or TLS server name for another host, a limit) names the rule
+// "proxy". Every stream and every request
 // read in a stream is reported to Config.Record as an [Attempt] (host,
 // port, method, protocol, verdict, rule, reason, bytes each way, whether a
 // credential was injected or a placeholder flagged): a stream when it

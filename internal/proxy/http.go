@@ -67,7 +67,7 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	t := Target{Method: r.Method, Protocol: ProtoHTTP, Path: r.URL.Path}
 	bad := func(status int, code string, err error, hint string) {
-		p.refuse(w, start, t, status, code, Decision{Reason: err.Error(), Hint: hint}, nil)
+		p.refuse(w, start, t, status, code, Decision{Rule: ruleProxy, Reason: err.Error(), Hint: hint}, nil)
 	}
 	switch ci.kind {
 	case kindFront:

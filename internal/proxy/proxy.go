@@ -78,6 +78,12 @@ type Decision struct {
 	Intercept bool
 }
 
+// ruleProxy is the rule of a denial the proxy took by a check of its own,
+// not by a decision of the decider: a request or stream it cannot read or
+// serve, a Host header or TLS server name naming another host than the
+// one judged, a limit. The reason says which.
+const ruleProxy = "proxy"
+
 // Attempt is one record of the proxy's traffic: every stream and every
 // request it judged, allowed or denied.
 type Attempt struct {
@@ -86,7 +92,8 @@ type Attempt struct {
 	Target
 	// Addr is the address dialed, if any.
 	Addr string
-	// Allow, Rule and Reason are the verdict.
+	// Allow, Rule and Reason are the verdict; Rule is "proxy" for a
+	// denial by one of the proxy's own checks.
 	Allow  bool
 	Rule   string
 	Reason string

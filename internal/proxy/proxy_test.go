@@ -273,8 +273,8 @@ func TestConnectRules(t *testing.T) {
 		}
 		recs := e.waitRecords(2)
 		last := recs[len(recs)-1]
-		if last.Allow || !strings.Contains(last.Reason, `TLS server name "other.example" does not match the target "api.example"`) {
-			t.Errorf("record = %+v, want a denial for the server name", last)
+		if last.Allow || last.Rule != "proxy" || !strings.Contains(last.Reason, `TLS server name "other.example" does not match the target "api.example"`) {
+			t.Errorf("record = %+v, want a denial for the server name by the proxy's own rule", last)
 		}
 		// The upstream connection was dialed, but no byte of the
 		// hello reached it: the server never completed a handshake.
@@ -318,8 +318,9 @@ func TestInterceptHostMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := readAll(t, resp.Body)
-	if resp.StatusCode != 403 || !strings.Contains(body, `Host header \"other.example\" does not match the stream's target api.example:443`) {
-		t.Errorf("Host other.example inside api.example's stream = %d %s, want 403", resp.StatusCode, body)
+	if resp.StatusCode != 403 || !strings.Contains(body, `Host header \"other.example\" does not match the stream's target api.example:443`) ||
+		!strings.Contains(body, `"rule":"proxy"`) {
+		t.Errorf("Host other.example inside api.example's stream = %d %s, want 403 by the proxy's own rule", resp.StatusCode, body)
 	}
 	// An absolute URI naming another host is the same mismatch.
 	fmt.Fprintf(tc, "GET https://other.example/x HTTP/1.1\r\nHost: api.example\r\n\r\n")

@@ -75,7 +75,7 @@ func (p *Proxy) serveSOCKS(c *trackedConn) {
 	var err error
 	t.Host, err = readSOCKSAddr(c, req[3])
 	if err != nil {
-		fail(socksAddrUnsupport, Decision{Reason: err.Error()})
+		fail(socksAddrUnsupport, Decision{Rule: ruleProxy, Reason: err.Error()})
 		return
 	}
 	var pb [2]byte
@@ -85,11 +85,11 @@ func (p *Proxy) serveSOCKS(c *trackedConn) {
 	}
 	t.Port = int(binary.BigEndian.Uint16(pb[:]))
 	if req[1] != 1 {
-		fail(socksCmdUnsupported, Decision{Reason: fmt.Sprintf("SOCKS5 command %d: only CONNECT is served", req[1])})
+		fail(socksCmdUnsupported, Decision{Rule: ruleProxy, Reason: fmt.Sprintf("SOCKS5 command %d: only CONNECT is served", req[1])})
 		return
 	}
 	if t.Port == 0 {
-		fail(socksNotAllowed, Decision{Reason: "port 0"})
+		fail(socksNotAllowed, Decision{Rule: ruleProxy, Reason: "port 0"})
 		return
 	}
 	d := p.checkName(p.ctx, t)
@@ -98,7 +98,7 @@ func (p *Proxy) serveSOCKS(c *trackedConn) {
 		return
 	}
 	if !p.acquireTunnel() {
-		fail(socksFailure, Decision{Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once", p.lim.MaxTunnels)})
+		fail(socksFailure, Decision{Rule: ruleProxy, Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once", p.lim.MaxTunnels)})
 		return
 	}
 	defer p.releaseTunnel()

@@ -77,7 +77,7 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 	host, port, err := parseHostPort(r.Host, 0)
 	if err != nil {
 		t.Host = r.Host
-		p.refuse(w, start, t, http.StatusBadRequest, "bad_request", Decision{Reason: fmt.Sprintf("CONNECT target: %v", err), Hint: "CONNECT host:port, with a host name or IP address"}, nil)
+		p.refuse(w, start, t, http.StatusBadRequest, "bad_request", Decision{Rule: ruleProxy, Reason: fmt.Sprintf("CONNECT target: %v", err), Hint: "CONNECT host:port, with a host name or IP address"}, nil)
 		return
 	}
 	t.Host, t.Port = host, port
@@ -87,7 +87,7 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !p.acquireTunnel() {
-		p.refuse(w, start, t, http.StatusServiceUnavailable, "too_many_tunnels", Decision{Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once", p.lim.MaxTunnels), Hint: "close idle connections and retry"}, nil)
+		p.refuse(w, start, t, http.StatusServiceUnavailable, "too_many_tunnels", Decision{Rule: ruleProxy, Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once", p.lim.MaxTunnels), Hint: "close idle connections and retry"}, nil)
 		return
 	}
 	defer p.releaseTunnel()
@@ -137,7 +137,7 @@ func (p *Proxy) runStream(st *stream) {
 			p.recordStream(st, Decision{Allow: true, Rule: st.first.Rule}, 0, 0)
 			return
 		}
-		p.endStream(st, Decision{Rule: st.first.Rule, Reason: err.Error()}, false)
+		p.endStream(st, Decision{Rule: ruleProxy, Reason: err.Error()}, false)
 		return
 	}
 	d := p.checkName(p.ctx, st.t)

@@ -78,11 +78,11 @@ func (p *Proxy) serveTransparentTLS(c *trackedConn, nameFor func(netip.AddrPort)
 		err = fmt.Errorf("the connection to %v names no server, and the address is not one the sandbox resolved", local)
 	}
 	if err != nil {
-		p.endStream(st, Decision{Reason: err.Error()}, false)
+		p.endStream(st, Decision{Rule: ruleProxy, Reason: err.Error()}, false)
 		return
 	}
 	if !p.acquireTunnel() {
-		p.endStream(st, Decision{Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once", p.lim.MaxTunnels)}, false)
+		p.endStream(st, Decision{Rule: ruleProxy, Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once", p.lim.MaxTunnels)}, false)
 		return
 	}
 	defer p.releaseTunnel()
