@@ -11,7 +11,8 @@ package cli
 //     when it has a network section, the managed tier's: both must allow.
 //     No network section means default deny.
 //   - A stream is judged before its protocol and method are known (CONNECT)
-//     as allowed when some protocol, or some method of the rules, could be;
+//     as allowed when some protocol, or some method (one the allow rules
+//     name, or a common one), could be;
 //     the proxy asks again once it knows, and a stream whose verdict
 //     depends on the method is intercepted (with the CA) so that each
 //     request in it is judged with its own.
@@ -75,7 +76,7 @@ type egress struct {
 	// approved rerun prepends a rule to fileRules.
 	tiers     []*netpolicy.Policy
 	fileRules []netpolicy.Rule
-	methods   []string // the methods the tiers' allow rules name
+	methods   []string // a stream is tried with: those the allow rules name, then streamMethods
 	creds     []credential.Credential
 	proxy     *proxy.Proxy
 	stub      *dnsstub.Stub
@@ -99,8 +100,13 @@ func newEgress(runID string, lp *loadedPolicy) (*egress, error) {
 	}
 	e := &egress{runID: runID, tiers: tiers, fileRules: lp.file.Network.EgressRules()}
 	for _, p := range tiers {
-		e.methods = append(e.methods, p.Methods()...)
+		e.methods = appendNew(e.methods, p.Methods()...)
 	}
+	// A rule that denies some methods leaves the others to the rules
+	// after it (deny DELETE, then allow everything): a stream is tried
+	// with the common methods too, or the deny would refuse it whole.
+	e.methods = appendNew(e.methods, streamMethods...)
+	intercept := namesMethods(lp)
 	var specs []credential.Spec
 	for _, c := range lp.file.Network.Credentials {
 		specs = append(specs, credentialSpec(c))
@@ -112,7 +118,7 @@ func newEgress(runID string, lp *loadedPolicy) (*egress, error) {
 		}
 	}
 	var ca *proxy.CA
-	if len(e.methods) > 0 || len(e.creds) > 0 {
+	if intercept || len(e.creds) > 0 {
 		if ca, e.caBundle, err = loadCA(); err != nil {
 			return nil, &exitError{code: exitSandbox, msg: "sandbox unavailable: egress CA: " + err.Error(),
 				hints: []string{"the policy names HTTP methods or credentials, which need TLS interception; make " + caDir() + " writable"}}
@@ -130,6 +136,30 @@ func newEgress(runID string, lp *loadedPolicy) (*egress, error) {
 	}
 	e.stub = dnsstub.New(dnsstub.Config{Allow: e.allowName, Record: e.recordDNS})
 	return e, nil
+}
+
+// streamMethods are the methods a stream whose verdict depends on its
+// method is tried with, after those the allow rules name.
+var streamMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+
+func appendNew(s []string, vs ...string) []string {
+	for _, v := range vs {
+		if !slices.Contains(s, v) {
+			s = append(s, v)
+		}
+	}
+	return s
+}
+
+// namesMethods reports whether a network rule of lp's tiers, allow or
+// deny, names HTTP methods: its verdicts then depend on the method, which
+// only an intercepted stream shows.
+func namesMethods(lp *loadedPolicy) bool {
+	rules := lp.file.Network.EgressRules()
+	if lp.managed != nil && lp.managed.Network.Set {
+		rules = append(rules, lp.managed.Network.EgressRules()...)
+	}
+	return slices.ContainsFunc(rules, func(r netpolicy.Rule) bool { return len(r.Methods) > 0 })
 }
 
 func credentialSpec(c policyfile.Credential) credential.Spec {
@@ -232,8 +262,9 @@ func (e *egress) decide(t proxy.Target, check func(p *netpolicy.Policy, nt netpo
 			if first == nil {
 				first = &d
 			}
-			if dependent && m == "" && len(methods) == 1 {
-				// Worth intercepting if some method is allowed.
+			if dependent && m == "" && len(methods) == 1 && proto != proxy.ProtoTCP {
+				// Worth intercepting if some method is allowed
+				// (a tcp stream shows none).
 				methods = append(methods, e.methods...)
 			}
 		}
@@ -266,9 +297,14 @@ func (e *egress) checkName(_ context.Context, t proxy.Target) proxy.Decision {
 	d := e.decide(t, func(p *netpolicy.Policy, nt netpolicy.Target, m string) netpolicy.Decision {
 		return p.CheckName(nt, m, now)
 	})
-	// A bound credential's host is intercepted, so that its placeholder
-	// can be replaced (and one heading elsewhere caught).
-	if d.Allow && !d.Intercept && len(e.creds) > 0 && t.Protocol != proxy.ProtoHTTP {
+	// With a credential bound, TLS is intercepted, so that its
+	// placeholder can be replaced (and one heading elsewhere caught).
+	// Only TLS: a plain HTTP stream is read anyway, and any other stream
+	// can carry no request the proxy could replace a placeholder in, so
+	// it is spliced as without credentials (asking here, before the
+	// stream showed its protocol, would refuse it as one that must be
+	// intercepted and cannot).
+	if d.Allow && !d.Intercept && len(e.creds) > 0 && t.Protocol == proxy.ProtoHTTPS {
 		d.Intercept = true
 	}
 	return d
