@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -98,8 +99,13 @@ func BuildWarden(t testing.TB) string {
 	}
 	goCmd := RequireCommand(t, "go")
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("/var/tmp", "warden-build-")
-		if err != nil {
+		// One directory per test process, named by its pid: those of
+		// processes that are gone are removed here, since a test binary
+		// has no hook at its exit.
+		sweepBuilds()
+		dir := fmt.Sprintf("/var/tmp/warden-build-%d", os.Getpid())
+		os.RemoveAll(dir)
+		if err := os.Mkdir(dir, 0o755); err != nil {
 			buildErr = err
 			return
 		}
@@ -115,4 +121,21 @@ func BuildWarden(t testing.TB) string {
 		t.Fatalf("building warden: %v", buildErr)
 	}
 	return buildPath
+}
+
+// sweepBuilds removes the build directories of test processes that are
+// gone.
+func sweepBuilds() {
+	dirs, _ := filepath.Glob("/var/tmp/warden-build-*")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "warden-build-"))
+		if err != nil {
+			// An older, unnamed one: anyone's, and stale.
+			os.RemoveAll(d)
+			continue
+		}
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			os.RemoveAll(d)
+		}
+	}
 }
