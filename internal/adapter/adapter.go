@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package adapter holds what every adapter between an agent and Warden's
+// engine shares: the honesty matrix (DESIGN.md §8). Each adapter (a hook of
+// an agent CLI, the MCP gateway) declares, as data, what Warden filters,
+// intercepts, sees and sandboxes through it, and `warden doctor` prints
+// every declaration. The one unforgivable failure is to claim coverage that
+// does not exist: a declaration says "no" unless a test proves "yes".
+//
+// Adapters live in packages of their own below this one (claudecode,
+// codex, gemini, mcp); they translate an agent's payload into a
+// request.Request and a policy.Decision back into the agent's answer, and
+// do no I/O themselves: package cli reads stdin, calls the engine and
+// writes the answer.
+package adapter
+
+// Level says how far an adapter reaches for one capability.
+type Level string
+
+// Levels of a capability.
+const (
+	// Yes: every call of the kind goes through Warden.
+	Yes Level = "yes"
+	// Partial: some do; Note says which do not.
+	Partial Level = "partial"
+	// No: none does.
+	No Level = "no"
+)
+
+// Capability is one column of an adapter's row.
+type Capability struct {
+	Level Level `json:"level"`
+	// Note says what the level means for this adapter, or what is left
+	// out when it is Partial.
+	Note string `json:"note"`
+}
+
+// Honesty is one adapter's row of the honesty matrix.
+type Honesty struct {
+	// Adapter is the command that runs it ("warden hook claude-code").
+	Adapter string `json:"adapter"`
+	// FiltersTools: the agent is shown only the tools policy could allow.
+	FiltersTools Capability `json:"filters_tools"`
+	// InterceptsCalls: each tool call is decided before it runs.
+	InterceptsCalls Capability `json:"intercepts_calls"`
+	// SeesNativeTools: the agent's built-in tools (its own file, shell and
+	// web tools) are decided too, not only the ones it calls through MCP.
+	SeesNativeTools Capability `json:"sees_native_tools"`
+	// Sandboxes: what the calls run under Warden's containment.
+	Sandboxes Capability `json:"sandboxes"`
+}
+
+// registry holds the adapters' declarations, in the order they register.
+var registry []Honesty
+
+// Register adds an adapter's row; adapters call it from an init function.
+func Register(h Honesty) { registry = append(registry, h) }
+
+// Matrix returns every registered row.
+func Matrix() []Honesty { return append([]Honesty(nil), registry...) }
