@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/sandbox"
 )
 
@@ -59,14 +60,19 @@ func runDoctor(ctx context.Context, args []string) error {
 		o.CacheRoot = filepath.Dir(c)
 	}
 	r := sandbox.Probe(ctx, o)
+	adapters := adapter.Matrix()
 	if *asJSON {
-		b, err := json.MarshalIndent(r, "", "  ")
+		b, err := json.MarshalIndent(struct {
+			sandbox.HostReport
+			Adapters []adapter.Honesty `json:"adapters"`
+		}{r, adapters}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("internal error: %v", err)
 		}
 		fmt.Fprintf(Stdout, "%s\n", b)
 	} else {
 		printDoctor(Stdout, r)
+		printAdapters(Stdout, adapters)
 	}
 	if len(r.Findings()) > 0 {
 		return errFindings
@@ -346,4 +352,28 @@ func trialFacts(t sandbox.Trial) string {
 		s += "; not enforced: " + strings.Join(t.Unenforced, "; ")
 	}
 	return s
+}
+
+// printAdapters writes the adapters' rows of the honesty matrix: what
+// Warden filters, intercepts, sees and sandboxes through each.
+func printAdapters(w io.Writer, rows []adapter.Honesty) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "What each adapter lets Warden do")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  ADAPTER\tFILTERS TOOLS\tINTERCEPTS CALLS\tSEES NATIVE TOOLS\tSANDBOXES")
+	for _, h := range rows {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", h.Adapter, h.FiltersTools.Level, h.InterceptsCalls.Level, h.SeesNativeTools.Level, h.Sandboxes.Level)
+	}
+	tw.Flush()
+	for _, h := range rows {
+		for _, c := range []struct {
+			name string
+			c    adapter.Capability
+		}{{"filters tools", h.FiltersTools}, {"intercepts calls", h.InterceptsCalls}, {"sees native tools", h.SeesNativeTools}, {"sandboxes", h.Sandboxes}} {
+			fmt.Fprintf(w, "  %s, %s: %s\n", h.Adapter, c.name, c.c.Note)
+		}
+	}
 }

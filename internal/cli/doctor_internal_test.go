@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/sandbox"
 )
 
@@ -75,5 +76,30 @@ func TestDoctorOutput(t *testing.T) {
 				t.Errorf("warden doctor output differs from %s (-want +got); rerun with -update if intended:\n%s", file, diff)
 			}
 		})
+	}
+}
+
+func TestPrintAdapters(t *testing.T) {
+	var b strings.Builder
+	printAdapters(&b, []adapter.Honesty{{
+		Adapter:         "warden hook example",
+		FiltersTools:    adapter.Capability{Level: adapter.No, Note: "the tool list is the agent's"},
+		InterceptsCalls: adapter.Capability{Level: adapter.Yes, Note: "every call, before it runs"},
+		SeesNativeTools: adapter.Capability{Level: adapter.Partial, Note: "not its notebook tool"},
+		Sandboxes:       adapter.Capability{Level: adapter.No, Note: "calls run in the agent's process"},
+	}})
+	for _, want := range []string{
+		"What each adapter lets Warden do",
+		"warden hook example  no             yes               partial            no",
+		"warden hook example, sees native tools: not its notebook tool",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	printAdapters(&b, nil)
+	if b.Len() != 0 {
+		t.Errorf("no adapters printed %q", b.String())
 	}
 }
