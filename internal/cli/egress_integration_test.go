@@ -154,7 +154,7 @@ func TestEgress(t *testing.T) {
 	if err := os.WriteFile(resolv, []byte("nameserver "+dnsAddr+"\noptions timeout:2 attempts:2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	name := makeEgressNetns(t, tools["ip"])
+	name := sandboxtest.NetNS(t, "warden-egress", apiAddr+"/24", filesAddr+"/24", blockedAddr+"/24", dnsAddr+"/24", privateAddr+"/24", metadataAddr+"/32")
 
 	self, err := os.Executable()
 	if err != nil {
@@ -200,46 +200,6 @@ func egressTempDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return d
-}
-
-// makeEgressNetns creates the test network namespace, deleted when the
-// test ends, and returns its name.
-func makeEgressNetns(t *testing.T, ipCmd string) string {
-	t.Helper()
-	ip := func(args ...string) error {
-		out, err := exec.Command(ipCmd, args...).CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-		return nil
-	}
-	name := fmt.Sprintf("warden-egress-%d", mrand.Uint32())
-	if err := ip("netns", "add", name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := ip("netns", "del", name); err != nil {
-			t.Error(err)
-		}
-	})
-	steps := [][]string{{"-n", name, "link", "set", "lo", "up"}}
-	if err := ip("-n", name, "link", "add", "wd0", "type", "dummy"); err != nil {
-		t.Logf("no dummy interface (%v); using veth", err)
-		if err := ip("-n", name, "link", "add", "wd0", "type", "veth", "peer", "name", "wd1"); err != nil {
-			t.Skipf("requires a dummy or veth interface in a network namespace: %v", err)
-		}
-		steps = append(steps, []string{"-n", name, "link", "set", "wd1", "up"})
-	}
-	for _, a := range []string{apiAddr + "/24", filesAddr + "/24", blockedAddr + "/24", dnsAddr + "/24", privateAddr + "/24", metadataAddr + "/32"} {
-		steps = append(steps, []string{"-n", name, "addr", "add", a, "dev", "wd0"})
-	}
-	steps = append(steps, []string{"-n", name, "link", "set", "wd0", "up"})
-	for _, s := range steps {
-		if err := ip(s...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return name
 }
 
 // writeTestPKI writes the test CA (ca.pem), one leaf for every test name

@@ -1102,41 +1102,11 @@ func inTestNetns(t *testing.T, resolv string) bool {
 	unshare := sandboxtest.RequireCommand(t, "unshare")
 	setpriv := sandboxtest.RequireCommand(t, "setpriv")
 	sandboxtest.RequireCommand(t, "mount")
-	ip := func(args ...string) error {
-		out, err := exec.Command(ipCmd, args...).CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-		return nil
-	}
-	name := fmt.Sprintf("warden-test-%d", rand.Uint32())
-	if err := ip("netns", "add", name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := ip("netns", "del", name); err != nil {
-			t.Error(err)
-		}
-	})
-	steps := [][]string{{"-n", name, "link", "set", "lo", "up"}}
-	if err := ip("-n", name, "link", "add", "wd0", "type", "dummy"); err != nil {
-		// No dummy driver: a veth pair with both ends in the namespace.
-		t.Logf("no dummy interface (%v); using veth", err)
-		steps = append(steps, []string{"-n", name, "link", "add", "wd0", "type", "veth", "peer", "name", "wd1"},
-			[]string{"-n", name, "link", "set", "wd1", "up"})
-	}
-	steps = append(steps,
-		[]string{"-n", name, "addr", "add", netnsAddrs[0] + "/24", "dev", "wd0"},
-		[]string{"-n", name, "addr", "add", netnsAddrs[1] + "/24", "dev", "wd0"},
-		[]string{"-n", name, "addr", "add", netnsAddrs[2] + "/64", "dev", "wd0", "nodad"},
-		[]string{"-n", name, "link", "set", "wd0", "up"},
-		// uid 65534 may listen on port 53 in this namespace (the
-		// setting is per namespace).
-		[]string{"netns", "exec", name, "sh", "-c", "echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start"})
-	for _, s := range steps {
-		if err := ip(s...); err != nil {
-			t.Fatal(err)
-		}
+	name := sandboxtest.NetNS(t, "warden-test", netnsAddrs[0]+"/24", netnsAddrs[1]+"/24", netnsAddrs[2]+"/64")
+	// uid 65534 may listen on port 53 in this namespace (the setting is
+	// per namespace).
+	if out, err := exec.Command(ipCmd, "netns", "exec", name, "sh", "-c", "echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start").CombinedOutput(); err != nil {
+		t.Fatalf("ip netns exec: %v: %s", err, out)
 	}
 	hostResolv, _ := os.ReadFile("/etc/resolv.conf")
 	dir := varTempDir(t)
