@@ -52,6 +52,7 @@ func commands() []command {
 		{"run", "run a command in the sandbox (partial: see warden run --help)", runRun},
 		{"net", "decide network destinations as the egress proxy would: check", runNet},
 		{"policy", "work on policy files: fmt, lint, enumerate, test, remember", runPolicy},
+		{"hook", "answer an agent CLI's hook (claude-code) and install it: hook install claude-code", runHook},
 		{"doctor", "report what containment this host offers and what a run enforces", runDoctor},
 		{"version", "print the version", runVersion},
 	}
