@@ -63,6 +63,12 @@ func Repeat(c *Call, d policy.Decision) string {
 	return fmt.Sprintf("Warden denied this %s call again (rule %q); the earlier note says why and what to do instead. Do not retry it in another form.", c.Tool, d.Rule)
 }
 
+// Held is the reason for a deny whose note the rate limit holds back
+// (too many notes this minute).
+func Held(c *Call, d policy.Decision) string {
+	return fmt.Sprintf("Warden denied this %s call (rule %q); more notes are held back for a minute. Do not retry it in another form.", c.Tool, d.Rule)
+}
+
 // Key identifies a block for the rate limit: the same tool, rule and
 // subject are the same block.
 func Key(c *Call, rule string) string {

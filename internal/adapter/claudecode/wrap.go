@@ -16,8 +16,9 @@ import (
 //
 // where SCRIPT is the command, preceded by a cd to the call's working
 // directory when that is not the project. Every value is single-quoted
-// (a quote inside becomes '\”), so nothing in the command can end the
-// quoting: bash -c receives the command byte for byte.
+// (a quote inside closes the quoting, is escaped, and reopens it), so
+// nothing in the command can end the quoting: bash -c receives the
+// command byte for byte.
 type Wrapper struct {
 	// Exe is the absolute path of the warden binary.
 	Exe string
