@@ -187,7 +187,13 @@ const maxItems = 5
 
 // SandboxNote is PostToolUse's note on a wrapped command's run: what the
 // sandbox refused and what to do instead; empty when it refused nothing.
+// Refused system calls are told only when the command failed: programs
+// probe for what they may use (the go command tries a socket) and carry
+// on without it, and a note on a success would only distract.
 func SandboxNote(c *Call, r RunReport) string {
+	if r.Status == 0 {
+		r.Syscalls = nil
+	}
 	var parts []string
 	if r.SetupError != "" {
 		parts = append(parts, fmt.Sprintf("the sandbox could not be set up, so the command did not run: %q", clip(r.SetupError)))
