@@ -175,3 +175,46 @@ func TestClaudeCodeRealClient(t *testing.T) {
 		t.Errorf("the model was not told what the sandbox refused: no %s", note)
 	}
 }
+
+// TestClaudeCodeRealClientAsk: Warden's prompt is Claude Code's ask when a
+// person can answer; the person sees the wrapped command, allows it, and
+// it runs under warden run.
+func TestClaudeCodeRealClientAsk(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	requireClaude(t)
+	sandboxtest.RequireCommand(t, "python3")
+	warden := sandboxtest.BuildWarden(t)
+	harness, _ := filepath.Abs("testdata/claude-code/harness/run_scenario.py")
+	scenario, _ := filepath.Abs("testdata/claude-code/scenarios/ask-then-allow.json")
+	base, err := os.MkdirTemp("", "warden-claude-code-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	os.Chmod(base, 0o755)
+	work := filepath.Join(base, "w")
+	cmd := exec.Command("python3", harness, "--workdir", work, "--timeout", "240",
+		"--permission-mode", "default", "--user-answer", "allow",
+		"--hook-events", "PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure",
+		scenario, warden+" hook claude-code --wrap")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("harness: %v\n%s", err, out)
+	}
+	var s ccSummary
+	if err := json.Unmarshal(out, &s); err != nil || len(s.ToolCalls) != 1 {
+		t.Fatalf("harness summary (%v):\n%s", err, out)
+	}
+	c := s.ToolCalls[0]
+	var exe struct {
+		Command string `json:"command"`
+	}
+	json.Unmarshal(c.ExecutedInput, &exe)
+	if c.Outcome != "executed" || !strings.HasPrefix(exe.Command, "'"+warden+"' run ") || c.ToolResult == nil || strings.TrimSpace(c.ToolResult.Content) != "warden" {
+		t.Fatalf("the allowed delete: outcome %s, ran %q, result %+v; want it run under warden run", c.Outcome, exe.Command, c.ToolResult)
+	}
+	if _, err := os.Stat(filepath.Join(work, "project", "build")); !os.IsNotExist(err) {
+		t.Errorf("build/ is still there after the allowed rm -rf (%v)", err)
+	}
+}
