@@ -9,15 +9,18 @@ import "warden.dev/warden/internal/adapter"
 // tools this adapter translates.
 const Matcher = "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS|WebFetch|WebSearch|mcp__.*"
 
-// Honesty is this adapter's row of the honesty matrix. Each "yes" or
-// "partial" is proved by a test against the real Claude Code client
-// (internal/cli/hook_integration_test.go).
+// Honesty is this adapter's row of the honesty matrix. The tests against
+// the real Claude Code client (internal/cli/hook_integration_test.go)
+// prove interception for Bash, Read and Edit and containment of wrapped
+// Bash; Write, NotebookEdit and WebFetch payloads were recorded from the
+// same client; the rest is translated from Claude Code's documented
+// shapes, and the notes say so.
 var Honesty = adapter.Honesty{
 	Adapter: "warden hook claude-code",
 	FiltersTools: adapter.Capability{Level: adapter.No,
 		Note: "a hook cannot change Claude Code's tool list: the model sees every tool, and a call Warden denies is refused when it is made"},
 	InterceptsCalls: adapter.Capability{Level: adapter.Yes,
-		Note: "every call of Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep, LS, WebFetch, WebSearch and mcp__* tools, subagents' included, is decided through PreToolUse before it runs, once `warden hook install claude-code` wrote the entry; a session started with hooks disabled (--bare, disableAllHooks) is not"},
+		Note: "every call of Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep, LS, WebFetch, WebSearch and mcp__* tools is decided through PreToolUse before it runs, once `warden hook install claude-code` wrote the entry (tested against Claude Code 2.1.197 for Bash, Read and Edit; Glob, Grep, MultiEdit, LS, WebSearch and MCP tools, which that version did not offer in the tests, from their documented shapes); a session started with hooks disabled (--bare, disableAllHooks) is not"},
 	SeesNativeTools: adapter.Capability{Level: adapter.Partial,
 		Note: "Claude Code's shell, file and web tools are decided; Task/Agent, TodoWrite, ExitPlanMode, Skill, BashOutput, KillShell and slash commands are not matched, and a background Bash process is judged only when it starts"},
 	Sandboxes: adapter.Capability{Level: adapter.Partial,
