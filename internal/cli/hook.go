@@ -140,8 +140,11 @@ func runHookAdapter(a hookAdapter, args []string) error {
 		}
 		h.policy = abs
 	}
+	// The reader is taken here: the goroutine of a decision that timed
+	// out must not touch the package's streams.
+	in := Stdin
 	out, err := boundedHook(hookDeadline, func() ([]byte, error) {
-		payload, err := io.ReadAll(io.LimitReader(Stdin, claudecode.MaxSize+1))
+		payload, err := io.ReadAll(io.LimitReader(in, claudecode.MaxSize+1))
 		if err != nil {
 			return nil, fmt.Errorf("reading the hook payload: %v", err)
 		}
