@@ -13,6 +13,10 @@ const (
 	// envSandboxTrace, when set to 1, makes warden run print the time of
 	// each stage of building the sandbox on stderr.
 	envSandboxTrace = "WARDEN_SANDBOX_TRACE"
+	// envHookHeadless, when 1, tells every hook that nobody can answer a
+	// prompt (the agent runs headless, e.g. claude -p): a prompt is a deny.
+	// The --headless flag says the same.
+	envHookHeadless = "WARDEN_HOOK_HEADLESS"
 )
 
 func sandboxTrace() bool { return os.Getenv(envSandboxTrace) == "1" }

@@ -49,11 +49,6 @@ import (
 	"warden.dev/warden/internal/request"
 )
 
-// envHookHeadless, when 1, tells every hook that nobody can answer a
-// prompt (the agent runs headless, e.g. claude -p): a prompt is a deny.
-// The --headless flag says the same.
-const envHookHeadless = "WARDEN_HOOK_HEADLESS"
-
 // hookDeadline bounds one hook call. Claude Code's default hook timeout
 // is 60 s and `warden hook install` writes 30 s.
 var hookDeadline = 10 * time.Second
