@@ -91,3 +91,42 @@ func TestPurePackagesDoNoIO(t *testing.T) {
 		visit(root, root)
 	}
 }
+
+// TestAdaptersDoNoIO keeps every adapter below internal/adapter a
+// translation: payload bytes in, a request out, a decision in, answer
+// bytes out. Its own files may not do I/O or read the clock; package cli
+// reads stdin, resolves paths (through request) and writes the answer.
+// Only the adapters' own imports are checked: request, which they call,
+// resolves paths by design. embed is allowed, for built-in declarations
+// compiled into the binary.
+func TestAdaptersDoNoIO(t *testing.T) {
+	var dirs []string
+	err := filepath.WalkDir("internal/adapter", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		for _, f := range parseDir(t, dir, parser.ImportsOnly) {
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if path != "embed" && slices.Contains(ioImports, path) {
+					t.Errorf("%s imports %s: an adapter translates, package cli does the I/O", dir, path)
+				}
+			}
+		}
+	}
+	if len(dirs) < 2 {
+		t.Errorf("found %d adapter packages below internal/adapter, want at least 2", len(dirs))
+	}
+}
