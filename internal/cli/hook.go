@@ -54,6 +54,10 @@ import (
 // is 60 s and `warden hook install` writes 30 s.
 var hookDeadline = 10 * time.Second
 
+// maxPayload bounds the payload read; each adapter's Parse checks its own
+// bound (all are 16 MiB).
+const maxPayload = 16 << 20
+
 // hookAdapter is one agent CLI whose hooks Warden answers.
 type hookAdapter struct {
 	name string
@@ -67,6 +71,8 @@ type hookAdapter struct {
 func hookAdapters() []hookAdapter {
 	return []hookAdapter{
 		{name: "claude-code", decide: decideClaudeCode, install: installClaudeCode},
+		{name: "codex", decide: decideCodex, install: installCodex},
+		{name: "gemini", decide: decideGemini, install: installGemini},
 	}
 }
 
@@ -140,7 +146,7 @@ func runHookAdapter(a hookAdapter, args []string) error {
 	// out must not touch the package's streams.
 	in := Stdin
 	out, err := boundedHook(hookDeadline, func() ([]byte, error) {
-		payload, err := io.ReadAll(io.LimitReader(in, claudecode.MaxSize+1))
+		payload, err := io.ReadAll(io.LimitReader(in, maxPayload+1))
 		if err != nil {
 			return nil, fmt.Errorf("reading the hook payload: %v", err)
 		}
