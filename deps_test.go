@@ -91,3 +91,48 @@ func TestPurePackagesDoNoIO(t *testing.T) {
 		visit(root, root)
 	}
 }
+
+// TestAdaptersDoNoIO: the agent adapters (internal/adapter and the
+// packages below it) translate payloads and decisions and do no I/O of
+// their own: package cli reads stdin, walks directories and writes the
+// answer. Resolution through package request is theirs to call, so only
+// their own imports and calls are checked.
+func TestAdaptersDoNoIO(t *testing.T) {
+	var dirs []string
+	err := filepath.WalkDir("internal/adapter", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 4 {
+		t.Fatalf("found %d adapter packages (%v), want adapter, claudecode, codex and gemini", len(dirs), dirs)
+	}
+	for _, dir := range dirs {
+		for _, f := range parseDir(t, dir, 0) {
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if slices.Contains(ioImports, path) {
+					t.Errorf("%s imports %s: an adapter does no I/O", dir, path)
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					if id, ok := sel.X.(*ast.Ident); ok && id.Name == "time" && (sel.Sel.Name == "Now" || sel.Sel.Name == "Since") {
+						t.Errorf("%s calls time.%s: the caller gives an adapter the time", dir, sel.Sel.Name)
+					}
+				}
+				return true
+			})
+		}
+	}
+}
