@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Times `warden hook claude-code` as a process, the way Claude Code calls
-# it: one process per tool call, the payload on stdin. Prints the median
-# and p90 over N runs of a recorded PreToolUse payload (a Bash command, so
-# shell analysis runs) beside a process that does nothing (/bin/true) and
-# `warden version` (start-up alone), with ratios. The hook's state (note
+# Times `warden hook claude-code`, `warden hook codex` and `warden hook
+# gemini` as processes, the way the agents call them: one process per tool
+# call, the payload on stdin. Prints the median and p90 over N runs of a
+# shell-command payload of each (recorded from Claude Code 2.1.197;
+# constructed from Codex's and Gemini CLI's source), so shell analysis
+# runs, beside a process that does nothing (/bin/true) and `warden
+# version` (start-up alone), with ratios. The hook's state (note
 # limits) goes to a temporary cache directory.
 #
 #   bench/hook.sh [N]      (default N=300)
@@ -21,6 +23,14 @@ sed -e "s#/tmp/cc-harness-EXAMPLE/project#$tmp/project#" \
 	-e 's#"cat ~/.ssh/id_rsa"#"git status \&\& go test ./... 2>\&1 | tail -n 20"#' \
 	internal/adapter/claudecode/testdata/payloads/PreToolUse-Bash.json > "$tmp/payload.json"
 sed -e 's#"git status[^"]*"#"cat ~/.ssh/id_rsa"#' "$tmp/payload.json" > "$tmp/deny.json"
+# The same command in Codex's PreToolUse and Gemini CLI's BeforeTool.
+for agent in codex gemini; do
+	src=internal/adapter/$agent/testdata/payloads/PreToolUse-Bash-gotest.json
+	[ $agent = gemini ] && src=internal/adapter/gemini/testdata/payloads/run_shell_command-gotest.json
+	sed -e "s#/tmp/$agent-EXAMPLE/project#$tmp/project#" \
+		-e 's#"go test ./..."#"git status \&\& go test ./... 2>\&1 | tail -n 20"#' "$src" > "$tmp/$agent.json"
+	sed -e 's#"git status[^"]*"#"cat ~/.ssh/id_rsa"#' "$tmp/$agent.json" > "$tmp/$agent-deny.json"
+done
 
 # time_cmd LABEL INPUT CMD...: prints "LABEL median_us p90_us".
 time_cmd() {
@@ -39,15 +49,28 @@ time_cmd() {
 "$tmp/warden" hook claude-code < "$tmp/payload.json" | grep -q '"permissionDecision":"allow"'
 "$tmp/warden" hook claude-code --wrap < "$tmp/payload.json" | grep -q '"updatedInput"'
 "$tmp/warden" hook claude-code < "$tmp/deny.json" | grep -q '"permissionDecision":"deny"'
+"$tmp/warden" hook codex < "$tmp/codex.json" | grep -qx '{}'
+"$tmp/warden" hook codex --wrap < "$tmp/codex.json" | grep -q '"updatedInput"'
+"$tmp/warden" hook codex < "$tmp/codex-deny.json" | grep -q '"permissionDecision":"deny"'
+"$tmp/warden" hook gemini < "$tmp/gemini.json" | grep -q '"decision":"allow"'
+"$tmp/warden" hook gemini --wrap < "$tmp/gemini.json" | grep -q '"tool_input"'
+"$tmp/warden" hook gemini < "$tmp/gemini-deny.json" | grep -q '"decision":"deny"'
 true_line=$(time_cmd true "$tmp/payload.json" /bin/true)
 version_line=$(time_cmd version "$tmp/payload.json" "$tmp/warden" version)
 allow_line=$(time_cmd hook_allow "$tmp/payload.json" "$tmp/warden" hook claude-code)
 wrap_line=$(time_cmd hook_wrap "$tmp/payload.json" "$tmp/warden" hook claude-code --wrap)
 deny_line=$(time_cmd hook_deny "$tmp/deny.json" "$tmp/warden" hook claude-code)
+codex_line=$(time_cmd codex_allow "$tmp/codex.json" "$tmp/warden" hook codex)
+codex_wrap_line=$(time_cmd codex_wrap "$tmp/codex.json" "$tmp/warden" hook codex --wrap)
+codex_deny_line=$(time_cmd codex_deny "$tmp/codex-deny.json" "$tmp/warden" hook codex)
+gemini_line=$(time_cmd gemini_allow "$tmp/gemini.json" "$tmp/warden" hook gemini)
+gemini_wrap_line=$(time_cmd gemini_wrap "$tmp/gemini.json" "$tmp/warden" hook gemini --wrap)
+gemini_deny_line=$(time_cmd gemini_deny "$tmp/gemini-deny.json" "$tmp/warden" hook gemini)
 
 base=$(echo "$true_line" | awk '{print $2}')
 printf '%-34s %10s %10s %12s\n' "command ($n runs)" "median µs" "p90 µs" "÷ /bin/true"
-for line in "$true_line" "$version_line" "$allow_line" "$wrap_line" "$deny_line"; do
+for line in "$true_line" "$version_line" "$allow_line" "$wrap_line" "$deny_line" \
+	"$codex_line" "$codex_wrap_line" "$codex_deny_line" "$gemini_line" "$gemini_wrap_line" "$gemini_deny_line"; do
 	set -- $line
 	printf '%-34s %10d %10d %12.1f\n' "$1" "$2" "$3" "$(awk -v a="$2" -v b="$base" 'BEGIN {print a / b}')"
 done

@@ -2,7 +2,10 @@
 // Copyright 2026 The Warden Authors
 
 // Package adapter holds what every adapter between an agent and Warden's
-// engine shares: the honesty matrix (DESIGN.md §8). Each adapter (a hook of
+// engine shares: the honesty matrix (DESIGN.md §8), the notes that tell
+// the agent what was blocked and what to do instead ([Note], [Repeat],
+// [Held], [SandboxNote]) and the --wrap rewriting of shell commands to run
+// under `warden run` ([Wrapper]). Each adapter (a hook of
 // an agent CLI, the MCP gateway) declares, as data, what Warden filters,
 // intercepts, sees and sandboxes through it, and `warden doctor` prints
 // every declaration. The one unforgivable failure is to claim coverage that

@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/adapter/claudecode"
 	"warden.dev/warden/internal/pathguard"
 	"warden.dev/warden/internal/policy"
@@ -52,6 +53,10 @@ import (
 // hookDeadline bounds one hook call. Claude Code's default hook timeout
 // is 60 s and `warden hook install` writes 30 s.
 var hookDeadline = 10 * time.Second
+
+// maxPayload bounds the payload read; each adapter's Parse checks its own
+// bound (all are 16 MiB).
+const maxPayload = 16 << 20
 
 // hookAdapter is one agent CLI whose hooks Warden answers.
 type hookAdapter struct {
@@ -66,6 +71,8 @@ type hookAdapter struct {
 func hookAdapters() []hookAdapter {
 	return []hookAdapter{
 		{name: "claude-code", decide: decideClaudeCode, install: installClaudeCode},
+		{name: "codex", decide: decideCodex, install: installCodex},
+		{name: "gemini", decide: decideGemini, install: installGemini},
 	}
 }
 
@@ -139,7 +146,7 @@ func runHookAdapter(a hookAdapter, args []string) error {
 	// out must not touch the package's streams.
 	in := Stdin
 	out, err := boundedHook(hookDeadline, func() ([]byte, error) {
-		payload, err := io.ReadAll(io.LimitReader(in, claudecode.MaxSize+1))
+		payload, err := io.ReadAll(io.LimitReader(in, maxPayload+1))
 		if err != nil {
 			return nil, fmt.Errorf("reading the hook payload: %v", err)
 		}
@@ -195,13 +202,8 @@ func decideClaudeCode(h *hookOptions, data []byte) ([]byte, error) {
 	project := findProject(p.Cwd)
 	opt := claudecode.Options{Project: project}
 	if h.wrap {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("--wrap: cannot find the warden binary: %v", err)
-		}
-		opt.Wrap = &claudecode.Wrapper{Exe: exe, Policy: h.policy, Project: project}
-		if state != "" {
-			opt.Wrap.AuditDir = filepath.Join(state, "runs")
+		if opt.Wrap, err = hookWrapper(h, project, state); err != nil {
+			return nil, err
 		}
 	}
 	call, err := claudecode.Translate(p, opt)
@@ -213,32 +215,21 @@ func decideClaudeCode(h *hookOptions, data []byte) ([]byte, error) {
 	if p.Event == claudecode.PostToolUse || p.Event == claudecode.PostToolUseFailure {
 		ans := claudecode.Answer{Event: p.Event}
 		if call.Wrapped && call.Audit != "" {
-			if rep, ok := readRunReport(call.Audit); ok {
-				if note := claudecode.SandboxNote(call, rep); note != "" && limiter.allow(claudecode.Key(call, "sandbox")) == noteGo {
-					ans.Context = note
-				}
-			}
-			sweepRuns(filepath.Dir(call.Audit), h.now)
+			ans.Context = sandboxContext(limiter, call.Audit, h.now, func(rep adapter.RunReport) (string, string) {
+				return claudecode.SandboxNote(call, rep), claudecode.Key(call, "sandbox")
+			})
 		}
 		return ans.JSON(), nil
 	}
 
-	lp, err := loadPolicy(h.policy)
+	lp, err := loadHookPolicy(h.policy)
 	if err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) {
-			return nil, errors.New(ee.msg + " (the call is refused)")
-		}
 		return nil, err
 	}
-	for _, dir := range call.Recursive {
-		call.Request.Paths = append(call.Request.Paths, sensitiveBelow(dir)...)
-	}
-	a, _, err := call.Request.Action(request.Options{Dir: p.Cwd, Home: homeDir(), Sensitive: lp.sensitiveExtra()})
+	a, d, err := judge(h, lp, p.Cwd, []request.Request{call.Request}, call.Recursive)
 	if err != nil {
 		return nil, fmt.Errorf("%s call: %v", p.ToolName, err)
 	}
-	d, _ := lp.engine.Evaluate(a, policy.Env{Now: h.now})
 	v := claudecode.Verdict(d.Verdict, p.PersonCanAnswer(h.headless))
 	ans := claudecode.Answer{Event: p.Event, Verdict: v}
 	ans.Reason = claudecode.Note(call, a, d, v)
@@ -251,17 +242,116 @@ func decideClaudeCode(h *hookOptions, data []byte) ([]byte, error) {
 		}
 	}
 	if opt.Wrap != nil && call.Bash && !call.Wrapped && v != action.Deny && p.Event == claudecode.PreToolUse {
-		if opt.Wrap.AuditDir != "" {
-			if err := os.MkdirAll(opt.Wrap.AuditDir, 0o700); err != nil {
-				opt.Wrap.AuditDir = ""
-			}
-		}
+		prepareAuditDir(opt.Wrap)
 		ans.UpdatedInput, err = claudecode.UpdatedInput(p, opt.Wrap.Wrap(call.Request.Command, p.Cwd, p.ToolUseID))
 		if err != nil {
 			return nil, fmt.Errorf("--wrap: %v", err)
 		}
 	}
 	return ans.JSON(), nil
+}
+
+// hookWrapper is --wrap's rewriting: this warden binary, the hook's
+// policy, the project, and execution records under the hook's state.
+func hookWrapper(h *hookOptions, project, state string) (*adapter.Wrapper, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("--wrap: cannot find the warden binary: %v", err)
+	}
+	w := &adapter.Wrapper{Exe: exe, Policy: h.policy, Project: project}
+	if state != "" {
+		w.AuditDir = filepath.Join(state, "runs")
+	}
+	return w, nil
+}
+
+// prepareAuditDir makes the directory of execution records; a wrapped
+// run without one simply has no record.
+func prepareAuditDir(w *adapter.Wrapper) {
+	if w.AuditDir != "" {
+		if err := os.MkdirAll(w.AuditDir, 0o700); err != nil {
+			w.AuditDir = ""
+		}
+	}
+}
+
+// sandboxContext reads (and removes) a wrapped run's execution record and
+// returns the note on what the sandbox refused, within the note limits;
+// note gives the note and its rate-limit key.
+func sandboxContext(l *noteLimiter, audit string, now time.Time, note func(adapter.RunReport) (string, string)) string {
+	defer sweepRuns(filepath.Dir(audit), now)
+	rep, ok := readRunReport(audit)
+	if !ok {
+		return ""
+	}
+	text, key := note(rep)
+	if text == "" || l.allow(key) != noteGo {
+		return ""
+	}
+	return text
+}
+
+// loadHookPolicy loads the policy a hook decides with; an error says the
+// call is refused.
+func loadHookPolicy(path string) (*loadedPolicy, error) {
+	lp, err := loadPolicy(path)
+	if err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return nil, errors.New(ee.msg + " (the call is refused)")
+		}
+		return nil, err
+	}
+	return lp, nil
+}
+
+// judge decides every request of one call with the engine of warden
+// explain and returns the strictest decision (deny, then prompt, then
+// allow; the first of equals) with its action. The sensitive files below
+// the recursive directories are added to the first request, so that the
+// floor judges what the call really reads.
+func judge(h *hookOptions, lp *loadedPolicy, dir string, reqs []request.Request, recursive []string) (*action.Action, policy.Decision, error) {
+	if len(reqs) == 0 {
+		return nil, policy.Decision{}, errors.New("internal error: a call with no action")
+	}
+	for _, d := range recursive {
+		reqs[0].Paths = append(reqs[0].Paths, sensitiveBelow(d)...)
+	}
+	var worst *action.Action
+	var wd policy.Decision
+	for i := range reqs {
+		a, _, err := reqs[i].Action(request.Options{Dir: dir, Home: homeDir(), Sensitive: lp.sensitiveExtra()})
+		if err != nil {
+			return nil, policy.Decision{}, err
+		}
+		d, _ := lp.engine.Evaluate(a, policy.Env{Now: h.now})
+		if worst == nil || strictness(d.Verdict) > strictness(wd.Verdict) {
+			worst, wd = a, d
+		}
+	}
+	return worst, wd, nil
+}
+
+func strictness(v action.Verdict) int {
+	switch v {
+	case action.Allow:
+		return 0
+	case action.Prompt:
+		return 1
+	}
+	return 2
+}
+
+// limitedReason is the reason of a deny within the note limits: the full
+// note, or the short one of a repeated or held-back block.
+func limitedReason(l *noteLimiter, s adapter.Subject, d policy.Decision, note string) string {
+	switch l.allow(adapter.Key(s, d.Rule)) {
+	case noteRepeated:
+		return adapter.Repeat(s, d)
+	case noteHeld:
+		return adapter.Held(s, d)
+	}
+	return note
 }
 
 // findProject is the worktree root for a working directory: the nearest
@@ -376,32 +466,32 @@ func hookStateDir(adapter string) string {
 }
 
 // readRunReport reads and removes the execution record of a wrapped run.
-func readRunReport(path string) (claudecode.RunReport, bool) {
+func readRunReport(path string) (adapter.RunReport, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return claudecode.RunReport{}, false
+		return adapter.RunReport{}, false
 	}
 	data, err := io.ReadAll(io.LimitReader(f, 4<<20))
 	f.Close()
 	os.Remove(path)
 	if err != nil {
-		return claudecode.RunReport{}, false
+		return adapter.RunReport{}, false
 	}
 	var rec auditRecord
 	if err := json.Unmarshal(data, &rec); err != nil {
-		return claudecode.RunReport{}, false
+		return adapter.RunReport{}, false
 	}
-	rep := claudecode.RunReport{Status: rec.Status, TimedOut: rec.TimedOut}
+	rep := adapter.RunReport{Status: rec.Status, TimedOut: rec.TimedOut}
 	if rec.Status == exitSandbox && rec.Error != "" {
 		rep.SetupError = rec.Error
 	}
 	for _, at := range rec.NetworkAttempts {
 		if at.Verdict != "allow" {
-			rep.Denied = append(rep.Denied, claudecode.Attempt{Host: at.Host, Port: at.Port, Rule: at.Rule, Reason: at.Reason})
+			rep.Denied = append(rep.Denied, adapter.Attempt{Host: at.Host, Port: at.Port, Rule: at.Rule, Reason: at.Reason})
 		}
 	}
 	for _, sc := range rec.BlockedSyscalls {
-		rep.Syscalls = append(rep.Syscalls, claudecode.Syscall{Name: sc.Syscall, Count: sc.Count})
+		rep.Syscalls = append(rep.Syscalls, adapter.Syscall{Name: sc.Syscall, Count: sc.Count})
 	}
 	return rep, true
 }
@@ -531,14 +621,76 @@ func (l *noteLimiter) allow(key string) noteVerdict {
 	return noteGo
 }
 
-// Installing the Claude Code hook.
+// Installing a hook: warden hook install ADAPTER writes the agent's
+// settings file, replacing every Warden entry of that adapter by one per
+// event and keeping every other key and hook as it was.
+
+// hookInstall is what warden hook install writes for one adapter.
+type hookInstall struct {
+	adapter string
+	// user is the user-level settings file and how it is shown; project
+	// the project-level one, relative to the current directory.
+	user    func() (path, shown string, err error)
+	project string
+	// events are the hook events the installed hook answers.
+	events []hookEvent
+	// handler is the JSON of one hook handler running command.
+	handler func(command string, ev hookEvent) any
+	// hints are printed after the changes.
+	hints []string
+}
+
+// hookEvent is one event the installed hook answers, with its matcher and
+// timeout (in the agent's unit).
+type hookEvent struct {
+	event, matcher string
+	timeout        int
+	unit           string
+}
+
+// commandHandler is the handler shape of Claude Code and Codex:
+// {"type":"command","command":…,"timeout":seconds}.
+func commandHandler(command string, ev hookEvent) any {
+	return struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Timeout int    `json:"timeout"`
+	}{"command", command, ev.timeout}
+}
 
 func installClaudeCode(args []string) error {
-	fs := newFlags("hook install claude-code", "hook install claude-code [--user|--project] [--policy FILE] [--wrap] [--headless]")
-	user := fs.Bool("user", false, "write ~/.claude/settings.json (the default)")
-	proj := fs.Bool("project", false, "write ./.claude/settings.json")
+	return installHook(hookInstall{
+		adapter: "claude-code",
+		user: func() (string, string, error) {
+			home := homeDir()
+			if home == "" {
+				return "", "", badInput("no home directory for ~/.claude/settings.json", "use --project")
+			}
+			return filepath.Join(home, ".claude", "settings.json"), "~/.claude/settings.json", nil
+		},
+		project: filepath.Join(".claude", "settings.json"),
+		events:  claudeHookEvents,
+		handler: commandHandler,
+	}, args)
+}
+
+// claudeHookEvents are the events the installed hook answers, with the
+// matcher of each: post-call notes concern wrapped Bash commands only.
+var claudeHookEvents = []hookEvent{
+	{"PreToolUse", claudecode.Matcher, 30, "s"},
+	{"PermissionRequest", claudecode.Matcher, 30, "s"},
+	{"PostToolUse", "Bash", 30, "s"},
+	{"PostToolUseFailure", "Bash", 30, "s"},
+}
+
+// installHook runs warden hook install for one adapter.
+func installHook(in hookInstall, args []string) error {
+	name := "hook install " + in.adapter
+	fs := newFlags(name, name+" [--user|--project] [--policy FILE] [--wrap] [--headless]")
+	user := fs.Bool("user", false, "write the user's settings (the default)")
+	proj := fs.Bool("project", false, "write ./"+in.project)
 	policyPath := fs.String("policy", "", "policy `file` the hook decides with (default: the embedded default)")
-	wrap := fs.Bool("wrap", false, "run allowed Bash commands under warden run")
+	wrap := fs.Bool("wrap", false, "run allowed shell commands under warden run")
 	headless := fs.Bool("headless", false, "nobody answers prompts: a prompt is a deny")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -552,19 +704,15 @@ func installClaudeCode(args []string) error {
 	}
 	var path, shown string
 	if *proj {
-		path, shown = filepath.Join(cwd(), ".claude", "settings.json"), filepath.Join(".claude", "settings.json")
-	} else {
-		home := homeDir()
-		if home == "" {
-			return badInput("no home directory for ~/.claude/settings.json", "use --project")
-		}
-		path, shown = filepath.Join(home, ".claude", "settings.json"), "~/.claude/settings.json"
+		path, shown = filepath.Join(cwd(), in.project), in.project
+	} else if path, shown, err = in.user(); err != nil {
+		return err
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return badInput(fmt.Sprintf("cannot find the warden binary: %v", err))
 	}
-	command := hookQuote(exe) + " hook claude-code"
+	command := hookQuote(exe) + " hook " + in.adapter
 	if *policyPath != "" {
 		abs, err := filepath.Abs(*policyPath)
 		if err != nil {
@@ -590,7 +738,7 @@ func installClaudeCode(args []string) error {
 		return badInput(fmt.Sprintf("%s: %v", shown, err), "Warden does not rewrite a settings file it cannot parse; fix it or move it away")
 	}
 	before := settings.encode()
-	changes, err := settings.setClaudeHooks(command)
+	changes, err := settings.setHooks(in, command)
 	if err != nil {
 		return badInput(fmt.Sprintf("%s: %v", shown, err), "Warden does not rewrite a settings file it cannot parse; fix it or move it away")
 	}
@@ -609,25 +757,16 @@ func installClaudeCode(args []string) error {
 	if n := len(settings.keys) - 1; n > 0 {
 		fmt.Fprintf(Stdout, "  (%d other top-level key(s) kept as they were)\n", n)
 	}
+	for _, h := range in.hints {
+		fmt.Fprintf(Stdout, "warden: hint: %s\n", h)
+	}
 	return nil
 }
 
-// claudeHookEvents are the events the installed hook answers, with the
-// matcher of each: post-call notes concern wrapped Bash commands only.
-var claudeHookEvents = []struct {
-	event, matcher string
-	timeout        int
-}{
-	{"PreToolUse", claudecode.Matcher, 30},
-	{"PermissionRequest", claudecode.Matcher, 30},
-	{"PostToolUse", "Bash", 30},
-	{"PostToolUseFailure", "Bash", 30},
-}
-
-// setClaudeHooks replaces every Warden Claude Code hook in the settings'
+// setHooks replaces every Warden hook of the adapter in the settings'
 // hooks by one entry per event running command, and returns the changes
 // as diff-like lines.
-func (s *jsonObject) setClaudeHooks(command string) ([]string, error) {
+func (s *jsonObject) setHooks(in hookInstall, command string) ([]string, error) {
 	hooks := &jsonObject{vals: map[string]json.RawMessage{}}
 	if raw, ok := s.vals["hooks"]; ok {
 		h, err := parseObject(raw)
@@ -637,7 +776,7 @@ func (s *jsonObject) setClaudeHooks(command string) ([]string, error) {
 		hooks = h
 	}
 	var changes []string
-	for _, ev := range claudeHookEvents {
+	for _, ev := range in.events {
 		var groups []json.RawMessage
 		if raw, ok := hooks.vals[ev.event]; ok {
 			if err := json.Unmarshal(raw, &groups); err != nil {
@@ -647,7 +786,7 @@ func (s *jsonObject) setClaudeHooks(command string) ([]string, error) {
 		var kept []json.RawMessage
 		had := false
 		for _, g := range groups {
-			ng, removed, err := dropWardenHooks(g)
+			ng, removed, err := dropWardenHooks(g, in.adapter)
 			if err != nil {
 				return nil, fmt.Errorf(`"hooks.%s": %v`, ev.event, err)
 			}
@@ -662,20 +801,15 @@ func (s *jsonObject) setClaudeHooks(command string) ([]string, error) {
 				kept = append(kept, ng)
 			}
 		}
-		type hook struct {
-			Type    string `json:"type"`
-			Command string `json:"command"`
-			Timeout int    `json:"timeout"`
-		}
 		entry, _ := json.Marshal(struct {
 			Matcher string `json:"matcher"`
-			Hooks   []hook `json:"hooks"`
-		}{ev.matcher, []hook{{"command", command, ev.timeout}}})
+			Hooks   []any  `json:"hooks"`
+		}{ev.matcher, []any{in.handler(command, ev)}})
 		kept = append(kept, entry)
 		if had {
 			changes = append(changes, fmt.Sprintf("  hooks.%s: %s (kept)", ev.event, command))
 		} else {
-			changes = append(changes, fmt.Sprintf("+ hooks.%s: %s (matcher %s, timeout %ds)", ev.event, command, ev.matcher, ev.timeout))
+			changes = append(changes, fmt.Sprintf("+ hooks.%s: %s (matcher %s, timeout %d%s)", ev.event, command, ev.matcher, ev.timeout, ev.unit))
 		}
 		list, _ := json.Marshal(kept)
 		hooks.set(ev.event, list)
@@ -684,9 +818,9 @@ func (s *jsonObject) setClaudeHooks(command string) ([]string, error) {
 	return changes, nil
 }
 
-// dropWardenHooks removes Warden's Claude Code hooks from one matcher
+// dropWardenHooks removes the adapter's Warden hooks from one matcher
 // group; the group is nil when nothing else is left in it.
-func dropWardenHooks(group json.RawMessage) (json.RawMessage, []string, error) {
+func dropWardenHooks(group json.RawMessage, adapter string) (json.RawMessage, []string, error) {
 	g, err := parseObject(group)
 	if err != nil {
 		return nil, nil, fmt.Errorf("a matcher group: %v", err)
@@ -705,7 +839,7 @@ func dropWardenHooks(group json.RawMessage) (json.RawMessage, []string, error) {
 		var hk struct {
 			Command string `json:"command"`
 		}
-		if json.Unmarshal(h, &hk) == nil && isWardenClaudeHook(hk.Command) {
+		if json.Unmarshal(h, &hk) == nil && isWardenHook(hk.Command, adapter) {
 			removed = append(removed, hk.Command)
 			continue
 		}
@@ -724,7 +858,10 @@ func dropWardenHooks(group json.RawMessage) (json.RawMessage, []string, error) {
 
 // isWardenClaudeHook reports whether a hook command runs warden hook
 // claude-code.
-func isWardenClaudeHook(cmd string) bool {
+func isWardenClaudeHook(cmd string) bool { return isWardenHook(cmd, "claude-code") }
+
+// isWardenHook reports whether a hook command runs warden hook ADAPTER.
+func isWardenHook(cmd, adapter string) bool {
 	first, rest, ok := strings.Cut(cmd, " ")
 	if strings.HasPrefix(cmd, "'") {
 		if w, r, ok2 := unquoteShell(cmd); ok2 {
@@ -734,7 +871,8 @@ func isWardenClaudeHook(cmd string) bool {
 	if !ok {
 		return false
 	}
-	return filepath.Base(first) == "warden" && (rest == "hook claude-code" || strings.HasPrefix(rest, "hook claude-code "))
+	sub := "hook " + adapter
+	return filepath.Base(first) == "warden" && (rest == sub || strings.HasPrefix(rest, sub+" "))
 }
 
 // hookQuote single-quotes s for sh, unless it needs no quoting.

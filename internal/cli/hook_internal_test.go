@@ -118,6 +118,26 @@ func TestIsWardenClaudeHook(t *testing.T) {
 	}
 }
 
+// TestIsWardenHook: install recognises its own adapter's entries and no
+// other's, so installing one agent's hook never removes another's.
+func TestIsWardenHook(t *testing.T) {
+	for _, tt := range []struct {
+		cmd, adapter string
+		want         bool
+	}{
+		{"/usr/local/bin/warden hook codex", "codex", true},
+		{"'/opt/w d/warden' hook codex --wrap", "codex", true},
+		{"/usr/local/bin/warden hook codex", "gemini", false},
+		{"/usr/local/bin/warden hook gemini --headless", "gemini", true},
+		{"/usr/local/bin/warden hook geminix", "gemini", false},
+		{"/usr/local/bin/warden hook claude-code", "codex", false},
+	} {
+		if got := isWardenHook(tt.cmd, tt.adapter); got != tt.want {
+			t.Errorf("isWardenHook(%q, %s) = %v, want %v", tt.cmd, tt.adapter, got, tt.want)
+		}
+	}
+}
+
 func TestFindProject(t *testing.T) {
 	root := t.TempDir()
 	real, _ := filepath.EvalSymlinks(root)

@@ -6,9 +6,9 @@ package claudecode
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/adapter"
 )
 
 // Answer is what the hook tells Claude Code for one call.
@@ -30,10 +30,7 @@ type Answer struct {
 // Verdict maps the engine's verdict to what the hook can answer: a prompt
 // becomes a deny when nobody can answer it.
 func Verdict(v action.Verdict, personCanAnswer bool) action.Verdict {
-	if v == action.Prompt && !personCanAnswer {
-		return action.Deny
-	}
-	return v
+	return adapter.Verdict(v, personCanAnswer)
 }
 
 // JSON renders the answer in Claude Code's shape. It is always one JSON
@@ -95,22 +92,5 @@ var decisionNames = map[action.Verdict]string{action.Allow: "allow", action.Prom
 // UpdatedInput is the payload's tool input with its command replaced:
 // every other field (description, timeout, run_in_background) is kept.
 func UpdatedInput(p *Payload, command string) (json.RawMessage, error) {
-	var in map[string]json.RawMessage
-	if err := json.Unmarshal(p.ToolInput, &in); err != nil || in == nil {
-		return nil, errors.New("tool_input is not a JSON object")
-	}
-	var c bytes.Buffer
-	cenc := json.NewEncoder(&c)
-	cenc.SetEscapeHTML(false)
-	if err := cenc.Encode(command); err != nil {
-		return nil, err
-	}
-	in["command"] = bytes.TrimSpace(c.Bytes())
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(in); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSpace(b.Bytes()), nil
+	return adapter.ReplaceString(p.ToolInput, "command", command)
 }

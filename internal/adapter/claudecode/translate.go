@@ -4,12 +4,12 @@
 package claudecode
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
 	"strings"
 
+	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/request"
 )
 
@@ -118,7 +118,7 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 			c.Subject = pat
 			// The pattern's literal leading directories are read too:
 			// /root/.ssh/* lists ~/.ssh wherever path points.
-			if d := literalDir(pat); d != "" {
+			if d := adapter.LiteralDir(pat); d != "" {
 				if !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~") {
 					d = path.Join(dir, d)
 				}
@@ -167,64 +167,12 @@ func toolName(name string) string {
 	return "claude-code:" + name
 }
 
-// input decodes the tool input into v; fields v does not name are
-// ignored, fields it names must have its types.
-func input(p *Payload, v any) error {
-	if err := json.Unmarshal(p.ToolInput, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return fmt.Errorf("%s tool_input: %q is not a %s", p.ToolName, te.Field, te.Type)
-		}
-		return fmt.Errorf("%s tool_input: %v", p.ToolName, err)
-	}
-	return nil
-}
+func input(p *Payload, v any) error { return adapter.Input(p.ToolName, p.ToolInput, v) }
 
-// stringField reads one string field of the tool input.
 func stringField(p *Payload, name string, required bool) (string, error) {
-	var in map[string]json.RawMessage
-	if err := input(p, &in); err != nil {
-		return "", err
-	}
-	raw, ok := in[name]
-	if !ok || string(raw) == "null" {
-		if required {
-			return "", fmt.Errorf("%s tool_input has no %q", p.ToolName, name)
-		}
-		return "", nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("%s tool_input: %q is not a string", p.ToolName, name)
-	}
-	if required && s == "" {
-		return "", fmt.Errorf("%s tool_input has an empty %q", p.ToolName, name)
-	}
-	return s, nil
+	return adapter.StringField(p.ToolName, p.ToolInput, name, required)
 }
 
-// pathField reads a path field; NUL bytes are refused here, before any
-// resolution.
 func pathField(p *Payload, name string, required bool) (string, error) {
-	s, err := stringField(p, name, required)
-	if err == nil && strings.ContainsRune(s, 0) {
-		err = fmt.Errorf("%s tool_input: %q holds a NUL byte", p.ToolName, name)
-	}
-	return s, err
-}
-
-// literalDir is the part of a glob pattern before its first component
-// holding a metacharacter: "src/**/*.go" → "src", "/etc/*" → "/etc",
-// "**/*.go" → "".
-func literalDir(pat string) string {
-	parts := strings.Split(pat, "/")
-	n := 0
-	for n < len(parts)-1 && !strings.ContainsAny(parts[n], "*?[{") {
-		n++
-	}
-	d := strings.Join(parts[:n], "/")
-	if d == "" && strings.HasPrefix(pat, "/") {
-		return "/"
-	}
-	return d
+	return adapter.PathField(p.ToolName, p.ToolInput, name, required)
 }

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package gemini translates Gemini CLI's hook protocol to Warden's engine
+// and back: a BeforeTool payload (the JSON Gemini CLI writes on a command
+// hook's stdin) becomes one or more [request.Request]s, and a
+// [policy.Decision] becomes the JSON Gemini CLI reads on the hook's
+// stdout. It does no I/O: package cli reads stdin, finds the project,
+// calls the engine, keeps the notes' rate limit and writes the answer
+// (`warden hook gemini`).
+//
+// The wire format follows google-gemini/gemini-cli docs/hooks/reference.md,
+// packages/core/src/hooks/types.ts, packages/core/src/scheduler/hook-utils.ts
+// and scheduler.ts, and the tool names of
+// packages/core/src/tools/definitions/base-declarations.ts;
+// testdata/README.md says which source each payload shape comes from.
+//
+// # The event
+//
+// BeforeTool fires before every matched tool call. Warden answers
+// decision deny with a reason (Gemini CLI sends it to the model as the
+// tool's error), decision ask (Gemini CLI's own confirmation is forced,
+// and systemMessage tells the person why), or decision allow, which
+// loosens nothing: Gemini CLI's policy engine and confirmations still
+// apply. An allowed shell command may carry hookSpecificOutput.tool_input:
+// the command rewritten to run under `warden run` (--wrap), which Gemini
+// CLI merges over the arguments and validates again.
+//
+// # Asking
+//
+// A Warden prompt becomes ask only when a person can answer it: not when
+// the session is headless (gemini -p, --yolo: the caller knows it from a
+// flag or its environment), and only for the tools Gemini CLI itself
+// confirms (run_shell_command, write_file, replace, web_fetch and MCP
+// tools). Gemini CLI's confirmation proceeds without asking for a tool
+// whose invocation has nothing to confirm (confirmation.ts: no details,
+// ProceedOnce), so an ask on read_file would be an allow; there a prompt
+// is a deny.
+//
+// # Tools
+//
+// run_shell_command goes through shell analysis in its dir_path; read_file,
+// write_file and replace through path resolution (read_file, write_file,
+// edit_file); glob and list_directory are reads of their directory (and
+// of a glob's literal leading directories), grep_search (search_file_content
+// in older versions) reads its directory recursively, read_many_files reads
+// every path and literal directory of its patterns recursively; web_fetch
+// is a web_fetch of every URL its prompt holds, google_web_search a
+// web_search. An MCP tool (mcp_context, or a name mcp__server__tool) is the
+// undeclared tool mcp:server/tool; any other tool is the undeclared tool
+// gemini:NAME: asked about, never allowed blind.
+//
+// # Failing closed
+//
+// Gemini CLI blocks the tool when its hook exits 2 (stderr is the reason)
+// and runs it, with a warning, when the hook fails any other way. [Parse]
+// and [Translate] reject what they cannot read in full: the caller exits 2.
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxSize is the largest payload accepted, in bytes. A write_file carries
+// the whole file, so the bound is generous.
+const MaxSize = 16 << 20
+
+// BeforeTool is the one hook event Warden answers.
+const BeforeTool = "BeforeTool"
+
+// MCPContext is what Gemini CLI says of an MCP tool's server. Its
+// connection fields are ignored.
+type MCPContext struct {
+	ServerName string `json:"server_name"`
+	ToolName   string `json:"tool_name"`
+}
+
+// Payload is the JSON object Gemini CLI writes on a BeforeTool hook's
+// stdin. Fields Warden does not use are ignored.
+type Payload struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	// Cwd is Gemini CLI's working directory, absolute.
+	Cwd       string `json:"cwd"`
+	Event     string `json:"hook_event_name"`
+	Timestamp string `json:"timestamp"`
+	ToolName  string `json:"tool_name"`
+	// ToolInput is the tool's own argument object.
+	ToolInput json.RawMessage `json:"tool_input"`
+	// MCPContext is set for MCP tools only.
+	MCPContext *MCPContext `json:"mcp_context"`
+	// OriginalRequestName is the name the model called the tool by, when
+	// Gemini CLI resolved it to another.
+	OriginalRequestName string `json:"original_request_name"`
+}
+
+// Parse decodes one payload. It is an error when data is not exactly one
+// JSON object, when a field Warden reads has the wrong type, when the
+// event is not BeforeTool, when the tool name or the working directory is
+// missing, or when tool_input is not an object.
+func Parse(data []byte) (*Payload, error) {
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("payload larger than %d bytes", MaxSize)
+	}
+	if !utf8.Valid(data) {
+		return nil, errors.New("payload is not UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var p Payload
+	if err := dec.Decode(&p); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("empty payload (want the JSON object Gemini CLI sends)")
+		}
+		return nil, fmt.Errorf("payload: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("payload: unexpected data after the JSON object")
+	}
+	switch p.Event {
+	case BeforeTool:
+	case "":
+		return nil, errors.New(`payload: no "hook_event_name"`)
+	default:
+		return nil, fmt.Errorf("payload: hook event %q is not one Warden answers (BeforeTool)", p.Event)
+	}
+	if p.ToolName == "" {
+		return nil, errors.New(`payload: no "tool_name"`)
+	}
+	if p.Cwd == "" || !strings.HasPrefix(p.Cwd, "/") {
+		return nil, fmt.Errorf(`payload: "cwd" %q is not an absolute path`, p.Cwd)
+	}
+	if strings.ContainsRune(p.Cwd, 0) || strings.ContainsRune(p.ToolName, 0) {
+		return nil, errors.New("payload: a NUL byte in cwd or tool_name")
+	}
+	in := bytes.TrimSpace(p.ToolInput)
+	if len(in) == 0 || in[0] != '{' {
+		return nil, errors.New(`payload: "tool_input" is not a JSON object`)
+	}
+	return &p, nil
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package gemini
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"warden.dev/warden/internal/adapter"
+	"warden.dev/warden/internal/request"
+)
+
+// Agent is the principal's agent id of every call: a policy's agent:gemini
+// scope applies to Gemini CLI's calls.
+const Agent = "gemini"
+
+// Call is one tool call in Warden's terms.
+type Call struct {
+	// Tool is Gemini CLI's name of the tool (run_shell_command, read_file…).
+	Tool string `json:"tool"`
+	// Requests are the actions the engine decides; the strictest decision
+	// is the call's (a web_fetch of two URLs is two).
+	Requests []request.Request `json:"requests"`
+	// Subject is what the call is about; it comes from the model and is
+	// quoted as data wherever it is shown.
+	Subject adapter.Subject `json:"subject"`
+	// Recursive lists directories the call reads with everything below
+	// them. The caller adds the sensitive files found there to the first
+	// request's paths, so the floor judges what the call really reads.
+	Recursive []string `json:"recursive,omitempty"`
+	// Shell is true for run_shell_command, the one kind --wrap rewrites;
+	// Dir is the directory its command runs in.
+	Shell bool   `json:"shell,omitempty"`
+	Dir   string `json:"dir,omitempty"`
+	// Confirms is true for the tools Gemini CLI itself confirms, the only
+	// ones an ask reaches a person for.
+	Confirms bool `json:"confirms,omitempty"`
+	// Wrapped is true when the command was already rewritten by --wrap:
+	// the requests hold the inner command, contained.
+	Wrapped bool `json:"wrapped,omitempty"`
+}
+
+// Options say how payloads become calls.
+type Options struct {
+	// Project is the worktree root the caller found from the payload's
+	// cwd; empty means cwd.
+	Project string
+	// Wrap, when set (--wrap), runs allowed shell commands under `warden
+	// run`: they are then decided as contained.
+	Wrap *adapter.Wrapper
+}
+
+// Translate turns a payload into a call. It fails when the tool input
+// lacks what the tool needs (a command, a file path, a URL) or has it with
+// the wrong type.
+func Translate(p *Payload, opt Options) (*Call, error) {
+	project := opt.Project
+	if project == "" {
+		project = p.Cwd
+	}
+	base := request.Request{
+		Cwd:       p.Cwd,
+		Project:   project,
+		Principal: request.Principal{Agent: Agent, Session: p.SessionID},
+	}
+	name := p.ToolName
+	c := &Call{Tool: name}
+	subject := func(kind, value string) { c.Subject = adapter.Subject{Tool: name, Kind: kind, Value: value} }
+	r := base
+	switch name {
+	case "run_shell_command":
+		cmd, err := adapter.StringField(name, p.ToolInput, "command", true)
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(cmd) == "" {
+			return nil, fmt.Errorf(`%s tool_input has no "command"`, name)
+		}
+		dir, err := optionalPath(p, "dir_path", "directory")
+		if err != nil {
+			return nil, err
+		}
+		c.Dir = p.Cwd
+		if dir != "" {
+			c.Dir = join(p.Cwd, dir)
+		}
+		c.Shell, c.Confirms = true, true
+		if opt.Wrap != nil {
+			r.Contained = true
+			if inner, _, ok := opt.Wrap.Unwrap(cmd); ok {
+				cmd, c.Wrapped = inner, true
+			}
+		}
+		r.Tool, r.Command, r.Cwd = "bash", cmd, c.Dir
+		subject("command", cmd)
+	case "read_file", "write_file", "replace":
+		fp, err := requiredPath(p, "file_path", "absolute_path")
+		if err != nil {
+			return nil, err
+		}
+		r.Tool = map[string]string{"read_file": "read_file", "write_file": "write_file", "replace": "edit_file"}[name]
+		r.Path = &fp
+		c.Confirms = name != "read_file"
+		subject("path", fp)
+	case "list_directory":
+		dir, err := requiredPath(p, "dir_path", "path")
+		if err != nil {
+			return nil, err
+		}
+		r.Tool, r.Paths = "list_dir", []string{dir}
+		subject("path", dir)
+	case "glob", "grep_search", "search_file_content", "grep":
+		pat, err := adapter.StringField(name, p.ToolInput, "pattern", true)
+		if err != nil {
+			return nil, err
+		}
+		dir, err := optionalPath(p, "dir_path", "path")
+		if err != nil {
+			return nil, err
+		}
+		if dir == "" {
+			dir = p.Cwd
+		}
+		dir = join(p.Cwd, dir)
+		r.Paths = []string{dir}
+		if name == "glob" {
+			r.Tool = "glob"
+			subject("pattern", pat)
+			// The pattern's literal leading directories are read too.
+			if d := adapter.LiteralDir(pat); d != "" {
+				if d = join(dir, d); d != dir {
+					r.Paths = append(r.Paths, d)
+				}
+			}
+		} else {
+			r.Tool = "grep"
+			subject("path", dir)
+			c.Recursive = []string{dir}
+		}
+	case "read_many_files":
+		pats, err := stringList(p, "include", "paths")
+		if err != nil {
+			return nil, err
+		}
+		r.Tool = "read_file"
+		for _, pat := range pats {
+			if strings.ContainsRune(pat, 0) {
+				return nil, fmt.Errorf("%s tool_input: a path holds a NUL byte", name)
+			}
+			if !strings.ContainsAny(pat, "*?[{") {
+				r.Paths = append(r.Paths, join(p.Cwd, pat))
+				continue
+			}
+			// A pattern reads whatever it matches below its literal
+			// directory: that directory is read recursively.
+			d := join(p.Cwd, adapter.LiteralDir(pat))
+			r.Paths = append(r.Paths, d)
+			c.Recursive = append(c.Recursive, d)
+		}
+		subject("path", strings.Join(pats, ", "))
+	case "web_fetch":
+		prompt, err := adapter.StringField(name, p.ToolInput, "prompt", true)
+		if err != nil {
+			return nil, err
+		}
+		urls := urlPattern.FindAllString(prompt, maxURLs+1)
+		if len(urls) == 0 {
+			return nil, fmt.Errorf(`%s tool_input: "prompt" holds no http:// or https:// URL`, name)
+		}
+		if len(urls) > maxURLs {
+			return nil, fmt.Errorf(`%s tool_input: "prompt" holds more than %d URLs`, name, maxURLs)
+		}
+		c.Confirms = true
+		for _, u := range urls {
+			u = strings.TrimRight(u, ".,;:!?)]}'\"")
+			fr := base
+			fr.Tool, fr.URL = "web_fetch", u
+			c.Requests = append(c.Requests, fr)
+		}
+		subject("url", strings.Join(urlsOf(c.Requests), " "))
+	case "google_web_search":
+		q, err := adapter.StringField(name, p.ToolInput, "query", false)
+		if err != nil {
+			return nil, err
+		}
+		r.Tool = "web_search"
+		subject("query", q)
+	default:
+		r.Tool = toolName(p)
+		c.Confirms = strings.HasPrefix(r.Tool, "mcp:")
+		subject("tool", name)
+	}
+	if c.Requests == nil {
+		c.Requests = []request.Request{r}
+	}
+	for i := range c.Requests {
+		if err := c.Requests[i].Validate(); err != nil {
+			return nil, fmt.Errorf("%s tool_input: %v", name, err)
+		}
+	}
+	return c, nil
+}
+
+// maxURLs bounds the URLs of one web_fetch (Gemini CLI fetches up to 20).
+const maxURLs = 20
+
+// urlPattern finds the URLs of a web_fetch prompt, as Gemini CLI's own
+// extraction does: http:// or https:// up to the next blank.
+var urlPattern = regexp.MustCompile(`(?i)https?://[^\s]+`)
+
+func urlsOf(rs []request.Request) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.URL)
+	}
+	return out
+}
+
+// toolName names a tool Warden has no table entry for. An MCP tool is
+// mcp:server/tool, from mcp_context when Gemini CLI sends it (the only
+// reliable split: server names may hold underscores), else from a name
+// mcp__server__tool; anything else is gemini:NAME. Neither declares a
+// class, so the engine asks about it.
+func toolName(p *Payload) string {
+	if m := p.MCPContext; m != nil && m.ServerName != "" && m.ToolName != "" {
+		return "mcp:" + m.ServerName + "/" + m.ToolName
+	}
+	if rest, ok := strings.CutPrefix(p.ToolName, "mcp__"); ok {
+		if server, tool, ok := strings.Cut(rest, "__"); ok && server != "" && tool != "" {
+			return "mcp:" + server + "/" + tool
+		}
+	}
+	return "gemini:" + p.ToolName
+}
+
+// requiredPath reads a path field by its name or, in older versions of
+// Gemini CLI, its legacy name.
+func requiredPath(p *Payload, field, legacy string) (string, error) {
+	s, err := optionalPath(p, field, legacy)
+	if err == nil && s == "" {
+		err = fmt.Errorf("%s tool_input has no %q", p.ToolName, field)
+	}
+	return s, err
+}
+
+func optionalPath(p *Payload, field, legacy string) (string, error) {
+	s, err := adapter.PathField(p.ToolName, p.ToolInput, field, false)
+	if err != nil || s != "" {
+		return s, err
+	}
+	return adapter.PathField(p.ToolName, p.ToolInput, legacy, false)
+}
+
+// stringList reads a list of strings by its name or legacy name.
+func stringList(p *Payload, field, legacy string) ([]string, error) {
+	var in map[string]json.RawMessage
+	if err := adapter.Input(p.ToolName, p.ToolInput, &in); err != nil {
+		return nil, err
+	}
+	raw, ok := in[field]
+	if !ok {
+		raw, ok = in[legacy]
+	}
+	if !ok || string(raw) == "null" {
+		return nil, fmt.Errorf("%s tool_input has no %q", p.ToolName, field)
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("%s tool_input: %q is not a list of strings", p.ToolName, field)
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("%s tool_input has an empty %q", p.ToolName, field)
+	}
+	for _, s := range list {
+		if s == "" {
+			return nil, errors.New(p.ToolName + " tool_input: an empty path")
+		}
+	}
+	return list, nil
+}
+
+// join resolves p against dir unless it is absolute or starts at ~.
+func join(dir, p string) string {
+	if p == "" {
+		return dir
+	}
+	if path.IsAbs(p) || strings.HasPrefix(p, "~") {
+		return p
+	}
+	return path.Join(dir, p)
+}

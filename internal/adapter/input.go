@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package adapter
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Input decodes a tool input into v; fields v does not name are ignored,
+// fields it names must have its types. tool names the tool in errors.
+func Input(tool string, input json.RawMessage, v any) error {
+	if err := json.Unmarshal(input, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("%s tool_input: %q is not a %s", tool, te.Field, te.Type)
+		}
+		return fmt.Errorf("%s tool_input: %v", tool, err)
+	}
+	return nil
+}
+
+// StringField reads one string field of a tool input. A required field
+// must be present and not empty; an absent optional one is "".
+func StringField(tool string, input json.RawMessage, name string, required bool) (string, error) {
+	var in map[string]json.RawMessage
+	if err := Input(tool, input, &in); err != nil {
+		return "", err
+	}
+	raw, ok := in[name]
+	if !ok || string(raw) == "null" {
+		if required {
+			return "", fmt.Errorf("%s tool_input has no %q", tool, name)
+		}
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("%s tool_input: %q is not a string", tool, name)
+	}
+	if required && s == "" {
+		return "", fmt.Errorf("%s tool_input has an empty %q", tool, name)
+	}
+	return s, nil
+}
+
+// PathField reads a path field; NUL bytes are refused here, before any
+// resolution.
+func PathField(tool string, input json.RawMessage, name string, required bool) (string, error) {
+	s, err := StringField(tool, input, name, required)
+	if err == nil && strings.ContainsRune(s, 0) {
+		err = fmt.Errorf("%s tool_input: %q holds a NUL byte", tool, name)
+	}
+	return s, err
+}
+
+// LiteralDir is the part of a glob pattern before its first component
+// holding a metacharacter: "src/**/*.go" → "src", "/etc/*" → "/etc",
+// "**/*.go" → "". A glob reads that directory wherever it is rooted.
+func LiteralDir(pat string) string {
+	parts := strings.Split(pat, "/")
+	n := 0
+	for n < len(parts)-1 && !strings.ContainsAny(parts[n], "*?[{") {
+		n++
+	}
+	d := strings.Join(parts[:n], "/")
+	if d == "" && strings.HasPrefix(pat, "/") {
+		return "/"
+	}
+	return d
+}
