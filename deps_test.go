@@ -91,3 +91,37 @@ func TestPurePackagesDoNoIO(t *testing.T) {
 		visit(root, root)
 	}
 }
+
+// adapterIO are the Warden packages an adapter may not import: they act
+// on the system (run, sandbox, proxy, serve) rather than describe it.
+var adapterIO = []string{"internal/cli", "internal/sandbox", "internal/proxy", "internal/credential", "internal/dnsstub"}
+
+// TestAdaptersDoNoIO: the adapters under internal/adapter translate and
+// do no I/O themselves; package cli does it for them. Their own imports
+// are checked (package request, which they build requests with, resolves
+// paths only when cli asks it to).
+func TestAdaptersDoNoIO(t *testing.T) {
+	dirs := []string{"internal/adapter"}
+	entries, err := os.ReadDir("internal/adapter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "testdata" {
+			dirs = append(dirs, filepath.Join("internal/adapter", e.Name()))
+		}
+	}
+	for _, dir := range dirs {
+		for _, f := range parseDir(t, dir, parser.ImportsOnly) {
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if slices.Contains(ioImports, path) {
+					t.Errorf("%s imports %s: adapters must not do I/O (package cli does it)", dir, path)
+				}
+				if rest, ok := strings.CutPrefix(path, module+"/"); ok && slices.Contains(adapterIO, rest) {
+					t.Errorf("%s imports %s: adapters must not act on the system", dir, rest)
+				}
+			}
+		}
+	}
+}
