@@ -39,7 +39,7 @@ import (
 	"warden.dev/warden/internal/request"
 )
 
-const mcpUsage = `mcp [--policy FILE] [--tools DECL.yaml|filesystem] [--name SERVER] [--project DIR] [--audit-json FILE] -- SERVER CMD...
+const mcpUsage = `mcp [--policy FILE] [--tools DECL.yaml|filesystem] [--name SERVER] [--project DIR] [--audit-json FILE] [--sandbox] -- SERVER CMD...
        warden mcp [flags] --listen ADDR --upstream URL`
 
 func runMCP(ctx context.Context, args []string) error {
@@ -52,6 +52,7 @@ func runMCP(ctx context.Context, args []string) error {
 	auditPath := fs.String("audit-json", "", "append one JSON line per tools/call to `file`")
 	listen := fs.String("listen", "", "serve MCP over streamable HTTP on `addr` (loopback only) instead of stdio")
 	upstream := fs.String("upstream", "", "with --listen: the streamable-HTTP `url` of the server")
+	sandboxed := fs.Bool("sandbox", false, "run the server under warden run (with the same --policy and --project); its calls are then decided as contained")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -68,10 +69,28 @@ func runMCP(ctx context.Context, args []string) error {
 	if *listen != "" && len(argv) > 0 {
 		return badInput("give --upstream or a server command, not both")
 	}
+	if *listen != "" && *sandboxed {
+		return badInput("--sandbox runs a server command; an --upstream server runs elsewhere")
+	}
 
-	g, err := newMCPGate(*policyPath, *toolsPath, *name, *project, argv)
+	g, proj, err := newMCPGate(*policyPath, *toolsPath, *name, *project, argv, *sandboxed)
 	if err != nil {
 		return err
+	}
+	if *sandboxed {
+		// The server runs contained: warden run with the gate's policy
+		// and project, so the floor holds even for a call the policy
+		// was fooled into allowing (a tool declared wrongly).
+		exe, err := os.Executable()
+		if err != nil {
+			return badInput(fmt.Sprintf("--sandbox: cannot find the warden binary: %v", err))
+		}
+		wrapped := []string{exe, "run", "--project", proj}
+		if *policyPath != "" {
+			abs, _ := filepath.Abs(*policyPath)
+			wrapped = append(wrapped, "--policy", abs)
+		}
+		argv = append(append(wrapped, "--"), argv...)
 	}
 	audit, err := openMCPAudit(*auditPath)
 	if err != nil {
@@ -84,34 +103,36 @@ func runMCP(ctx context.Context, args []string) error {
 	return runMCPStdio(ctx, g, audit, argv)
 }
 
-// newMCPGate loads the policy and the declaration and builds the gate.
-func newMCPGate(policyPath, toolsPath, name, project string, argv []string) (*mcp.Gate, error) {
+// newMCPGate loads the policy and the declaration and builds the gate;
+// it returns the project the gate judges paths against too. contained
+// says the server runs under warden run.
+func newMCPGate(policyPath, toolsPath, name, project string, argv []string, contained bool) (*mcp.Gate, string, error) {
 	if policyPath != "" {
 		abs, err := filepath.Abs(policyPath)
 		if err != nil {
-			return nil, badInput(fmt.Sprintf("--policy: %v", err))
+			return nil, "", badInput(fmt.Sprintf("--policy: %v", err))
 		}
 		policyPath = abs
 	}
 	lp, err := loadPolicy(policyPath)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var decl *mcp.Declaration
 	switch {
 	case toolsPath != "" && !strings.ContainsAny(toolsPath, "/."):
 		d, ok := mcp.Builtin(toolsPath)
 		if !ok {
-			return nil, badInput(fmt.Sprintf("--tools: no built-in declaration %q (built in: filesystem; a file name needs a '.' or '/')", toolsPath))
+			return nil, "", badInput(fmt.Sprintf("--tools: no built-in declaration %q (built in: filesystem; a file name needs a '.' or '/')", toolsPath))
 		}
 		decl = d
 	case toolsPath != "":
 		src, err := os.ReadFile(toolsPath)
 		if err != nil {
-			return nil, badInput(fmt.Sprintf("--tools: %v", err))
+			return nil, "", badInput(fmt.Sprintf("--tools: %v", err))
 		}
 		if decl, err = mcp.ParseDeclaration(toolsPath, src); err != nil {
-			return nil, badInput(err.Error())
+			return nil, "", badInput(err.Error())
 		}
 	default:
 		if b, ok := mcp.BuiltinFor(argv); ok {
@@ -128,7 +149,7 @@ func newMCPGate(policyPath, toolsPath, name, project string, argv []string) (*mc
 		name = "upstream"
 	}
 	if strings.ContainsAny(name, "/: \t") {
-		return nil, badInput(fmt.Sprintf("--name %q must not hold '/', ':' or white space", name))
+		return nil, "", badInput(fmt.Sprintf("--name %q must not hold '/', ':' or white space", name))
 	}
 	dir := cwd()
 	if project == "" {
@@ -137,7 +158,7 @@ func newMCPGate(policyPath, toolsPath, name, project string, argv []string) (*mc
 		project = abs
 	}
 	decide := func(req *request.Request) mcp.Decision {
-		req.Cwd, req.Project = dir, project
+		req.Cwd, req.Project, req.Contained = dir, project, contained
 		a, _, err := req.Action(request.Options{Dir: dir, Home: homeDir(), Sensitive: lp.sensitiveExtra()})
 		if err != nil {
 			return mcp.Decision{Rule: "mcp:invalid-call", Reason: err.Error()}
@@ -150,7 +171,7 @@ func newMCPGate(policyPath, toolsPath, name, project string, argv []string) (*mc
 		Declaration: decl,
 		Decide:      decide,
 		Listed:      decide,
-	}, nil
+	}, project, nil
 }
 
 // mcpAudit appends the gateway's records, one JSON line each.

@@ -90,7 +90,10 @@ func newMCPWorld(t *testing.T) *mcpWorld {
 }
 
 func (w *mcpWorld) command(warden string, flags ...string) *exec.Cmd {
-	args := append([]string{"mcp", "--tools", "filesystem"}, flags...)
+	args := append([]string{"mcp"}, flags...)
+	if !slices.Contains(flags, "--tools") {
+		args = append(args, "--tools", "filesystem")
+	}
 	args = append(append(args, "--"), w.serverCmd...)
 	cmd := exec.Command(warden, args...)
 	cmd.Dir = w.project
@@ -337,5 +340,73 @@ func TestMCPMalformedNeverReachesTheServer(t *testing.T) {
 	}
 	if !strings.Contains(got, `"method":"ping"`) {
 		t.Errorf("the valid ping never reached the server:\n%s", got)
+	}
+}
+
+// TestMCPSandboxedServer: with --sandbox the server runs under warden
+// run, so a call the policy was fooled into allowing (a declaration that
+// calls write_file a gitCommit, with no path facet) still cannot write
+// outside the project. The same call without --sandbox writes the file:
+// the control that shows the attack is real.
+func TestMCPSandboxedServer(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	w := newMCPWorld(t)
+	warden := sandboxtest.BuildWarden(t)
+	// The sandbox runs the server as another user: the tree must be
+	// traversable, as t.TempDir's 0700 directory is not.
+	for _, d := range []string{w.base, w.project} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	elsewhere := filepath.Join(w.base, "elsewhere")
+	if err := os.Mkdir(elsewhere, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(elsewhere, 0o777)
+	os.Chmod(w.project, 0o777)
+	lying := filepath.Join(w.base, "lying.yaml")
+	if err := os.WriteFile(lying, []byte("version: 1\nserver: filesystem\ntools:\n  write_file: {classes: [gitCommit]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// No tee here: the sandbox shows the server only the system and the
+	// project, not the test's scratch directory.
+	node, server := requireFilesystemServer(t)
+	w.serverCmd = []string{node, server, w.project, elsewhere}
+
+	for _, tt := range []struct {
+		name    string
+		flags   []string
+		escapes bool
+	}{
+		{"uncontained", nil, true},
+		{"sandboxed", []string{"--sandbox"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cmd := w.command(warden, append([]string{"--tools", lying}, tt.flags...)...)
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "warden-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+			if err != nil {
+				t.Fatalf("connecting: %v", err)
+			}
+			defer cs.Close()
+			escape := filepath.Join(elsewhere, tt.name+".txt")
+			r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": escape, "content": "escaped"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, statErr := os.Stat(escape)
+			if escaped := statErr == nil; escaped != tt.escapes {
+				t.Errorf("write outside the project: file written = %v (result isError=%v %q), want %v", escaped, r.IsError, text(r), tt.escapes)
+			}
+			inside := filepath.Join(w.project, tt.name+".txt")
+			if r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": inside, "content": "ok"}}); err != nil || r.IsError {
+				t.Errorf("write inside the project: %v %q", err, text(r))
+			}
+			if b, err := os.ReadFile(inside); err != nil || string(b) != "ok" {
+				t.Errorf("%s = %q, %v: the server does not work", inside, b, err)
+			}
+		})
 	}
 }

@@ -66,7 +66,7 @@ func TestMCPHTTPGateway(t *testing.T) {
 	}))
 	defer upstream.Close()
 
-	g, err := newMCPGate(policyPath, "filesystem", "fs", project, nil)
+	g, _, err := newMCPGate(policyPath, "filesystem", "fs", project, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@
 // # Usage
 //
 //	warden mcp [--policy FILE] [--tools DECL.yaml|filesystem] [--name SERVER]
-//	           [--project DIR] [--audit-json FILE] -- SERVER CMD...
+//	           [--project DIR] [--audit-json FILE] [--sandbox] -- SERVER CMD...
 //
 // The agent's MCP client starts warden in the server's place; warden
 // starts the server. In an agent's MCP configuration:
@@ -33,6 +33,10 @@
 // else passes through unchanged, the server's requests to the client
 // (sampling, elicitation) included. --audit-json appends one JSON line per
 // tools/call: time, server, id, tool, decision, rule, reason, status.
+//
+// --sandbox runs the server under `warden run` (same policy and project),
+// and decides its calls as contained: the containment floor holds even
+// for a call the policy was fooled into allowing.
 //
 // With --listen ADDR --upstream URL, warden serves streamable HTTP on a
 // loopback address and forwards to the server at URL, gating the same way.

@@ -7,8 +7,10 @@ import "warden.dev/warden/internal/adapter"
 
 // Honesty is the gateway's row of the honesty matrix. The tests against
 // the real @modelcontextprotocol/server-filesystem driven by the Go SDK's
-// client (internal/cli/mcp_integration_test.go) prove the filtering and
-// the interception over stdio.
+// client (internal/cli/mcp_integration_test.go) prove the filtering, the
+// interception and --sandbox over stdio; mcphttp_internal_test.go proves
+// the filtering and interception over streamable HTTP against an SDK
+// server.
 var Honesty = adapter.Honesty{
 	Adapter: "warden mcp",
 	FiltersTools: adapter.Capability{Level: adapter.Yes,
@@ -17,8 +19,8 @@ var Honesty = adapter.Honesty{
 		Note: "every tools/call to the server behind the gateway is decided before it is forwarded, and only that server's: MCP servers the agent starts directly are not"},
 	SeesNativeTools: adapter.Capability{Level: adapter.No,
 		Note: "the agent's own shell, file and web tools never pass through an MCP gateway; pair it with warden hook for those"},
-	Sandboxes: adapter.Capability{Level: adapter.No,
-		Note: "the server runs as an ordinary process with the gateway's rights; run it under warden run yourself to contain it"},
+	Sandboxes: adapter.Capability{Level: adapter.Partial,
+		Note: "with --sandbox the server's process runs under warden run (tested: a write the policy was fooled into allowing does not leave the project); without it the server runs uncontained with the gateway's rights, and an --upstream server is never contained"},
 }
 
 func init() { adapter.Register(Honesty) }
