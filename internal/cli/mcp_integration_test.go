@@ -202,6 +202,11 @@ func TestMCPFilesystemRealServer(t *testing.T) {
 		{"move (hidden, called anyway)", "move_file", map[string]any{"source": filepath.Join(w.project, "a.txt"), "destination": filepath.Join(w.project, "b.txt")},
 			filepath.Join(w.project, "a.txt"), "hello from the project\n", "nothing is deleted here"},
 		{"path argument of the wrong type", "write_file", map[string]any{"path": []int{1}, "content": "x"}, "", "", "not a string"},
+		// The server resolves a relative path against its first allowed
+		// directory (here the parent of the project), not its working
+		// directory: judged against the project, rel.txt would be
+		// allowed as a write inside it, and land outside.
+		{"relative path", "write_file", map[string]any{"path": "rel.txt", "content": "x"}, "", "", "give an absolute path"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := call(tt.tool, tt.args)
@@ -224,7 +229,7 @@ func TestMCPFilesystemRealServer(t *testing.T) {
 	}
 
 	got := w.receivedLog(t)
-	for _, leak := range []string{"attacker", "id_rsa", `"move_file"`, "outside.txt", ".env", "known_hosts"} {
+	for _, leak := range []string{"attacker", "id_rsa", `"move_file"`, "outside.txt", ".env", "known_hosts", "rel.txt"} {
 		if strings.Contains(got, leak) {
 			t.Errorf("the server received a refused call (%q in what it read):\n%s", leak, got)
 		}
@@ -255,8 +260,8 @@ func TestMCPFilesystemRealServer(t *testing.T) {
 			t.Errorf("audit lacks %q: %q", want, statuses)
 		}
 	}
-	if len(statuses) != 10 {
-		t.Errorf("audit has %d records, want 10 (one per call): %q", len(statuses), statuses)
+	if len(statuses) != 11 {
+		t.Errorf("audit has %d records, want 11 (one per call): %q", len(statuses), statuses)
 	}
 }
 

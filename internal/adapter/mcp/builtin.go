@@ -11,9 +11,13 @@ import "strings"
 // get_file_info) return names and metadata, never content, so they are
 // reads of the directory they name, as list_dir is. move_file removes
 // the file at source, so it declares fileDelete besides writing both
-// paths. create_directory writes its path.
+// paths. create_directory writes its path. The server resolves a
+// relative path against its first allowed directory (or the client's
+// roots), not its working directory, so relative paths are refused: the
+// model is told to give an absolute one.
 const filesystemDeclaration = `version: 1
 server: filesystem
+relative: deny
 tools:
   read_file: {as: read_file, paths: [path]}
   read_text_file: {as: read_file, paths: [path]}

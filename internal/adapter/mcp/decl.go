@@ -5,8 +5,9 @@ package mcp
 
 // This file reads declaration files. The rules:
 //
-//   - one YAML document, a mapping with version: 1, an optional server
-//     and a tools mapping; every key is known and given once;
+//   - one YAML document, a mapping with version: 1, an optional server,
+//     an optional relative (cwd or deny) and a tools mapping; every key
+//     is known and given once;
 //   - a tool's entry is a mapping of as, classes, paths and url, each
 //     optional; as names a tool of Warden's tool table whose semantics
 //     the call takes (read_file: a read of its paths under the path
@@ -43,6 +44,14 @@ type Declaration struct {
 	Server string
 	// Tools maps a tool's name, as the server lists it, to its entry.
 	Tools map[string]Tool
+	// DenyRelative is set by relative: deny, for a server that resolves
+	// a relative path against something Warden cannot see (its own
+	// allowed directories, the client's roots): such a path is then
+	// refused, since judging it against the working directory could
+	// judge one file and let the server touch another. The default,
+	// relative: cwd, judges relative paths against the gateway's working
+	// directory, which is the server's.
+	DenyRelative bool
 }
 
 // Tool is one tool's entry of a declaration.
@@ -246,7 +255,7 @@ func (d *decoder) strList(n *yaml.Node, what string) ([]string, error) {
 }
 
 func (d *decoder) declaration(root *yaml.Node) (*Declaration, error) {
-	fs, err := d.fields(root, "declaration file", []string{"version", "server", "tools"})
+	fs, err := d.fields(root, "declaration file", []string{"version", "server", "relative", "tools"})
 	if err != nil {
 		return nil, err
 	}
@@ -268,6 +277,15 @@ func (d *decoder) declaration(root *yaml.Node) (*Declaration, error) {
 				return nil, d.errf(f.v, "server %q must not hold '/', ':' or white space", s)
 			}
 			decl.Server = s
+		case "relative":
+			s, err := d.str(f.v, "relative")
+			if err != nil {
+				return nil, err
+			}
+			if s != "cwd" && s != "deny" {
+				return nil, d.errf(f.v, "relative must be cwd or deny, not %q", s)
+			}
+			decl.DenyRelative = s == "deny"
 		case "tools":
 			if isNull(f.v) {
 				continue

@@ -27,11 +27,14 @@ func TestParseDeclaration(t *testing.T) {
 				"issue": {Classes: []string{"vendorSyncWrite"}},
 			}}},
 		{name: "no tools", src: "version: 1\n", want: &mcp.Declaration{Tools: map[string]mcp.Tool{}}},
+		{name: "relative deny", src: "version: 1\nrelative: deny\n", want: &mcp.Declaration{Tools: map[string]mcp.Tool{}, DenyRelative: true}},
+		{name: "relative cwd", src: "version: 1\nrelative: cwd\n", want: &mcp.Declaration{Tools: map[string]mcp.Tool{}}},
+		{name: "relative other", src: "version: 1\nrelative: roots\n", err: `t.yaml:2:11: relative must be cwd or deny, not "roots"`},
 		{name: "null tools", src: "version: 1\ntools:\n", want: &mcp.Declaration{Tools: map[string]mcp.Tool{}}},
 		{name: "empty", src: "", err: "t.yaml:1:1: missing version (want version: 1)"},
 		{name: "no version", src: "tools: {}\n", err: "t.yaml:1:1: missing version (want version: 1)"},
 		{name: "bad version", src: "version: 2\n", err: `t.yaml:1:10: unsupported version "2" (want version: 1)`},
-		{name: "unknown key", src: "version: 1\nservers: x\n", err: `t.yaml:2:1: unknown key "servers" in declaration file (want version, server, tools)`},
+		{name: "unknown key", src: "version: 1\nservers: x\n", err: `t.yaml:2:1: unknown key "servers" in declaration file (want version, server, relative, tools)`},
 		{name: "unknown tool key", src: "version: 1\ntools:\n  x: {as: read_file, path: [p]}\n", err: `t.yaml:3:22: unknown key "path" in tool "x" (want as, classes, paths, url)`},
 		{name: "duplicate tool", src: "version: 1\ntools:\n  x: {}\n  x: {}\n", err: `t.yaml:4:3: duplicate key "x" in tools (first at 3:3)`},
 		{name: "unknown as", src: "version: 1\ntools:\n  x: {as: reed_file}\n", err: `t.yaml:3:11: tool "x": as names "reed_file", not a Warden tool`},
@@ -120,15 +123,17 @@ func TestRequest(t *testing.T) {
 		want       *request.Request
 		err        string
 	}{
-		{tool: "read_text_file", args: `{"path":"a.txt","head":3}`, want: &request.Request{Tool: "read_file", Paths: []string{"a.txt"}}},
-		{tool: "read_multiple_files", args: `{"paths":["a","b"]}`, want: &request.Request{Tool: "read_file", Paths: []string{"a", "b"}}},
-		{tool: "move_file", args: `{"source":"a","destination":"b"}`, want: &request.Request{Tool: "write_file", Classes: []string{"fileDelete"}, Paths: []string{"a", "b"}}},
+		{tool: "read_text_file", args: `{"path":"/p/a.txt","head":3}`, want: &request.Request{Tool: "read_file", Paths: []string{"/p/a.txt"}}},
+		{tool: "read_multiple_files", args: `{"paths":["/p/a","~/b"]}`, want: &request.Request{Tool: "read_file", Paths: []string{"/p/a", "~/b"}}},
+		{tool: "move_file", args: `{"source":"/p/a","destination":"/p/b"}`, want: &request.Request{Tool: "write_file", Classes: []string{"fileDelete"}, Paths: []string{"/p/a", "/p/b"}}},
+		{tool: "write_file", args: `{"path":"notes.txt"}`, err: `path "notes.txt" is relative, and this server resolves relative paths against its own directories, which Warden cannot see: give an absolute path`},
+		{tool: "read_multiple_files", args: `{"paths":["/p/a","~root/.ssh/id_rsa"]}`, err: `path "~root/.ssh/id_rsa" is relative, and this server resolves relative paths against its own directories, which Warden cannot see: give an absolute path`},
 		{tool: "list_allowed_directories", args: `{}`, want: &request.Request{Tool: "list_dir"}},
 		{tool: "unknown", args: `{"path":"/etc/passwd"}`, want: &request.Request{Tool: "mcp:filesystem/unknown"}},
-		{tool: "move_file", args: `{"source":"a"}`, err: `argument "destination", which the declaration says holds a path, is missing`},
+		{tool: "move_file", args: `{"source":"/p/a"}`, err: `argument "destination", which the declaration says holds a path, is missing`},
 		{tool: "write_file", args: `{"path":null}`, err: `argument "path", which the declaration says holds a path, is missing`},
 		{tool: "write_file", args: `{"path":{"p":"a"}}`, err: `argument "path", which the declaration says holds a path, is not a string or a list of strings`},
-		{tool: "read_multiple_files", args: `{"paths":["a",""]}`, err: `argument "paths", which the declaration says holds paths, holds an empty path`},
+		{tool: "read_multiple_files", args: `{"paths":["/p/a",""]}`, err: `argument "paths", which the declaration says holds paths, holds an empty path`},
 	} {
 		var args map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(tt.args), &args); err != nil {

@@ -6,6 +6,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"warden.dev/warden/internal/request"
 )
@@ -31,6 +32,21 @@ func (d *Declaration) Request(server, tool string, args map[string]json.RawMessa
 	if !ok {
 		return &request.Request{Tool: ToolName(server, tool)}, nil
 	}
+	req, err := t.request(server, tool, args)
+	if err != nil {
+		return nil, err
+	}
+	if d.DenyRelative {
+		for _, p := range req.Paths {
+			if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~/") && p != "~" {
+				return nil, fmt.Errorf("path %q is relative, and this server resolves relative paths against its own directories, which Warden cannot see: give an absolute path", p)
+			}
+		}
+	}
+	return req, nil
+}
+
+func (t Tool) request(server, tool string, args map[string]json.RawMessage) (*request.Request, error) {
 	req := t.shape(server, tool)
 	for _, name := range t.Paths {
 		raw, ok := args[name]
