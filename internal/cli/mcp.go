@@ -16,11 +16,16 @@ package cli
 //     client's with a JSON-RPC error, the server's dropped with a warning.
 //   - The policy is loaded once, at start; a policy that does not load
 //     stops the gateway before the server starts.
+//   - A call that prompts is asked about with elicitation/create when the
+//     client declared it can answer and --headless is not given; a
+//     question unanswered after mcpAskTimeout refuses the call.
 //   - streamable HTTP (--listen, --upstream): see mcphttp.go.
 
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -39,7 +44,11 @@ import (
 	"warden.dev/warden/internal/request"
 )
 
-const mcpUsage = `mcp [--policy FILE] [--tools DECL.yaml|filesystem] [--name SERVER] [--project DIR] [--audit-json FILE] [--sandbox] -- SERVER CMD...
+// mcpAskTimeout is how long a call that prompts waits for the user's
+// answer to the gate's elicitation before it is refused.
+var mcpAskTimeout = 5 * time.Minute
+
+const mcpUsage = `mcp [--policy FILE] [--tools DECL.yaml|filesystem] [--name SERVER] [--project DIR] [--audit-json FILE] [--sandbox] [--headless] -- SERVER CMD...
        warden mcp [flags] --listen ADDR --upstream URL`
 
 func runMCP(ctx context.Context, args []string) error {
@@ -48,7 +57,7 @@ func runMCP(ctx context.Context, args []string) error {
 	toolsPath := fs.String("tools", "", "declaration `file` of the server's tools, or the name of a built-in one (filesystem)")
 	name := fs.String("name", "", "the server's `name` in tool names mcp:NAME/TOOL (default: the declaration's server, else the command's base name)")
 	project := fs.String("project", "", "the project `dir` paths are judged against (default: the git work tree of the current directory)")
-	fs.Bool("headless", true, "nobody can answer a prompt: a prompt is refused (always so: the gateway does not ask through elicitation)")
+	headless := fs.Bool("headless", false, "never ask the user: a call that prompts is refused even when the client can answer an elicitation")
 	auditPath := fs.String("audit-json", "", "append one JSON line per tools/call to `file`")
 	listen := fs.String("listen", "", "serve MCP over streamable HTTP on `addr` (loopback only) instead of stdio")
 	upstream := fs.String("upstream", "", "with --listen: the streamable-HTTP `url` of the server")
@@ -98,8 +107,16 @@ func runMCP(ctx context.Context, args []string) error {
 	}
 	defer audit.close()
 	if *listen != "" {
+		// Over HTTP the gate does not ask: a question would have to ride
+		// the SSE stream of the call's POST, which this version does not.
 		return serveMCPHTTP(ctx, g, audit, *listen, *upstream)
 	}
+	g.Elicit = !*headless
+	var prefix [8]byte
+	if _, err := rand.Read(prefix[:]); err != nil {
+		return badInput(fmt.Sprintf("random id prefix: %v", err))
+	}
+	g.AskPrefix = hex.EncodeToString(prefix[:])
 	return runMCPStdio(ctx, g, audit, argv)
 }
 
@@ -312,6 +329,16 @@ func runMCPStdio(ctx context.Context, g *mcp.Gate, audit *mcpAudit, argv []strin
 				audit.record(out.Events)
 				if out.Reply != nil {
 					client.line(out.Reply)
+				}
+				if out.Asked != "" {
+					id := out.Asked
+					time.AfterFunc(mcpAskTimeout, func() {
+						exp := g.Expire(tr, id)
+						audit.record(exp.Events)
+						if exp.Reply != nil {
+							client.line(exp.Reply)
+						}
+					})
 				}
 				if out.Forward != nil {
 					if server.line(out.Forward) != nil {

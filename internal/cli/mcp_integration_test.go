@@ -415,3 +415,73 @@ func TestMCPSandboxedServer(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPElicitation: a call that prompts (move_file deletes its source)
+// is asked about through the client's elicitation handler; approved it
+// runs, declined it does not, and with --headless nobody is asked.
+func TestMCPElicitation(t *testing.T) {
+	w := newMCPWorld(t)
+	warden := sandboxtest.BuildWarden(t)
+	for _, tt := range []struct {
+		name    string
+		flags   []string
+		approve bool
+		asked   bool
+		moved   bool
+	}{
+		{"approved", nil, true, true, true},
+		{"declined", nil, false, true, false},
+		{"headless", []string{"--headless"}, true, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			src := filepath.Join(w.project, tt.name+".txt")
+			dst := filepath.Join(w.project, tt.name+"-moved.txt")
+			if err := os.WriteFile(src, []byte("x"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			asked := 0
+			var question string
+			client := mcp.NewClient(&mcp.Implementation{Name: "warden-test", Version: "1"}, &mcp.ClientOptions{
+				ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked++
+					question = req.Params.Message
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": tt.approve}}, nil
+				},
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: w.command(warden, tt.flags...)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			// move_file prompts, so it stays listed. The round trip also
+			// lets the server's roots/list be answered: a server left
+			// waiting for it does not exit when its input ends.
+			lt, err := cs.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(lt.Tools, func(tool *mcp.Tool) bool { return tool.Name == "move_file" }) {
+				t.Errorf("move_file, which prompts, is not listed")
+			}
+			r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "move_file", Arguments: map[string]any{"source": src, "destination": dst}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (asked > 0) != tt.asked {
+				t.Errorf("asked %d times, want asked=%v", asked, tt.asked)
+			}
+			if tt.asked && !strings.Contains(question, "mcp:filesystem/move_file") || tt.asked && !strings.Contains(question, src) {
+				t.Errorf("the question %q does not say what is asked", question)
+			}
+			_, err = os.Stat(dst)
+			if moved := err == nil; moved != tt.moved {
+				t.Errorf("moved = %v (isError=%v %q), want %v", moved, r.IsError, text(r), tt.moved)
+			}
+			if r.IsError == tt.moved {
+				t.Errorf("isError = %v %q, want %v", r.IsError, text(r), !tt.moved)
+			}
+		})
+	}
+}

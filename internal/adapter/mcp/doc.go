@@ -11,7 +11,8 @@
 // # Usage
 //
 //	warden mcp [--policy FILE] [--tools DECL.yaml|filesystem] [--name SERVER]
-//	           [--project DIR] [--audit-json FILE] [--sandbox] -- SERVER CMD...
+//	           [--project DIR] [--audit-json FILE] [--sandbox] [--headless]
+//	           -- SERVER CMD...
 //
 // The agent's MCP client starts warden in the server's place; warden
 // starts the server. In an agent's MCP configuration:
@@ -24,15 +25,21 @@
 // name), with the classes and facets its declaration gives. A call the
 // policy does not allow is answered with a tool error (isError: true)
 // whose text says what was refused and why, and never reaches the
-// server. A prompt is refused too: the gateway has nobody to ask (it does
-// not use MCP elicitation), and an unanswered question is never a yes.
+// server. A call that prompts is asked about when the client declared
+// the elicitation capability: the gateway holds it and sends the client
+// an elicitation/create with one yes/no field, and forwards the call only
+// on an explicit yes (5 minutes at most). Otherwise (a client that cannot
+// be asked, --headless, the HTTP gateway, a call inside a batch) a prompt
+// is refused: an unanswered question is never a yes.
 // tools/list results lose the tools policy denies for every call; a tool
 // that would prompt stays listed. Malformed messages (not JSON, a wrong
 // jsonrpc version, a tools/call without a name) are answered with a
 // JSON-RPC error (-32700, -32600, -32602) and never forwarded. Everything
 // else passes through unchanged, the server's requests to the client
 // (sampling, elicitation) included. --audit-json appends one JSON line per
-// tools/call: time, server, id, tool, decision, rule, reason, status.
+// tools/call: time, server, id, tool, decision, rule, reason, asked (the
+// user was asked), status (refused, declined, unanswered, ok, tool error,
+// error CODE, no response).
 //
 // --sandbox runs the server under `warden run` (same policy and project),
 // and decides its calls as contained: the containment floor holds even

@@ -28,8 +28,9 @@ func validResponse(b json.RawMessage) bool {
 }
 
 // FuzzFromClient: any line from the client is either forwarded (as it
-// came, unless a batch lost elements) or answered with valid JSON-RPC on
-// one line, never both for a single message, and never a panic. Lines
+// came, unless a batch lost elements), answered with valid JSON-RPC on
+// one line, or held with a question to the client (an elicitation/create
+// request), never two of these for a single message, and never a panic. Lines
 // from the server never panic either, and valid JSON stays valid JSON.
 func FuzzFromClient(f *testing.F) {
 	files, _ := filepath.Glob("testdata/golden/*.txtar")
@@ -48,13 +49,24 @@ func FuzzFromClient(f *testing.F) {
 	}
 	f.Add([]byte("\xff"))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1e400,"method":"x"}`))
-	g := newGate(f, "version: 1\nrules: [{class: fileDelete, decision: deny}]\n", nil)
+	g := newGate(f, "version: 1\nrules: [{class: vendorSyncWrite, decision: deny}]\n", nil)
+	// The client declared elicitation: a call that prompts is asked.
+	g.Elicit, g.AskPrefix = true, "fuzz"
+	initialize := []byte(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"capabilities":{"elicitation":{}}}}`)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.IndexByte(line, '\n') >= 0 {
 			return // the reader splits lines; a line holds no newline
 		}
 		tr := &mcp.Tracker{}
+		g.FromClient(initialize, tr)
 		out := g.FromClient(line, tr)
+		if out.Asked != "" {
+			var ask map[string]json.RawMessage
+			if json.Unmarshal(out.Reply, &ask) != nil || string(ask["method"]) != `"elicitation/create"` || string(ask["id"]) != `"`+out.Asked+`"` || out.Forward != nil {
+				t.Fatalf("line %q asked %q with %s, forward %q", line, out.Asked, out.Reply, out.Forward)
+			}
+			return
+		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			if out.Forward != nil || out.Reply != nil {
 				t.Fatalf("blank line %q gave %+v", line, out)

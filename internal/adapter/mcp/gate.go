@@ -56,6 +56,14 @@ type Gate struct {
 	// tools/list; a tool is dropped only when this is a deny, as a prompt
 	// may be approved.
 	Listed func(*request.Request) Decision
+	// Elicit lets the gate ask the client's user about a call that
+	// prompts, with elicitation/create, when the client declared the
+	// elicitation capability (see elicit.go). False refuses every prompt.
+	Elicit bool
+	// AskPrefix makes the ids of the gate's own requests to the client
+	// unguessable by the server, whose requests share that id space
+	// ("warden-PREFIX-N"); the caller supplies a random one.
+	AskPrefix string
 }
 
 // Event is one tools/call for the audit.
@@ -65,9 +73,13 @@ type Event struct {
 	Decision string          `json:"decision"`
 	Rule     string          `json:"rule,omitempty"`
 	Reason   string          `json:"reason,omitempty"`
+	// Asked is true when the user was asked (a prompt) and approved, or
+	// declined, the call.
+	Asked bool `json:"asked,omitempty"`
 	// Status is what became of the call: "refused" (answered by Warden,
-	// never forwarded), "ok", "tool error" (the server's result had
-	// isError), "error CODE" (a JSON-RPC error), "no response".
+	// never forwarded), "declined" or "unanswered" (asked, and not
+	// approved), "ok", "tool error" (the server's result had isError),
+	// "error CODE" (a JSON-RPC error), "no response".
 	Status string `json:"status"`
 }
 
@@ -79,6 +91,9 @@ type Out struct {
 	Reply []byte
 	// Events are calls whose record is complete (refused ones).
 	Events []Event
+	// Asked is the id of an elicitation/create request in Reply: the
+	// caller calls [Gate.Expire] with it when nobody answers in time.
+	Asked string
 }
 
 // Tracker correlates the tools/call requests forwarded to the server
@@ -88,6 +103,10 @@ type Tracker struct {
 	// mu guards the fields below.
 	mu      sync.Mutex
 	pending map[string]Event
+	// canElicit is set by the client's initialize request.
+	canElicit bool
+	held      map[string]heldCall
+	asks      int
 }
 
 func (tr *Tracker) add(key string, ev Event) bool {
@@ -117,11 +136,16 @@ func (tr *Tracker) Drain() []Event {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	var out []Event
-	for _, ev := range tr.pending {
+	for key, ev := range tr.pending {
 		ev.Status = "no response"
+		for _, h := range tr.held {
+			if h.key == key {
+				ev.Asked, ev.Status = true, "unanswered"
+			}
+		}
 		out = append(out, ev)
 	}
-	tr.pending = nil
+	tr.pending, tr.held = nil, nil
 	return out
 }
 
@@ -137,13 +161,16 @@ func (g *Gate) FromClient(line []byte, tr *Tracker) Out {
 		return Out{Reply: ErrorResponse(nil, CodeInvalidRequest, fmt.Sprintf("invalid request: the message is larger than %d bytes", MaxLine))}
 	}
 	if trimmed[0] != '[' {
-		fwd, reply, ev := g.one(trimmed, tr)
-		out := Out{Reply: reply}
-		if fwd {
+		st := g.one(trimmed, tr, false)
+		out := Out{Reply: st.reply, Asked: st.asked}
+		switch {
+		case st.send != nil:
+			out.Forward = st.send
+		case st.forward:
 			out.Forward = line
 		}
-		if ev != nil {
-			out.Events = []Event{*ev}
+		if st.ev != nil {
+			out.Events = []Event{*st.ev}
 		}
 		return out
 	}
@@ -157,19 +184,22 @@ func (g *Gate) FromClient(line []byte, tr *Tracker) Out {
 	var fwds, replies [][]byte
 	var out Out
 	for _, e := range elems {
-		fwd, reply, ev := g.one(e, tr)
-		if fwd {
+		st := g.one(e, tr, true)
+		switch {
+		case st.send != nil:
+			fwds = append(fwds, st.send)
+		case st.forward:
 			fwds = append(fwds, e)
 		}
-		if reply != nil {
-			replies = append(replies, reply)
+		if st.reply != nil {
+			replies = append(replies, st.reply)
 		}
-		if ev != nil {
-			out.Events = append(out.Events, *ev)
+		if st.ev != nil {
+			out.Events = append(out.Events, *st.ev)
 		}
 	}
 	switch {
-	case len(fwds) == len(elems):
+	case len(fwds) == len(elems) && !slicesDiffer(fwds, elems):
 		out.Forward = line
 	case len(fwds) > 0:
 		out.Forward = batch(fwds)
@@ -180,48 +210,87 @@ func (g *Gate) FromClient(line []byte, tr *Tracker) Out {
 	return out
 }
 
+// slicesDiffer reports whether a batch's forwarded elements are not
+// the elements it came with (an approved call replaced one).
+func slicesDiffer(a [][]byte, b []json.RawMessage) bool {
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 func batch(elems [][]byte) []byte {
 	return append(append([]byte("["), bytes.Join(elems, []byte(","))...), ']')
 }
 
-// one handles one message: forward it, or answer it.
-func (g *Gate) one(raw []byte, tr *Tracker) (forward bool, reply []byte, ev *Event) {
+// step is what one message of a line leads to.
+type step struct {
+	forward bool   // forward the message as it came
+	send    []byte // or send this instead (an approved call held back)
+	reply   []byte // answer the client with this
+	ev      *Event
+	asked   string // reply is the elicitation/create of this id
+}
+
+// one handles one message: forward it, or answer it. inBatch is true
+// for an element of a batch, which is never held for a question.
+func (g *Gate) one(raw []byte, tr *Tracker, inBatch bool) step {
 	m, rerr := parseMessage(raw)
 	if rerr != nil {
-		return false, ErrorResponse(rerr.id, rerr.code, rerr.msg), nil
+		return step{reply: ErrorResponse(rerr.id, rerr.code, rerr.msg)}
 	}
-	if m.method != "tools/call" {
-		return true, nil, nil
+	switch m.method {
+	case "tools/call":
+	case "initialize":
+		tr.initialize(m)
+		return step{forward: true}
+	case "":
+		// A response: to a question the gate asked, or to the server.
+		if st, ok := g.answer(m, tr); ok {
+			return st
+		}
+		return step{forward: true}
+	default:
+		return step{forward: true}
 	}
 	if m.id == nil {
-		return false, ErrorResponse(nil, CodeInvalidRequest, "invalid request: tools/call must be a request with an id, not a notification"), nil
+		return step{reply: ErrorResponse(nil, CodeInvalidRequest, "invalid request: tools/call must be a request with an id, not a notification")}
 	}
 	var params map[string]json.RawMessage
 	if p, ok := m.fields["params"]; !ok || json.Unmarshal(p, &params) != nil || params == nil {
-		return false, ErrorResponse(m.id, CodeInvalidParams, "invalid params: tools/call needs params, an object with the tool's name"), nil
+		return step{reply: ErrorResponse(m.id, CodeInvalidParams, "invalid params: tools/call needs params, an object with the tool's name")}
 	}
 	var name string
 	if n, ok := params["name"]; !ok || json.Unmarshal(n, &name) != nil || name == "" {
-		return false, ErrorResponse(m.id, CodeInvalidParams, "invalid params: tools/call needs name, a non-empty string"), nil
+		return step{reply: ErrorResponse(m.id, CodeInvalidParams, "invalid params: tools/call needs name, a non-empty string")}
 	}
 	var args map[string]json.RawMessage
 	if a, ok := params["arguments"]; ok && string(bytes.TrimSpace(a)) != "null" {
 		if json.Unmarshal(a, &args) != nil || args == nil {
-			return false, ErrorResponse(m.id, CodeInvalidParams, "invalid params: tools/call arguments must be an object"), nil
+			return step{reply: ErrorResponse(m.id, CodeInvalidParams, "invalid params: tools/call arguments must be an object")}
 		}
 	}
 	tool := ToolName(g.Server, name)
 	d := g.decideCall(name, args)
 	e := Event{ID: m.id, Tool: tool, Decision: d.Verdict.String(), Rule: d.Rule, Reason: d.Reason}
+	key, _ := idKey(m.id)
+	if d.Verdict == action.Prompt && g.Elicit && !inBatch && tr.elicits() {
+		if !tr.add(key, e) {
+			return step{reply: ErrorResponse(m.id, CodeInvalidRequest, "invalid request: the id of a call still in progress")}
+		}
+		ask, id := g.ask(tr, heldCall{key: key, line: raw, id: m.id, tool: tool, d: d}, params["arguments"])
+		return step{reply: ask, asked: id}
+	}
 	if d.Verdict != action.Allow {
 		e.Status = "refused"
-		return false, ToolError(m.id, RefusalText(tool, d)), &e
+		return step{reply: ToolError(m.id, RefusalText(tool, d)), ev: &e}
 	}
-	key, _ := idKey(m.id)
 	if !tr.add(key, e) {
-		return false, ErrorResponse(m.id, CodeInvalidRequest, "invalid request: the id of a call still in progress"), nil
+		return step{reply: ErrorResponse(m.id, CodeInvalidRequest, "invalid request: the id of a call still in progress")}
 	}
-	return true, nil, nil
+	return step{forward: true}
 }
 
 func (g *Gate) decideCall(name string, args map[string]json.RawMessage) Decision {

@@ -101,6 +101,8 @@ func TestGolden(t *testing.T) {
 				}
 			}
 			g := newGate(t, string(in["policy.yaml"]), decl)
+			// Files named elicit-* let the gate ask the client.
+			g.Elicit, g.AskPrefix = strings.HasPrefix(filepath.Base(file), "elicit-"), "test"
 			tr := &mcp.Tracker{}
 			var fwd, reply, client, events bytes.Buffer
 			record := func(evs []mcp.Event) {
