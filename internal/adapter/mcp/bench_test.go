@@ -15,7 +15,7 @@ import (
 // whole round trip over stdio.
 func BenchmarkToolsCall(b *testing.B) {
 	g := newGate(b, "", nil)
-	call := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"src/main.go"}}}`)
+	call := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"/nonexistent-mcp-test/shop/src/main.go"}}}`)
 	resp := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"package main"}]}}`)
 	tr := &mcp.Tracker{}
 	b.ReportAllocs()
@@ -31,7 +31,7 @@ func BenchmarkToolsCall(b *testing.B) {
 // path): the answer is built in the server's place.
 func BenchmarkToolsCallRefused(b *testing.B) {
 	g := newGate(b, "", nil)
-	call := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write_file","arguments":{"path":".env","content":"x"}}}`)
+	call := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"/nonexistent-mcp-test/shop/.env","content":"x"}}}`)
 	tr := &mcp.Tracker{}
 	b.ReportAllocs()
 	for b.Loop() {
