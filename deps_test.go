@@ -92,6 +92,10 @@ func TestPurePackagesDoNoIO(t *testing.T) {
 	}
 }
 
+// adapterIO are the Warden packages an adapter may not import: they act
+// on the system (run, sandbox, proxy, serve) rather than describe it.
+var adapterIO = []string{"internal/cli", "internal/sandbox", "internal/proxy", "internal/credential", "internal/dnsstub"}
+
 // TestAdaptersDoNoIO: the agent adapters (internal/adapter and the
 // packages below it) translate payloads and decisions and do no I/O of
 // their own: package cli reads stdin, walks directories and writes the
@@ -114,8 +118,8 @@ func TestAdaptersDoNoIO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dirs) < 4 {
-		t.Fatalf("found %d adapter packages (%v), want adapter, claudecode, codex and gemini", len(dirs), dirs)
+	if len(dirs) < 5 {
+		t.Fatalf("found %d adapter packages (%v), want adapter, claudecode, codex, gemini and mcp", len(dirs), dirs)
 	}
 	for _, dir := range dirs {
 		for _, f := range parseDir(t, dir, 0) {
@@ -123,6 +127,9 @@ func TestAdaptersDoNoIO(t *testing.T) {
 				path, _ := strconv.Unquote(imp.Path.Value)
 				if slices.Contains(ioImports, path) {
 					t.Errorf("%s imports %s: an adapter does no I/O", dir, path)
+				}
+				if rest, ok := strings.CutPrefix(path, module+"/"); ok && slices.Contains(adapterIO, rest) {
+					t.Errorf("%s imports %s: an adapter does not act on the system", dir, rest)
 				}
 			}
 			ast.Inspect(f, func(n ast.Node) bool {

@@ -53,6 +53,7 @@ func commands() []command {
 		{"net", "decide network destinations as the egress proxy would: check", runNet},
 		{"policy", "work on policy files: fmt, lint, enumerate, test, remember", runPolicy},
 		{"hook", "answer an agent CLI's hook (claude-code) and install it: hook install claude-code", runHook},
+		{"mcp", "MCP gateway: gate a server's tools/call and filter its tools/list: mcp -- SERVER CMD...", runMCP},
 		{"doctor", "report what containment this host offers and what a run enforces", runDoctor},
 		{"version", "print the version", runVersion},
 	}
