@@ -24,7 +24,7 @@ var Honesty = adapter.Honesty{
 	SeesNativeTools: adapter.Capability{Level: adapter.Partial,
 		Note: "Claude Code's shell, file and web tools are decided; Task/Agent, TodoWrite, ExitPlanMode, Skill, BashOutput, KillShell and slash commands are not matched, and a background Bash process is judged only when it starts"},
 	Sandboxes: adapter.Capability{Level: adapter.Partial,
-		Note: "with --wrap, Bash commands run under warden run (containment floor, egress proxy); without it nothing is contained; Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep, LS, WebFetch and WebSearch run in Claude Code's own process, decided but uncontained, and MCP servers run outside Warden"},
+		Note: "with --wrap, Bash commands run under warden run (containment floor, egress proxy); without it nothing is contained; Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep, LS, WebFetch and WebSearch run in Claude Code's own process, decided but uncontained, and MCP servers run outside Warden unless started behind `warden mcp --sandbox`"},
 }
 
 func init() { adapter.Register(Honesty) }
