@@ -4,10 +4,13 @@
 package adapter
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // Input decodes a tool input into v; fields v does not name are ignored,
@@ -71,4 +74,27 @@ func LiteralDir(pat string) string {
 		return "/"
 	}
 	return d
+}
+
+// DecodePayload decodes a hook payload into v: data must be at most max
+// bytes of UTF-8 holding exactly one JSON value. agent names the sender in
+// the error for an empty payload ("Claude Code", "Codex", "Gemini CLI").
+func DecodePayload(data []byte, max int, agent string, v any) error {
+	if len(data) > max {
+		return fmt.Errorf("payload larger than %d bytes", max)
+	}
+	if !utf8.Valid(data) {
+		return errors.New("payload is not UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return fmt.Errorf("empty payload (want the JSON object %s sends)", agent)
+		}
+		return fmt.Errorf("payload: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("payload: unexpected data after the JSON object")
+	}
+	return nil
 }

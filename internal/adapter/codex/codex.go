@@ -65,9 +65,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"unicode/utf8"
+
+	"warden.dev/warden/internal/adapter"
 )
 
 // MaxSize is the largest payload accepted, in bytes. A patch carries
@@ -117,22 +117,9 @@ type Payload struct {
 // [PostToolUse], when the tool name or the working directory is missing,
 // or when tool_input is not an object.
 func Parse(data []byte) (*Payload, error) {
-	if len(data) > MaxSize {
-		return nil, fmt.Errorf("payload larger than %d bytes", MaxSize)
-	}
-	if !utf8.Valid(data) {
-		return nil, errors.New("payload is not UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
 	var p Payload
-	if err := dec.Decode(&p); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("empty payload (want the JSON object Codex sends)")
-		}
-		return nil, fmt.Errorf("payload: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("payload: unexpected data after the JSON object")
+	if err := adapter.DecodePayload(data, MaxSize, "Codex", &p); err != nil {
+		return nil, err
 	}
 	switch p.Event {
 	case PreToolUse, PermissionRequest, PostToolUse:
