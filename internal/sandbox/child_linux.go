@@ -49,15 +49,24 @@ func Init() {
 	}()
 	ctl := os.NewFile(ctlFD, "sandbox-control")
 	buf := make([]byte, 1<<20)
-	n, err := ctl.Read(buf)
-	if err != nil {
+	// A root caller's idmapped mounts come with the configuration.
+	oob := make([]byte, unix.CmsgSpace(maxIdmapped*4))
+	var n, oobn int
+	var err error
+	for {
+		n, oobn, _, _, err = unix.Recvmsg(ctlFD, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil || n == 0 {
 		os.Exit(125)
 	}
 	var cfg config
 	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
 		fail(ctl, "decode configuration: "+err.Error(), "")
 	}
-	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs, sigsReady: sigsReady}
+	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs, sigsReady: sigsReady, idmapFDs: rightsIn(oob[:oobn])}
 	i.setup()
 	i.runCommand()
 }
@@ -68,6 +77,10 @@ type initProc struct {
 	sigs      chan os.Signal
 	sigsReady chan struct{}
 	blocked   blockedLog
+	// idmapFDs are the idmapped mounts of cfg.Idmapped, in order, and
+	// attached the roots init has attached them at.
+	idmapFDs []int
+	attached []string
 }
 
 // forwarded are the signals passed on to the command: those a shell or a
@@ -214,6 +227,7 @@ func (i *initProc) setup() {
 	}
 	i.step("mask sensitive paths", i.mask)
 	i.step("mount /proc", mountProc)
+	i.step("mount /sys", i.mountSys)
 	i.step("enter new root", func() error {
 		if err := unix.Unmount(oldRoot, unix.MNT_DETACH); err != nil {
 			return err
@@ -245,7 +259,8 @@ func (i *initProc) setup() {
 		i.step("make network listeners", i.makeListeners)
 	}
 	i.step("enter project", func() error { return unix.Chdir(i.cfg.Project) })
-	i.step("drop privileges", dropPrivileges)
+	// Privileges are dropped in runCommand, once init has its cgroup
+	// namespace.
 }
 
 // setattr adds flags to the mount at path and every mount below it.
@@ -316,10 +331,26 @@ func (i *initProc) bindAll() error {
 	if i.cfg.Project == "/" {
 		return &stepError{"the project is /", "pass a project directory with --project"}
 	}
+	var covers []string
+	if i.cfg.HostID {
+		var err error
+		if covers, err = i.coverUnsearchable(); err != nil {
+			return err
+		}
+	}
 	for _, b := range i.cfg.Binds {
-		if err := bindOne(b); err != nil {
+		var err error
+		if i.cfg.HostID {
+			err = i.bindIdmapped(b)
+		} else {
+			err = bindOne(b)
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w", b.Path, err)
 		}
+	}
+	if i.cfg.HostID {
+		return readOnlyCovers(covers)
 	}
 	return nil
 }
@@ -427,6 +458,55 @@ func mountProc() error {
 	return nil
 }
 
+// sysMasks are the parts of the sandbox's own sysfs that still describe
+// the host rather than the sandbox, covered as procMasks are. Its network
+// entries (/sys/class/net, /sys/devices/virtual/net) need none: a sysfs
+// mounted in the sandbox's network namespace lists that namespace's
+// interfaces only (loopback). Nor do debugfs, securityfs, tracefs, the
+// cgroup hierarchies and the other filesystems the host mounts below /sys:
+// a fresh sysfs has none of them, only their empty mount points.
+var sysMasks = []string{
+	"firmware",            // ACPI tables, DMI entries, EFI variables, the device tree: serial numbers, board and platform ids
+	"devices/virtual/dmi", // /sys/class/dmi/id: the machine's vendor, model, serial numbers and uuid
+	"hypervisor",          // the guest's uuid and the hypervisor's properties (Xen)
+}
+
+// mountSys replaces the host's /sys with a fresh read-only sysfs of the
+// sandbox's network namespace (init's user namespace owns it, so it may),
+// sysMasks covered, and the run's own cgroup v2 directory, read-only, as
+// /sys/fs/cgroup where the run has one; else /sys/fs/cgroup is empty. In
+// the command's cgroup namespace that directory is "/".
+func (i *initProc) mountSys() error {
+	p := newRoot + "/sys"
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err := unix.Mount("sysfs", p, "sysfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return err
+	}
+	for _, name := range sysMasks {
+		sub := p + "/" + name
+		fi, err := os.Lstat(sub)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := maskPath(sub, fi.IsDir()); err != nil {
+			return fmt.Errorf("mask %s: %w", sub, err)
+		}
+	}
+	if i.cfg.CgroupV2 == "" {
+		return nil
+	}
+	cg := p + "/fs/cgroup"
+	if err := unix.Mount(oldRoot+i.cfg.CgroupV2, cg, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("bind the run's cgroup: %w", err)
+	}
+	return setattr(cg, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
+}
+
 func loopbackUp() error {
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -445,8 +525,9 @@ func loopbackUp() error {
 }
 
 // dropPrivileges leaves this thread, and so the command it starts, with no
-// capability at all and no way to gain one.
-func dropPrivileges() error {
+// capability at all and no way to gain one; with hostID, also as uid and
+// gid 65534 ([hostID] outside) with no supplementary group.
+func dropPrivileges(hostID bool) error {
 	// Other threads of init keep their capabilities until init exits;
 	// non-dumpable keeps the command from ptracing or reading them.
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -466,6 +547,11 @@ func dropPrivileges() error {
 	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return fmt.Errorf("PR_CAP_AMBIENT_CLEAR_ALL: %w", err)
+	}
+	if hostID {
+		if err := becomeSandboxID(); err != nil {
+			return err
+		}
 	}
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
@@ -631,13 +717,18 @@ func (i *initProc) runCommand() {
 	if !i.cfg.NoLandlock {
 		i.step("landlock", func() error { return installLandlock(&i.cfg) })
 	}
+	<-i.sigsReady
+	i.step("wait for the cgroup", i.awaitGo)
+	// Init is in the run's cgroups now: they become the root of the
+	// command's cgroup namespace, which takes CAP_SYS_ADMIN, so before
+	// privileges go, and unshare, so before seccomp refuses it.
+	i.step("enter cgroup namespace", func() error { return unix.Unshare(unix.CLONE_NEWCGROUP) })
+	i.step("drop privileges", func() error { return dropPrivileges(i.cfg.HostID) })
 	// Last, so that no setup step runs under it; TSYNC covers every
 	// thread of init, and the command inherits it.
 	if !i.cfg.NoSeccomp {
 		i.step("seccomp filter", i.installSeccomp)
 	}
-	<-i.sigsReady
-	i.step("wait for the cgroup", i.awaitGo)
 	if err := setCommandRlimits(i.cfg.CommandRlimits); err != nil {
 		fail(i.ctl, err.Error(), "the hard limit of this user is lower; lower the limit in the policy")
 	}

@@ -46,6 +46,18 @@ type config struct {
 	// NoLandlock and NoSeccomp skip those layers (Spec.Degraded).
 	NoLandlock bool `json:"no_landlock,omitempty"`
 	NoSeccomp  bool `json:"no_seccomp,omitempty"`
+	// HostID runs the command as [hostID] outside, with no supplementary
+	// groups (a root caller's run): init's maps then hold 0 as well, so
+	// that init builds the view as the caller, and init switches itself
+	// to 65534 before it starts the command.
+	HostID bool `json:"host_id,omitempty"`
+	// Idmapped are the binds attached from the idmapped mounts whose
+	// descriptors come with this message, in the same order.
+	Idmapped []string `json:"idmapped,omitempty"`
+	// CgroupV2 is the run's own cgroup v2 directory on the host, shown
+	// read-only as the sandbox's /sys/fs/cgroup; "" when the run has
+	// none (its cgroups are v1, or it has no cgroup).
+	CgroupV2 string `json:"cgroup_v2,omitempty"`
 	// Trace asks init to report each setup step's duration.
 	Trace bool `json:"trace,omitempty"`
 }

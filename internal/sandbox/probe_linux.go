@@ -95,7 +95,7 @@ func probeNamespaces() NamespaceFacts {
 		n.Sysctls = append(n.Sysctls, s)
 	}
 	cmd := exec.Command(trueCommand())
-	cmd.SysProcAttr = initAttr() // as Run starts init
+	cmd.SysProcAttr = initAttr(os.Getuid() == 0) // as Run starts init
 
 	runtime.LockOSThread()
 	err := cmd.Start()

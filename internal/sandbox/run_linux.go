@@ -63,9 +63,13 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// planned while init starts; init waits for its configuration.
 	planned := make(chan error, 1)
 	var v view
+	var idm []idmapped // a root caller's idmapped mounts, for init
 	go func() {
 		var err error
 		v, err = planView(spec, cfg.Project)
+		if err == nil && cfg.HostID {
+			idm, err = prepareIdmapped(v.binds, cfg.Project)
+		}
 		planned <- err
 	}()
 	tr.mark("configuration")
@@ -108,7 +112,12 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		}
 		return planErr
 	}
-	defer waitPlan()
+	defer func() {
+		waitPlan()
+		for _, m := range idm {
+			unix.Close(m.fd)
+		}
+	}()
 
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -133,7 +142,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// Both streams are streamed live through a pipe and captured, head
 	// and tail, in memory.
 	outCap, errCap := NewCapture(liveOut, spec.Limits.Output), NewCapture(liveErr, spec.Limits.Output)
-	attr := initAttr()
+	attr := initAttr(cfg.HostID)
 
 	start, since := time.Now(), coarseNow()
 	// Pdeathsig fires when the thread that forked init exits; keep this
@@ -172,11 +181,21 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			}
 			tr.mark("view planned")
 			cfg.Binds, cfg.Masks = v.binds, v.masks
+			cfg.CgroupV2 = cg.v2Dir()
+			var fds []int
+			for _, m := range idm {
+				cfg.Idmapped = append(cfg.Idmapped, m.path)
+				fds = append(fds, m.fd)
+			}
 			var err error
 			if msg, err = json.Marshal(cfg); err != nil {
 				return &SetupError{What: "encode configuration: " + err.Error()}
 			}
-			if _, err := parentEnd.Write(msg); err != nil {
+			var rights []byte
+			if len(fds) > 0 {
+				rights = unix.UnixRights(fds...)
+			}
+			if err := unix.Sendmsg(int(parentEnd.Fd()), msg, rights, nil, 0); err != nil {
 				return &SetupError{What: "send configuration to init: " + err.Error()}
 			}
 			tr.mark("rlimits, configuration sent")
@@ -378,6 +397,9 @@ func buildConfig(spec Spec) (*config, error) {
 		FullAccess: spec.Mode == FullAccess,
 		FailAt:     testOnlyFailAt,
 		Trace:      spec.Trace != nil,
+		// A root caller's command runs as an unprivileged host uid,
+		// unless the caller named that layer degraded.
+		HostID: os.Getuid() == 0 && !slices.Contains(spec.Degraded, LayerHostUID),
 	}
 	// The scratch is mounted in the sandbox's /run, which exists where
 	// the host has one.
@@ -411,6 +433,8 @@ func buildConfig(spec Spec) (*config, error) {
 		case LayerCgroup:
 			// Read by newCgroup: requested limits fall back to
 			// rlimits instead of failing.
+		case LayerHostUID:
+			// Read above: a root caller's command keeps host uid 0.
 		default:
 			return nil, &SetupError{What: fmt.Sprintf("unknown layer %q to run without", l), Hint: fmt.Sprintf("layers that can be turned off: %v", Layers)}
 		}
@@ -617,13 +641,27 @@ func forwardSignals(sigs <-chan os.Signal, init *launched, stop <-chan struct{})
 // initAttr is how init is started: in new user (uid and gid 65534 inside,
 // the caller's outside), mount, pid, net, ipc and uts namespaces, with the
 // capabilities it needs there, killed if the thread that forked it ends.
-func initAttr() *syscall.SysProcAttr {
+//
+// With asHostID (a root caller), 65534 inside is [hostID] outside instead,
+// and 0 stays 0: init keeps the caller's identity, which it needs to build
+// the view (root's 0700 directories, tmpfs files it creates), and
+// switches itself to 65534, groups dropped, just before it starts the
+// command (dropPrivileges). Setgroups is allowed for that, which is safe
+// here: the maps are written by root, not by an unprivileged user who
+// could use it to shed a group that denies access.
+func initAttr(asHostID bool) *syscall.SysProcAttr {
+	uids := []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getuid(), Size: 1}}
+	gids := []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getgid(), Size: 1}}
+	if asHostID {
+		uids = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: sandboxID, HostID: hostID, Size: 1}}
+		gids = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: sandboxID, HostID: hostID, Size: 1}}
+	}
 	return &syscall.SysProcAttr{
 		Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID |
 			unix.CLONE_NEWNET | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS,
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getuid(), Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: sandboxID, HostID: os.Getgid(), Size: 1}},
-		GidMappingsEnableSetgroups: false,
+		UidMappings:                uids,
+		GidMappings:                gids,
+		GidMappingsEnableSetgroups: asHostID,
 		AmbientCaps:                initCaps,
 		Pdeathsig:                  syscall.SIGKILL,
 		// A session of its own: a signal to a process group the caller

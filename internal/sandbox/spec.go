@@ -100,7 +100,8 @@ type Spec struct {
 	Signals <-chan os.Signal
 	// Degraded lists layers this run goes without, by the caller's
 	// explicit choice (warden run --degraded): [LayerLandlock],
-	// [LayerSeccomp]. Every other layer is mandatory.
+	// [LayerSeccomp], [LayerCgroup], [LayerHostUID]. Every other layer is
+	// mandatory.
 	Degraded []Layer
 	// RecordChanges asks for Result.Changes: the writable roots (the
 	// project in workspace-write mode, ReadWrite) are walked after the run
@@ -167,11 +168,16 @@ const (
 	// it, requested memory, pids and cpu limits fall back to per-process
 	// rlimits (see [Limits]) instead of stopping the run.
 	LayerCgroup Layer = "cgroup"
+	// LayerHostUID is a root caller's unprivileged host identity: without
+	// it, the command runs as host uid 0 (without capabilities) as the
+	// caller's files' owner, instead of as an id that owns nothing, and
+	// can read every file only root may read.
+	LayerHostUID Layer = "host-uid"
 )
 
 // Layers lists every layer a run can go without, for flag help and
 // validation.
-var Layers = []Layer{LayerLandlock, LayerSeccomp, LayerCgroup}
+var Layers = []Layer{LayerLandlock, LayerSeccomp, LayerCgroup, LayerHostUID}
 
 // Limits bounds the resources of one run. A field that is set (above zero)
 // is a request: it is enforced or the run fails with a [*SetupError] before

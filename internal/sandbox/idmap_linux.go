@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+// This file gives a root caller's command an unprivileged host identity.
+//
+// A caller that is not root runs the command as its own uid outside the
+// sandbox: the kernel lets it map nothing else, and the command can read
+// no more than the caller could. A root caller's command, mapped to host
+// uid 0 as before, would read every file only root may read (its
+// capabilities are gone, but as the owner it needs none). So, for a root
+// caller, the sandbox's uid and gid 65534 are mapped to [hostID], an id no
+// host user, group, file or process has, and the project (and every other
+// writable bind) is an idmapped mount (mount_setattr MOUNT_ATTR_IDMAP)
+// that shows its owner's files as the command's own and writes the files
+// the command creates as the owner's on disk.
+//
+// The parent, root in the initial user namespace, makes each such mount
+// detached: open_tree(OPEN_TREE_CLONE|AT_RECURSIVE) of the host path,
+// then mount_setattr with the user namespace of a helper process whose
+// uid and gid maps send the path's owner to hostID (the idmapping of a
+// mount is that namespace's maps). The descriptors go to init with its
+// configuration (SCM_RIGHTS); init attaches each one with move_mount in
+// its bind step. Idmapped mounts need CAP_SYS_ADMIN in the user namespace
+// that owns the filesystem, which only the parent has.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// hostID is the host uid and gid of a root caller's command. It is chosen
+// where nothing else lives:
+//
+//   - not 65534 ("nobody"), which host daemons run as and NFS squashes
+//     to: sharing it would let the command signal, ptrace or read what
+//     they own wherever the namespaces and Landlock's scopes do not keep
+//     them apart;
+//   - not in root's /etc/subuid range, which LXD and podman hand out to
+//     their containers' processes and files;
+//   - in the gap that systemd's allocation (systemd.io/UIDS-GIDS) leaves
+//     unused, above the container ranges (524288–1879048191) and below its
+//     foreign range (2147352576 and up), above the subordinate ranges that
+//     shadow (from 100000, 65536 a user) and LXD (1000000–1000999999)
+//     allocate by default, and below 2^31 for tools that print ids signed.
+//
+// [checkHostID] refuses it at run time when /etc/passwd, /etc/group,
+// /etc/subuid or /etc/subgid gives it to anyone. Every root run shares it:
+// runs are kept apart by their own namespaces, not by their uid.
+const hostID = 0x7ffd0000 // 2147287040
+
+// hostIDFiles are where checkHostID looks for hostID in use; tests point
+// them elsewhere.
+var hostIDFiles = struct{ passwd, group, subuid, subgid string }{
+	"/etc/passwd", "/etc/group", "/etc/subuid", "/etc/subgid",
+}
+
+// degradedHostIDHint is how a root caller gets past a host where the
+// unprivileged identity cannot be had.
+const degradedHostIDHint = "run warden as a non-root user; or, by choice, run with --degraded=" + string(LayerHostUID) +
+	" to run the command as host uid 0 without capabilities, which can read every file only root may read"
+
+// checkHostID reports whether hostID is free on this host: no user or
+// group has it, and no subordinate id range covers it.
+func checkHostID() error {
+	id := strconv.Itoa(hostID)
+	for _, f := range []struct{ path, what string }{{hostIDFiles.passwd, "user"}, {hostIDFiles.group, "group"}} {
+		b, err := os.ReadFile(f.path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("read %s: %w", f.path, err)
+		}
+		for line := range bytes.Lines(b) {
+			// name:password:id:...
+			fields := strings.SplitN(string(line), ":", 4)
+			if len(fields) >= 3 && strings.TrimSpace(fields[2]) == id {
+				return fmt.Errorf("%s %s in %s has id %d, the unprivileged id warden gives a root caller's command", f.what, fields[0], f.path, hostID)
+			}
+		}
+	}
+	for _, path := range []string{hostIDFiles.subuid, hostIDFiles.subgid} {
+		b, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			// owner:first:count
+			fields := strings.Split(strings.TrimSpace(sc.Text()), ":")
+			if len(fields) != 3 {
+				continue
+			}
+			first, err1 := strconv.ParseUint(fields[1], 10, 32)
+			count, err2 := strconv.ParseUint(fields[2], 10, 32)
+			if err1 == nil && err2 == nil && first <= hostID && hostID < first+count {
+				return fmt.Errorf("%s gives %s the range %s-%d, which holds id %d, the unprivileged id warden gives a root caller's command",
+					path, fields[0], fields[1], first+count-1, hostID)
+			}
+		}
+	}
+	return nil
+}
+
+// testOnlyRefuseIdmap, when set, makes idmapped mounts fail as on a
+// kernel or filesystem without them.
+var testOnlyRefuseIdmap bool
+
+// idmapped is one detached idmapped mount for init to attach.
+type idmapped struct {
+	path string
+	fd   int
+}
+
+// owner is the uid and gid that own a host path.
+type owner struct{ uid, gid uint32 }
+
+// idmapRoots returns, for a root caller, which binds are attached from
+// an idmapped mount of their own: the project (binds[0] is not assumed)
+// and every writable bind, except those inside another such root with
+// the same owner, which init binds from that root's mount and so share
+// its idmapping.
+func idmapRoots(binds []bind, project string) ([]string, map[string]owner, error) {
+	owners := map[string]owner{}
+	var roots []string
+	for _, b := range binds {
+		if !b.Writable && b.Path != project {
+			continue
+		}
+		var st unix.Stat_t
+		if err := unix.Stat(b.Path, &st); err != nil {
+			return nil, nil, fmt.Errorf("stat %s: %w", b.Path, err)
+		}
+		o := owner{st.Uid, st.Gid}
+		inside := false
+		for _, r := range roots {
+			inside = inside || (within(b.Path, r) && owners[r] == o)
+		}
+		if !inside {
+			roots = append(roots, b.Path)
+			owners[b.Path] = o
+		}
+	}
+	return roots, owners, nil
+}
+
+// makeIdmapped makes the idmapped mounts of roots: each shows files
+// owned by its owner as hostID's, nosuid and nodev (init adds read-only
+// where the bind is). On error nothing is left open.
+func makeIdmapped(roots []string, owners map[string]owner) (out []idmapped, err error) {
+	defer func() {
+		if err != nil {
+			for _, m := range out {
+				unix.Close(m.fd)
+			}
+			out = nil
+		}
+	}()
+	userns := map[owner]int{}
+	defer func() {
+		for _, fd := range userns {
+			unix.Close(fd)
+		}
+	}()
+	for _, p := range roots {
+		o := owners[p]
+		ns, ok := userns[o]
+		if !ok {
+			if ns, err = mappingUserns(o); err != nil {
+				return out, fmt.Errorf("user namespace mapping %d:%d to %d: %w", o.uid, o.gid, hostID, err)
+			}
+			userns[o] = ns
+		}
+		fd, err := unix.OpenTree(unix.AT_FDCWD, p, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
+		if err != nil {
+			return out, fmt.Errorf("open_tree %s: %w", p, err)
+		}
+		out = append(out, idmapped{path: p, fd: fd})
+		attr := &unix.MountAttr{
+			Attr_set:  unix.MOUNT_ATTR_IDMAP | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV,
+			Userns_fd: uint64(ns),
+		}
+		err = unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, attr)
+		if testOnlyRefuseIdmap {
+			err = unix.EINVAL
+		}
+		if err != nil {
+			return out, fmt.Errorf("idmapped mount of %s: mount_setattr: %w", p, err)
+		}
+	}
+	return out, nil
+}
+
+// idmapError is the setup error of a root run whose idmapped mounts
+// could not be made.
+func idmapError(err error) *SetupError {
+	what := "unprivileged identity for a root caller: " + err.Error()
+	hint := degradedHostIDHint
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		hint = "idmapped mounts need Linux 5.12 or newer and a filesystem that supports them " +
+			"(ext4, xfs, btrfs, overlayfs, tmpfs from Linux 6.3; not NFS or most FUSE); " + hint
+	}
+	return &SetupError{What: what, Hint: hint}
+}
+
+// mappingUserns returns a descriptor of a new user namespace whose uid
+// and gid maps send o to hostID: the idmapping of a mount made with it.
+// A user namespace lives only as long as something holds it, so a helper
+// is started in it, held, and killed once its namespace is open. As runc
+// does for its idmapped mounts, the helper is traced (PTRACE_TRACEME): it
+// stops at its exec, before running any code of the program.
+func mappingUserns(o owner) (int, error) {
+	pid, err := syscall.ForkExec("/proc/self/exe", []string{"warden-idmap"}, &syscall.ProcAttr{
+		Env: []string{},
+		Sys: &syscall.SysProcAttr{
+			Cloneflags:                 unix.CLONE_NEWUSER,
+			UidMappings:                []syscall.SysProcIDMap{{ContainerID: int(o.uid), HostID: hostID, Size: 1}},
+			GidMappings:                []syscall.SysProcIDMap{{ContainerID: int(o.gid), HostID: hostID, Size: 1}},
+			GidMappingsEnableSetgroups: false,
+			Ptrace:                     true,
+			Pdeathsig:                  syscall.SIGKILL,
+		},
+	})
+	if err != nil {
+		return -1, err
+	}
+	defer func() {
+		unix.Kill(pid, unix.SIGKILL)
+		// Its trace stop is reported too: wait until it is gone.
+		for {
+			var ws unix.WaitStatus
+			_, err := unix.Wait4(pid, &ws, 0, nil)
+			if err != unix.EINTR && (err != nil || ws.Exited() || ws.Signaled()) {
+				break
+			}
+		}
+	}()
+	return unix.Open(fmt.Sprintf("/proc/%d/ns/user", pid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+}
+
+// maxIdmapped bounds the idmapped mounts of one run: the descriptors go
+// in one control message.
+const maxIdmapped = 64
+
+// prepareIdmapped checks that hostID is free and makes the idmapped
+// mounts of a root caller's run, as setup errors.
+func prepareIdmapped(binds []bind, project string) ([]idmapped, error) {
+	if err := checkHostID(); err != nil {
+		return nil, &SetupError{What: "unprivileged identity for a root caller: " + err.Error(),
+			Hint: "give that id back (warden needs it unused), " + degradedHostIDHint}
+	}
+	roots, owners, err := idmapRoots(binds, project)
+	if err != nil {
+		return nil, idmapError(err)
+	}
+	if len(roots) > maxIdmapped {
+		return nil, &SetupError{What: fmt.Sprintf("unprivileged identity for a root caller: %d writable paths with different owners, more than %d", len(roots), maxIdmapped),
+			Hint: "list fewer sandbox.filesystem.read_write paths, or paths inside one another"}
+	}
+	m, err := makeIdmapped(roots, owners)
+	if err != nil {
+		return nil, idmapError(err)
+	}
+	return m, nil
+}
+
+// v2Dir is the run's cgroup v2 directory, or "" when it has none.
+func (cg *runCgroup) v2Dir() string {
+	if cg == nil {
+		return ""
+	}
+	for _, d := range []struct {
+		dir string
+		v2  bool
+	}{{cg.memDir, cg.memV2}, {cg.pidsDir, cg.pidsV2}, {cg.cpuDir, cg.cpuV2}} {
+		if d.v2 && d.dir != "" {
+			return d.dir
+		}
+	}
+	return ""
+}
+
+// In init.
+
+// coverUnsearchable makes the binds of a root caller's run reachable by
+// the command: a directory above a bind that the command could not search
+// (root's 0700 home above a project in it; an id that owns nothing searches
+// only what others may) is covered with an empty tmpfs, in which the bind
+// step makes the mount points. What the cover hides was out of the
+// command's reach anyway. Directories inside an idmapped root are the
+// command's own and need none.
+func (i *initProc) coverUnsearchable() ([]string, error) {
+	var covers []string
+	for _, b := range i.cfg.Binds {
+		for a := nextAncestor(b.Path, b.Path); a != ""; a = nextAncestor(b.Path, a) {
+			under := false
+			for _, r := range append(slices.Clone(i.cfg.Idmapped), covers...) {
+				under = under || a == r || within(a, r)
+			}
+			if under {
+				break
+			}
+			fi, err := os.Lstat(newRoot + a)
+			if errors.Is(err, os.ErrNotExist) {
+				break // below a tmpfs of the sandbox: made searchable
+			}
+			if err != nil {
+				return nil, err
+			}
+			if fi.Mode()&0o001 != 0 {
+				continue
+			}
+			if err := unix.Mount("tmpfs", newRoot+a, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=64k,mode=0755"); err != nil {
+				return nil, fmt.Errorf("cover %s: %w", a, err)
+			}
+			covers = append(covers, a)
+			break
+		}
+	}
+	return covers, nil
+}
+
+// nextAncestor walks the ancestors of p from the top, / excluded: the one
+// below prev (the first when prev is p), or "" after the last.
+func nextAncestor(p, prev string) string {
+	start := 1
+	if prev != p {
+		start = len(prev) + 1
+	}
+	j := strings.IndexByte(p[start:], '/')
+	if j < 0 {
+		return ""
+	}
+	return p[:start+j]
+}
+
+// readOnlyCovers makes the covers read-only once their mount points are
+// made.
+func readOnlyCovers(covers []string) error {
+	for _, c := range covers {
+		err := unix.MountSetattr(unix.AT_FDCWD, newRoot+c, 0, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY})
+		if err != nil {
+			return fmt.Errorf("mount_setattr %s: %w", c, err)
+		}
+	}
+	return nil
+}
+
+// bindIdmapped is bindOne for a root caller's run: a bind the parent made
+// an idmapped mount for is attached from it, a bind inside one already
+// attached is bound from the view (and so shares its idmapping), any
+// other as bindOne does.
+func (i *initProc) bindIdmapped(b bind) error {
+	for k, p := range i.cfg.Idmapped {
+		if p == b.Path {
+			if k >= len(i.idmapFDs) {
+				return &stepError{"init did not get the idmapped mount of " + p, "this is a bug in warden; please report it"}
+			}
+			return i.attachIdmapped(b, i.idmapFDs[k])
+		}
+	}
+	for _, r := range i.attached {
+		if within(b.Path, r) {
+			return bindWithin(b)
+		}
+	}
+	return bindOne(b)
+}
+
+// attachIdmapped moves the parent's detached idmapped mount fd to b's
+// place in the view.
+func (i *initProc) attachIdmapped(b bind, fd int) error {
+	target := newRoot + b.Path
+	if err := makeMountPoint(b, target); err != nil {
+		return err
+	}
+	if err := unix.MoveMount(fd, "", unix.AT_FDCWD, target, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move_mount: %w", err)
+	}
+	unix.Close(fd)
+	i.attached = append(i.attached, b.Path)
+	flags := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
+	if !b.Writable {
+		flags |= unix.MOUNT_ATTR_RDONLY
+	}
+	return setattr(target, flags)
+}
+
+// bindWithin binds a path of an attached idmapped root onto itself.
+func bindWithin(b bind) error {
+	target := newRoot + b.Path
+	if err := makeMountPoint(b, target); err != nil {
+		return err
+	}
+	if err := unix.Mount(target, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	flags := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
+	if !b.Writable {
+		flags |= unix.MOUNT_ATTR_RDONLY
+	}
+	return setattr(target, flags)
+}
+
+// makeMountPoint makes b's mount point where the view has nothing (below
+// a tmpfs of the sandbox, or a cover) and refuses a link there.
+func makeMountPoint(b bind, target string) error {
+	fi, err := os.Lstat(target)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if b.Dir {
+			return os.MkdirAll(target, 0o755)
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	case err != nil:
+		return err
+	case fi.Mode()&os.ModeSymlink != 0:
+		// The parent resolved every link; one here means the view
+		// changed under us.
+		return &stepError{b.Path + " is a symbolic link in the sandbox view", "retry the run"}
+	}
+	return nil
+}
+
+// becomeSandboxID switches this thread to uid and gid 65534, [hostID]
+// outside, with no supplementary group (a root caller's, 0 among them,
+// would still open group-0 files). Raw calls, on this thread only, as
+// the capabilities: the command is forked from it; init's other threads
+// keep the caller's identity, and being non-dumpable, are out of reach.
+// It needs CAP_SETUID and CAP_SETGID, so it comes before capset.
+func becomeSandboxID() error {
+	if _, _, e := unix.RawSyscall(unix.SYS_SETGROUPS, 0, 0, 0); e != 0 {
+		return fmt.Errorf("setgroups: %w", e)
+	}
+	if _, _, e := unix.RawSyscall(unix.SYS_SETRESGID, sandboxID, sandboxID, sandboxID); e != 0 {
+		return fmt.Errorf("setresgid: %w", e)
+	}
+	if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, sandboxID, sandboxID, sandboxID); e != 0 {
+		return fmt.Errorf("setresuid: %w", e)
+	}
+	// Check, rather than trust, the result.
+	var r, e, s uint32
+	if _, _, errno := unix.RawSyscall(unix.SYS_GETRESUID, uintptr(unsafe.Pointer(&r)), uintptr(unsafe.Pointer(&e)), uintptr(unsafe.Pointer(&s))); errno != 0 {
+		return fmt.Errorf("getresuid: %w", errno)
+	}
+	if r != sandboxID || e != sandboxID || s != sandboxID {
+		return fmt.Errorf("still uid %d/%d/%d after setresuid", r, e, s)
+	}
+	return nil
+}
