@@ -338,8 +338,8 @@ func TestExitStatus(t *testing.T) {
 // failSteps are init's setup steps; each must stop the run when it fails.
 var failSteps = []string{
 	"make mounts private", "prepare new root", "bind / read-only", "mount /dev", "mount /tmp",
-	"mount /run", "mount exec scratch", "bind project", "mask sensitive paths", "mount /proc", "enter new root",
-	"set hostname", "bring up loopback", "enter project", "drop privileges", "wait for the cgroup",
+	"mount /run", "mount exec scratch", "bind project", "mask sensitive paths", "mount /proc", "mount /sys", "enter new root",
+	"set hostname", "bring up loopback", "enter project", "wait for the cgroup", "enter cgroup namespace", "drop privileges",
 }
 
 func TestFailClosed(t *testing.T) {

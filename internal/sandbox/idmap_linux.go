@@ -296,38 +296,92 @@ func (cg *runCgroup) v2Dir() string {
 // the command: a directory above a bind that the command could not search
 // (root's 0700 home above a project in it; an id that owns nothing searches
 // only what others may) is covered with an empty tmpfs, in which the bind
-// step makes the mount points. What the cover hides was out of the
+// step makes the mount points. What a cover hides was out of the
 // command's reach anyway. Directories inside an idmapped root are the
 // command's own and need none.
+//
+// The command gets the caller's PATH, so the toolchains it names stay
+// reachable too: for a PATH entry below a cover, the directory just below
+// the cover on the way to it (root's ~/.pyenv, ~/.cargo, ~/go) is bound
+// read-only with its host ownership, so that its files only root may read
+// stay unreadable.
 func (i *initProc) coverUnsearchable() ([]string, error) {
 	var covers []string
-	for _, b := range i.cfg.Binds {
-		for a := nextAncestor(b.Path, b.Path); a != ""; a = nextAncestor(b.Path, a) {
-			under := false
-			for _, r := range append(slices.Clone(i.cfg.Idmapped), covers...) {
-				under = under || a == r || within(a, r)
+	// cover returns the cover above p, made if needed, or "" when p is
+	// reachable.
+	cover := func(p string) (string, error) {
+		for a := nextAncestor(p, p); a != ""; a = nextAncestor(p, a) {
+			if slices.Contains(covers, a) {
+				return a, nil
 			}
-			if under {
-				break
+			for _, r := range i.cfg.Idmapped {
+				if a == r || within(a, r) {
+					return "", nil
+				}
 			}
 			fi, err := os.Lstat(newRoot + a)
 			if errors.Is(err, os.ErrNotExist) {
-				break // below a tmpfs of the sandbox: made searchable
+				return "", nil // below a tmpfs of the sandbox: made searchable
 			}
 			if err != nil {
-				return nil, err
+				return "", err
 			}
 			if fi.Mode()&0o001 != 0 {
 				continue
 			}
 			if err := unix.Mount("tmpfs", newRoot+a, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=64k,mode=0755"); err != nil {
-				return nil, fmt.Errorf("cover %s: %w", a, err)
+				return "", fmt.Errorf("cover %s: %w", a, err)
 			}
 			covers = append(covers, a)
-			break
+			return a, nil
+		}
+		return "", nil
+	}
+	for _, b := range i.cfg.Binds {
+		if _, err := cover(b.Path); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range pathEntries(i.cfg.Env) {
+		c, err := cover(d)
+		if err != nil {
+			return nil, err
+		}
+		if c == "" {
+			continue
+		}
+		top := nextAncestor(d, c)
+		if top == "" {
+			top = d
+		}
+		bound := false
+		for _, b := range i.cfg.Binds {
+			bound = bound || top == b.Path || within(top, b.Path)
+		}
+		fi, err := os.Lstat(oldRoot + top)
+		if bound || err != nil || !fi.IsDir() {
+			continue // bound already, or no toolchain there (links are not followed)
+		}
+		if err := bindOne(bind{Path: top, Dir: true}); err != nil {
+			return nil, fmt.Errorf("toolchain %s: %w", top, err)
 		}
 	}
 	return covers, nil
+}
+
+// pathEntries are the absolute directories of env's PATH.
+func pathEntries(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			for _, d := range filepath.SplitList(v) {
+				if filepath.IsAbs(d) {
+					out = append(out, filepath.Clean(d))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // nextAncestor walks the ancestors of p from the top, / excluded: the one
