@@ -98,14 +98,16 @@ const readScript = `while IFS= read -r f; do if true 2>/dev/null < "$f" && ! [ -
 
 func TestAdversarialIdentityRootOnlyFiles(t *testing.T) {
 	var canaries, secrets []string
+	home := "" // as warden run does: the caller's, masked
 	if os.Getuid() == 0 {
+		home = "/root"
 		for _, dir := range []string{"/etc", "/root"} {
 			p, s := plantCanary(t, dir)
 			canaries, secrets = append(canaries, p), append(secrets, s)
 		}
 	}
 	files := rootOnlyFiles(t)
-	t.Logf("%d files only root may read, canaries %q", len(files), canaries)
+	t.Logf("%d files only root may read (canaries %q): %q", len(files), canaries, files)
 	if os.Getuid() == 0 && len(files) < len(canaries) {
 		t.Fatalf("the walk found %d files, not even the canaries", len(files))
 	}
@@ -114,7 +116,7 @@ func TestAdversarialIdentityRootOnlyFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	argv := append([]string{"sh", "-c", readScript, "sh"}, canaries...)
-	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: "/root", Argv: argv})
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: home, Argv: argv})
 	if o.err != nil {
 		t.Fatal(o.err)
 	}
@@ -132,7 +134,7 @@ func TestAdversarialIdentityRootOnlyFiles(t *testing.T) {
 		return
 	}
 	// Control: the command as host uid 0, as before, reads them.
-	o = run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: "/root", Argv: argv, Degraded: []Layer{LayerHostUID}})
+	o = run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: home, Argv: argv, Degraded: []Layer{LayerHostUID}})
 	if o.err != nil {
 		t.Fatal(o.err)
 	}
