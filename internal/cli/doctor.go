@@ -112,6 +112,7 @@ func printDoctor(w io.Writer, r sandbox.HostReport) {
 	line("system", strings.Join(strings.Fields(osName+" "+f.Kernel+" "+f.Arch), " ")+fmt.Sprintf(", as uid %d gid %d", f.UID, f.GID))
 	if f.OS == "linux" {
 		line("namespaces", namespaceFacts(f.Namespaces))
+		line("identity", identityFacts(f.Identity))
 		line("landlock", landlockFacts(f.Landlock))
 		line("seccomp", seccompFacts(f.Seccomp))
 		c := f.Cgroups
@@ -236,6 +237,24 @@ func listOr(l []string, empty string) string {
 		return empty
 	}
 	return strings.Join(l, " ")
+}
+
+// identityFacts says who the command is on the host, whether a root
+// caller's idmapped project could be made, and the cgroup namespace.
+func identityFacts(id sandbox.IdentityFacts) string {
+	s := fmt.Sprintf("the command runs as host uid %d gid %d", id.HostUID, id.HostGID)
+	switch tr := id.Idmap; {
+	case tr == nil:
+		s += " (the caller)"
+	case tr.OK:
+		s += fmt.Sprintf(", an id that owns nothing; an idmapped mount of %s was made", tr.Dir)
+	default:
+		s += ", an id that owns nothing; no idmapped mount can be made: " + tr.Error
+	}
+	if id.CgroupNamespace {
+		return s + "; in a cgroup namespace of its own"
+	}
+	return s + "; no cgroup namespaces on this kernel"
 }
 
 func namespaceFacts(n sandbox.NamespaceFacts) string {

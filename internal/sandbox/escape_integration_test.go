@@ -579,6 +579,7 @@ for p in sys.argv[1:]:
 	t.Run("control", func(t *testing.T) {
 		testOnlyFailAt = testWritableRoot
 		defer func() { testOnlyFailAt = "" }()
+		ownedByCommand(t, host)
 		o := run(t, Spec{Degraded: []Layer{LayerLandlock}, Argv: sh(fmt.Sprintf("echo pwned > %s", victims[2]))})
 		if o.err != nil {
 			t.Fatal(o.err)

@@ -32,6 +32,21 @@ import (
 	"warden.dev/warden/internal/sandbox/sandboxtest"
 )
 
+// ownedByCommand gives host paths to the command's host uid, so that file
+// ownership (DAC) is not what refuses it: a root caller's command is
+// hostID, anyone else's the caller.
+func ownedByCommand(t *testing.T, paths ...string) {
+	t.Helper()
+	if os.Getuid() != 0 {
+		return
+	}
+	for _, p := range paths {
+		if err := os.Lchown(p, hostID, hostID); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // maxRootOnly bounds the files the walk collects.
 const maxRootOnly = 5000
 

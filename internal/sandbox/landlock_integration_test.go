@@ -37,6 +37,7 @@ func TestAttackLandlockAloneBlocksWrites(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("original"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ownedByCommand(t, outside, victim)
 	project := t.TempDir()
 	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Argv: sh(fmt.Sprintf(`
 awk '$5 == "/" { print "root " $6 }' /proc/self/mountinfo

@@ -31,6 +31,10 @@ const everyRun = "every run"
 // which only Linux builds define).
 const runUID = 65534
 
+// rootRunUID is the uid and gid a root caller's command has outside
+// (hostID, which only Linux builds define).
+const rootRunUID = 0x7ffd0000
+
 // notLinux is what a host without Linux namespaces offers.
 const notLinux = "not Linux: nothing can be contained"
 
@@ -53,6 +57,7 @@ var setupStages = []struct {
 	{"cgroup memory ", []string{rowMemory}},
 	{"cgroup pids ", []string{rowPids}},
 	{"cgroup cpu ", []string{rowCPU}},
+	{"unprivileged identity for a root caller: ", []string{rowIdentity}},
 	{"cannot create the sandbox namespaces: ", nsRows},
 	{"start sandbox init: ", nsRows},
 	// The rlimits that stand in for a missing cgroup, then the others.
@@ -71,6 +76,7 @@ var setupStages = []struct {
 	{"bind project: ", []string{rowFilesystem}},
 	{"mask sensitive paths: ", []string{rowFilesystem}},
 	{"mount /proc: ", []string{rowFilesystem}},
+	{"mount /sys: ", []string{rowFilesystem}},
 	{"enter new root: ", []string{rowFilesystem}},
 	{"set hostname: ", []string{rowProcesses}},
 	{"bring up loopback: ", []string{rowNetwork}},
@@ -79,6 +85,7 @@ var setupStages = []struct {
 	{"enter project: ", []string{rowFilesystem}},
 	{"drop privileges: ", []string{rowIdentity}},
 	{"wait for the cgroup: ", []string{rowMemory, rowPids, rowCPU}},
+	{"enter cgroup namespace: ", []string{rowProcesses}},
 	{"landlock: ", []string{rowLandlock}},
 	{"seccomp filter: ", []string{rowSeccomp}},
 }
@@ -231,7 +238,8 @@ func (a *assessor) filesystem() Coverage {
 	return a.settle(Coverage{
 		Layer: rowFilesystem, When: everyRun,
 		Mechanism: "mount namespace: / read-only, the project read-write but for its protected paths, " +
-			"private noexec /tmp and /dev/shm, an executable scratch in a private /run, a fresh /proc, a minimal /dev, " +
+			"private noexec /tmp and /dev/shm, an executable scratch in a private /run, a fresh /proc, " +
+			"a fresh /sys of the sandbox's network namespace with the host's firmware and DMI identity masked, a minimal /dev, " +
 			"the sensitive set masked in the home and the project",
 		Detail: "a command can read any file the caller can read outside the masked sensitive set",
 	}, ok, why, hint)
@@ -310,18 +318,35 @@ func (a *assessor) network() Coverage {
 func (a *assessor) processes() Coverage {
 	ok, why, hint := a.nsCheck()
 	return a.settle(Coverage{Layer: rowProcesses, When: everyRun,
-		Mechanism: "pid, ipc and uts namespaces; descriptors from 3 up closed",
+		Mechanism: "pid, ipc, uts and cgroup namespaces (the command's cgroup is its run's, shown as /); descriptors from 3 up closed",
 	}, ok, why, hint)
 }
 
 func (a *assessor) identity() Coverage {
 	ok, why, hint := a.nsCheck()
+	id := a.f.Identity
 	c := Coverage{Layer: rowIdentity, When: everyRun,
 		Mechanism: fmt.Sprintf("user namespace: uid and gid %d inside (uid %d, gid %d outside), no capabilities, no_new_privs",
 			runUID, a.f.UID, a.f.GID)}
-	if a.f.UID == 0 {
-		c.Detail = "warden runs as root, so outside its namespaces the command is uid 0 without capabilities: " +
-			"the read-only mounts and Landlock, not file ownership, keep it off root's files"
+	if a.f.UID != 0 {
+		return a.settle(c, ok, why, hint)
+	}
+	// A root caller's command runs as an id that owns nothing, through
+	// an idmapped project; degraded, it is host uid 0 again.
+	c.Degraded = LayerHostUID
+	c.Mechanism = fmt.Sprintf("user namespace: uid and gid %d inside, %d outside (an id no host user, group, file or process has), "+
+		"no supplementary groups, no capabilities, no_new_privs; the project and writable paths idmapped so that their owner's files are its own",
+		runUID, rootRunUID)
+	c.Detail = "files the command creates are the project owner's on disk; a directory above the project that only root may search " +
+		"(root's home) shows only the project, the run cache and the toolchains on PATH; absent only by choice: --degraded=host-uid, " +
+		"with which the command is host uid 0 without capabilities and reads every file only root may read"
+	if ok {
+		switch tr := id.Idmap; {
+		case tr == nil:
+			ok, why, hint = false, "no trial of an idmapped mount", "run warden doctor again"
+		case !tr.OK:
+			ok, why, hint = false, "that an idmapped mount cannot be made: "+tr.Error, tr.Hint
+		}
 	}
 	return a.settle(c, ok, why, hint)
 }

@@ -25,6 +25,8 @@ func rootHost() sandbox.HostFacts {
 	return sandbox.HostFacts{
 		OS: "linux", Kernel: "6.18.0", Arch: "x86_64", UID: 0, GID: 0, NrOpen: 1 << 20,
 		Namespaces: sandbox.NamespaceFacts{Created: true},
+		Identity: sandbox.IdentityFacts{HostUID: 0x7ffd0000, HostGID: 0x7ffd0000, CgroupNamespace: true,
+			Idmap: &sandbox.IdmapTrial{Dir: "/tmp/warden-doctor-idmap-1", OK: true}},
 		Landlock: sandbox.LandlockFacts{ABI: 7, Used: 7, Scoping: true,
 			Filesystem: []string{"execute", "write_file", "read_file"}},
 		Seccomp: sandbox.SeccompFacts{Filter: true, Arch: "amd64", Rules: 57,
@@ -46,6 +48,7 @@ func okTrial() sandbox.Trial {
 func nobodyHost() (sandbox.HostFacts, sandbox.Trial) {
 	f := rootHost()
 	f.UID, f.GID = 65534, 65534
+	f.Identity = sandbox.IdentityFacts{HostUID: 65534, HostGID: 65534, CgroupNamespace: true}
 	for i := range f.Cgroups.Limits {
 		l := &f.Cgroups.Limits[i]
 		l.OK = false
@@ -152,6 +155,26 @@ func TestAssess(t *testing.T) {
 				return t
 			}(),
 			want: matrix(E, map[string]sandbox.Enforcement{"pids/default 1024": NE, "pids/limits.pids": FC}),
+		},
+		{
+			name: "root on a filesystem without idmapped mounts: identity fails closed",
+			facts: func() sandbox.HostFacts {
+				f := rootHost()
+				f.Identity.Idmap = &sandbox.IdmapTrial{Dir: "/tmp/x", Error: "unprivileged identity for a root caller: idmapped mount of /tmp/x: mount_setattr: invalid argument"}
+				return f
+			},
+			trial: failedTrial("unprivileged identity for a root caller: idmapped mount of /tmp/x: mount_setattr: invalid argument", "idmapped mounts need Linux 5.12"),
+			want:  matrix(U, map[string]sandbox.Enforcement{"identity": FC}),
+		},
+		{
+			name: "root without an idmap trial, yet the trial ran: disagreement",
+			facts: func() sandbox.HostFacts {
+				f := rootHost()
+				f.Identity.Idmap = nil
+				return f
+			},
+			trial: okTrial(),
+			want:  matrix(E, map[string]sandbox.Enforcement{"identity": U}),
 		},
 		{
 			name: "no Landlock: the run stops at landlock, later layers unseen",

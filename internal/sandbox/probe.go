@@ -63,6 +63,7 @@ type HostFacts struct {
 	GID int `json:"gid"`
 
 	Namespaces NamespaceFacts `json:"namespaces"`
+	Identity   IdentityFacts  `json:"identity"`
 	Landlock   LandlockFacts  `json:"landlock"`
 	Seccomp    SeccompFacts   `json:"seccomp"`
 	Cgroups    CgroupFacts    `json:"cgroups"`
@@ -84,6 +85,35 @@ type NamespaceFacts struct {
 	Hint  string `json:"hint,omitempty"`
 	// Sysctls are the settings that govern unprivileged user namespaces.
 	Sysctls []Sysctl `json:"sysctls"`
+}
+
+// IdentityFacts say who a run's command is on the host.
+type IdentityFacts struct {
+	// HostUID and HostGID are the command's ids outside its namespaces:
+	// the caller's, or for a root caller an unprivileged id that no host
+	// user, group, file or process has.
+	HostUID int `json:"host_uid"`
+	HostGID int `json:"host_gid"`
+	// Idmap is the trial of the idmapped mount through which a root
+	// caller's command owns the project: nil for any other caller, who
+	// needs none.
+	Idmap *IdmapTrial `json:"idmap,omitempty"`
+	// CgroupNamespace reports that the kernel has cgroup namespaces
+	// (/proc/self/ns/cgroup): every run's command starts in its own,
+	// rooted at the run's cgroup.
+	CgroupNamespace bool `json:"cgroup_namespace"`
+}
+
+// IdmapTrial is an idmapped mount of a directory made as a root caller's
+// run makes one of its project, then closed.
+type IdmapTrial struct {
+	// Dir is the directory tried, where the trial run has its project.
+	Dir string `json:"dir"`
+	// OK reports that the mount was made.
+	OK bool `json:"ok"`
+	// Error and Hint are the setup error a run stops with (exit 125).
+	Error string `json:"error,omitempty"`
+	Hint  string `json:"hint,omitempty"`
 }
 
 // Sysctl is one kernel setting under /proc/sys.

@@ -58,6 +58,7 @@ func Probe(ctx context.Context, o ProbeOptions) HostReport {
 		f.NrOpen, _ = strconv.ParseInt(n, 10, 64)
 	}
 	f.Namespaces = probeNamespaces()
+	f.Identity = probeIdentity()
 	f.Landlock = probeLandlock()
 	f.Seccomp = probeSeccomp()
 	f.Cgroups = probeCgroups()
@@ -116,6 +117,42 @@ func probeNamespaces() NamespaceFacts {
 		}
 	}
 	return n
+}
+
+// probeIdentity finds the command's host ids and, for a root caller,
+// tries an idmapped mount of a directory beside the trial run's project.
+func probeIdentity() IdentityFacts {
+	id := IdentityFacts{HostUID: os.Getuid(), HostGID: os.Getgid()}
+	if _, err := os.Stat("/proc/self/ns/cgroup"); err == nil {
+		id.CgroupNamespace = true
+	}
+	if os.Getuid() != 0 {
+		return id
+	}
+	id.HostUID, id.HostGID = hostID, hostID
+	tr := &IdmapTrial{}
+	id.Idmap = tr
+	dir, err := os.MkdirTemp("", "warden-doctor-idmap-")
+	if err != nil {
+		tr.Error = "make a directory to try: " + err.Error()
+		return id
+	}
+	defer os.Remove(dir)
+	tr.Dir = dir
+	m, err := prepareIdmapped([]bind{{Path: dir, Writable: true, Dir: true}}, dir)
+	for _, x := range m {
+		unix.Close(x.fd)
+	}
+	var se *SetupError
+	switch {
+	case errors.As(err, &se):
+		tr.Error, tr.Hint = se.What, se.Hint
+	case err != nil:
+		tr.Error = err.Error()
+	default:
+		tr.OK = true
+	}
+	return id
 }
 
 func probeLandlock() LandlockFacts {

@@ -17,6 +17,7 @@ func Probe(ctx context.Context, o ProbeOptions) HostReport {
 	f := HostFacts{
 		OS: runtime.GOOS, Arch: runtime.GOARCH, UID: os.Getuid(), GID: os.Getgid(), NrOpen: -1,
 		Namespaces: NamespaceFacts{Error: notLinux, Hint: "run warden on Linux, for example in a Linux VM or container"},
+		Identity:   IdentityFacts{HostUID: os.Getuid(), HostGID: os.Getgid()},
 		Landlock:   LandlockFacts{Error: notLinux},
 		Seccomp:    SeccompFacts{Mode: -1, Error: notLinux},
 		Cgroups:    CgroupFacts{Error: notLinux},
