@@ -186,6 +186,14 @@ func makeIdmapped(roots []string, owners map[string]owner) (out []idmapped, err 
 			return out, fmt.Errorf("open_tree %s: %w", p, err)
 		}
 		out = append(out, idmapped{path: p, fd: fd})
+		// The owner of what was opened, not of what the name says now.
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			return out, fmt.Errorf("stat %s: %w", p, err)
+		}
+		if (owner{st.Uid, st.Gid}) != o {
+			return out, fmt.Errorf("%s changed owner while the sandbox was set up (%d:%d, then %d:%d); retry the run", p, o.uid, o.gid, st.Uid, st.Gid)
+		}
 		attr := &unix.MountAttr{
 			Attr_set:  unix.MOUNT_ATTR_IDMAP | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV,
 			Userns_fd: uint64(ns),
