@@ -37,14 +37,22 @@ paths (.git/hooks, .git/config, .claude, .codex, .gemini, .mcp.json, .vscode,
 .idea) and the policy file read-only but in full-access; sandbox.filesystem
 read_write and read_only paths; private noexec /tmp, /dev/shm and /run, and
 /run/warden/exec where executables may run (GOTMPDIR); a per-project build
-cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal
+cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a fresh /sys
+that lists only the sandbox's loopback, the host's firmware and DMI identity
+masked; a minimal
 /dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set
 masked, with .env files and private keys found in the project, plus
 sandbox.filesystem.hide (paths or globs); Landlock as a second file layer.
 
-Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
-(nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
-sockets… refused with EPERM, each refusal recorded); no network but loopback;
+Process: uid 65534 (outside, the caller's uid) with no capabilities and
+no_new_privs; for a root caller, an unprivileged host uid (2147287040) that owns
+nothing, with no groups, the project and writable paths idmapped so that their owner's
+files are its own and what it creates is theirs (a directory above them only
+root may search shows only them and the toolchains on PATH; in full-access
+mode only what others may write is writable outside them); its own cgroup
+namespace; a seccomp filter (nested namespaces, ptrace, mount, keyctl, bpf,
+io_uring, Unix and raw sockets… refused with EPERM, each refusal recorded);
+no network but loopback;
 a clean environment (PATH, HOME, LANG, TERM, USER and sandbox.env); signals
 passed on to the command; the timeout kills every process of the sandbox.
 
@@ -71,8 +79,10 @@ refused system calls, files changed under the writable roots, kept output,
 approval, policy revision) atomically after the run; a FILE that cannot be
 written stops the run before it starts.
 
---degraded=landlock|seccomp|cgroup runs without that layer, on purpose; the
-run says so on stderr and in its record. Nothing else runs with less.
+--degraded=landlock|seccomp|cgroup|host-uid runs without that layer, on
+purpose; the run says so on stderr and in its record. host-uid is for a root
+caller where idmapped mounts cannot be made (Linux 5.12, a filesystem that has
+them): the command is host uid 0 again. Nothing else runs with less.
 
 Network: the sandbox's only way out is Warden's egress proxy, outside it,
 reached on 127.0.0.1:3128 (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY) and on :80 and
@@ -98,7 +108,7 @@ func runRun(ctx context.Context, args []string) error {
 	task := fs.String("task", "", "task `ID` for the execution record")
 	noApprover := fs.Bool("no-approver", false, "never ask at the terminal: every question of the approval policy is answered no")
 	var degraded []sandbox.Layer
-	fs.Func("degraded", "run without `LAYER` (landlock, seccomp or cgroup; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
+	fs.Func("degraded", "run without `LAYER` (landlock, seccomp, cgroup or host-uid; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
 		for _, name := range strings.Split(v, ",") {
 			l := sandbox.Layer(strings.TrimSpace(name))
 			if !slices.Contains(sandbox.Layers, l) {
@@ -384,6 +394,7 @@ var degradedEffect = map[sandbox.Layer]string{
 	sandbox.LayerLandlock: "files are contained by the mounts alone",
 	sandbox.LayerSeccomp:  "no system call is filtered (nested namespaces, ptrace, io_uring, keyctl, raw sockets are open)",
 	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (see the notes after the run)",
+	sandbox.LayerHostUID:  "a root caller's command runs as host uid 0 (without capabilities) and can read every file only root may read",
 }
 
 func degradedNames(ls []sandbox.Layer) []string {
