@@ -50,7 +50,20 @@
 //   - Identity: the command runs as uid and gid 65534 inside its user
 //     namespace (the caller's ids outside, so project files keep their
 //     owner) with no_new_privs, every capability dropped (bounding, ambient,
-//     inheritable, permitted, effective) and init marked non-dumpable.
+//     inheritable, permitted, effective) and init marked non-dumpable. A
+//     root caller's command is instead an unprivileged host id that no
+//     user, group, file or process has (hostID), with no supplementary
+//     groups: the project, and every writable bind, is an idmapped mount
+//     made by the parent (idmap_linux.go) on which its owner's files are
+//     the command's and what it creates is the owner's; directories above
+//     them that only root may search are covered with a tmpfs holding just
+//     the binds and the toolchains on PATH. Where idmapped mounts cannot be
+//     made the run fails closed, unless [LayerHostUID] is degraded.
+//   - Host identity: a fresh read-only sysfs of the sandbox's network
+//     namespace (only loopback under /sys/class/net) with the firmware and
+//     DMI entries masked, the run's own cgroup v2 directory as
+//     /sys/fs/cgroup where it has one; the command starts in its own cgroup
+//     namespace, entered by init once it is in the run's cgroups.
 //   - Network: a new network namespace with only loopback, brought up.
 //     With [Spec.Network], init also binds the proxy, capture and DNS
 //     stub sockets there (see [Listeners]) and hands them to the parent,
@@ -94,8 +107,9 @@
 //     the command was killed.
 //
 // Every layer above is mandatory: if one cannot be applied, nothing runs.
-// [Spec.Degraded] turns off, by name, Landlock, seccomp or the cgroup's
-// hold on requested limits; nothing else can be.
+// [Spec.Degraded] turns off, by name, Landlock, seccomp, the cgroup's
+// hold on requested limits or a root caller's unprivileged host id;
+// nothing else can be.
 //
 // # What a host offers
 //
