@@ -482,7 +482,9 @@ func (i *initProc) mountSys() error {
 		return nil
 	}
 	if err := unix.Mount("sysfs", p, "sysfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return err
+		return &stepError{"sysfs: " + err.Error(),
+			"the kernel gives a user namespace a sysfs only where the host's /sys is fully visible: " +
+				"a container that masks parts of /sys or /proc (Docker's default) refuses it and /proc alike; run warden outside it, or with those paths unmasked"}
 	}
 	for _, name := range sysMasks {
 		sub := p + "/" + name
