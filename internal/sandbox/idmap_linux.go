@@ -157,7 +157,7 @@ func idmapRoots(binds []bind, project string) ([]string, map[string]owner, error
 // makeIdmapped makes the idmapped mounts of roots: each shows files
 // owned by its owner as hostID's, nosuid and nodev (init adds read-only
 // where the bind is). On error nothing is left open.
-func makeIdmapped(roots []string, owners map[string]owner) (out []idmapped, err error) {
+func makeIdmapped(roots []string, owners map[string]owner, early *earlyUserns) (out []idmapped, err error) {
 	defer func() {
 		if err != nil {
 			for _, m := range out {
@@ -167,6 +167,12 @@ func makeIdmapped(roots []string, owners map[string]owner) (out []idmapped, err 
 		}
 	}()
 	userns := map[owner]int{}
+	if early != nil {
+		r := early.wait()
+		if r.err == nil {
+			userns[r.owner] = r.fd
+		}
+	}
 	defer func() {
 		for _, fd := range userns {
 			unix.Close(fd)
@@ -260,9 +266,57 @@ func mappingUserns(o owner) (int, error) {
 // in one control message.
 const maxIdmapped = 64
 
+// earlyUserns is the user namespace for the project's owner, made while
+// the view is planned: it takes a process, the dearest part of an
+// idmapped mount.
+type earlyUserns struct {
+	done chan struct{}
+	res  earlyResult
+}
+
+type earlyResult struct {
+	owner owner
+	fd    int
+	err   error
+}
+
+// startUserns starts making the user namespace that maps the owner of
+// project to hostID.
+func startUserns(project string) *earlyUserns {
+	e := &earlyUserns{done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		var st unix.Stat_t
+		if e.res.err = unix.Stat(project, &st); e.res.err != nil {
+			return
+		}
+		e.res.owner = owner{st.Uid, st.Gid}
+		e.res.fd, e.res.err = mappingUserns(e.res.owner)
+	}()
+	return e
+}
+
+// wait returns the result once, then nothing: the descriptor has one
+// owner.
+func (e *earlyUserns) wait() earlyResult {
+	<-e.done
+	r := e.res
+	e.res = earlyResult{err: errors.New("taken")}
+	return r
+}
+
 // prepareIdmapped checks that hostID is free and makes the idmapped
-// mounts of a root caller's run, as setup errors.
-func prepareIdmapped(binds []bind, project string) ([]idmapped, error) {
+// mounts of a root caller's run, as setup errors. early, when set, is the
+// project owner's user namespace in the making.
+func prepareIdmapped(binds []bind, project string, early *earlyUserns) ([]idmapped, error) {
+	if early != nil {
+		// Taken on every path, so that its descriptor is never left open.
+		defer func() {
+			if r := early.wait(); r.err == nil {
+				unix.Close(r.fd)
+			}
+		}()
+	}
 	if err := checkHostID(); err != nil {
 		return nil, &SetupError{What: "unprivileged identity for a root caller: " + err.Error(),
 			Hint: "give that id back (warden needs it unused), " + degradedHostIDHint}
@@ -275,7 +329,7 @@ func prepareIdmapped(binds []bind, project string) ([]idmapped, error) {
 		return nil, &SetupError{What: fmt.Sprintf("unprivileged identity for a root caller: %d writable paths with different owners, more than %d", len(roots), maxIdmapped),
 			Hint: "list fewer sandbox.filesystem.read_write paths, or paths inside one another"}
 	}
-	m, err := makeIdmapped(roots, owners)
+	m, err := makeIdmapped(roots, owners, early)
 	if err != nil {
 		return nil, idmapError(err)
 	}

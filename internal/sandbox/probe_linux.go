@@ -139,7 +139,7 @@ func probeIdentity() IdentityFacts {
 	}
 	defer os.Remove(dir)
 	tr.Dir = dir
-	m, err := prepareIdmapped([]bind{{Path: dir, Writable: true, Dir: true}}, dir)
+	m, err := prepareIdmapped([]bind{{Path: dir, Writable: true, Dir: true}}, dir, nil)
 	for _, x := range m {
 		unix.Close(x.fd)
 	}

@@ -65,10 +65,18 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	var v view
 	var idm []idmapped // a root caller's idmapped mounts, for init
 	go func() {
+		var early *earlyUserns
+		if cfg.HostID {
+			early = startUserns(cfg.Project)
+		}
 		var err error
 		v, err = planView(spec, cfg.Project)
 		if err == nil && cfg.HostID {
-			idm, err = prepareIdmapped(v.binds, cfg.Project)
+			idm, err = prepareIdmapped(v.binds, cfg.Project, early)
+		} else if early != nil {
+			if r := early.wait(); r.err == nil {
+				unix.Close(r.fd)
+			}
 		}
 		planned <- err
 	}()
