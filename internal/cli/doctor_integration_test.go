@@ -143,7 +143,8 @@ func TestDoctorAgreesWithRun(t *testing.T) {
 			limit, def := row(t, rep, "memory", "limits.memory"), row(t, rep, "memory", "default ")
 
 			// A run whose policy sets limits.memory.
-			r := runWarden(t, u.as, u.home, "run", "--policy", policy, "--project", project, "--",
+			record := filepath.Join(u.home, "cgroup-run.json")
+			r := runWarden(t, u.as, u.home, "run", "--policy", policy, "--project", project, "--audit-json", record, "--",
 				"sh", "-c", "cat /proc/self/cgroup; echo ran > ran")
 			_, ranErr := os.Stat(filepath.Join(project, "ran"))
 			switch limit.Status {
@@ -151,8 +152,14 @@ func TestDoctorAgreesWithRun(t *testing.T) {
 				if r.code != 0 || ranErr != nil {
 					t.Errorf("doctor says limits.memory is enforced (%s), but the run exited %d (ran: %v)", limit.Mechanism, r.code, ranErr == nil)
 				}
-				if !strings.Contains(r.stdout, "/warden/run-") {
-					t.Errorf("the run was not in a warden cgroup:\n%s", r.stdout)
+				// The command's cgroup namespace shows its run's cgroup
+				// as /; the record says which hierarchies it had.
+				rooted := r.stdout != ""
+				for _, l := range strings.Fields(r.stdout) {
+					rooted = rooted && strings.HasSuffix(l, ":/")
+				}
+				if b, _ := os.ReadFile(record); !strings.Contains(string(b), `"cgroup": "v`) || !rooted {
+					t.Errorf("the run was not in a warden cgroup:\n%s\n%s", r.stdout, b)
 				}
 			case sandbox.FailsClosed:
 				if r.code != 125 || ranErr == nil {

@@ -235,6 +235,12 @@ func runRun(ctx context.Context, args []string) error {
 	defer eg.close()
 	spec.Network = eg.network()
 	spec.Env = append(spec.Env, eg.env()...)
+	if eg.caBundle != "" && os.Getuid() == 0 {
+		// A root caller's command is an unprivileged uid, which cannot
+		// search root's home where the trust bundle is: bound, it is
+		// visible there (and read-only).
+		spec.ReadOnly = append(spec.ReadOnly, eg.caBundle)
+	}
 	// Signals for warden are the command's: passed on, as to a plain
 	// run, rather than ending the run (the timeout and SIGKILL still do).
 	sigs := make(chan os.Signal, 8)
