@@ -283,7 +283,7 @@ func forkNewUserns() (int, error) {
 	}
 	pid, errno := cloneExit()
 	if err := unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil); err != nil {
-		panic("restore the signal mask: " + err.Error())
+		panic("internal error: restore the signal mask: " + err.Error())
 	}
 	if errno != 0 {
 		return -1, errno
