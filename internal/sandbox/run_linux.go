@@ -49,7 +49,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	tr := newTracer(spec.Trace)
 	var cacheNote []string
 	if spec.Cache != "" {
-		real, err := makeCache(spec.Cache)
+		real, err := makeCache(spec)
 		if err != nil {
 			cacheNote = []string{fmt.Sprintf("no run cache (%v): build caches are read-only", err)}
 		}
@@ -418,6 +418,10 @@ func buildConfig(spec Spec) (*config, error) {
 	return cfg, nil
 }
 
+// resolveDir resolves the directory p (the project) on the host, one
+// component at a time as the other paths of a run (see hostResolver).
+// The caller chose it: links on the way are followed, as the kernel
+// would.
 func resolveDir(p string) (string, error) {
 	if p == "" {
 		return "", errors.New("not set")
@@ -426,18 +430,16 @@ func resolveDir(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	r := newHostResolver()
+	defer r.close()
+	f, err := r.stat(abs, resolveHow{})
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return "", err
+	if !f.isDir() {
+		return "", fmt.Errorf("%s is not a directory", f.path)
 	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", real)
-	}
-	return real, nil
+	return f.path, nil
 }
 
 // cleanEnv is the command's whole environment: the base variables, then
