@@ -158,30 +158,35 @@ func runRun(ctx context.Context, args []string) error {
 	var policyApproval policyfile.ApprovalPolicy
 	// The embedded default without --policy: no sandbox section, and no
 	// network rules (every destination denied).
-	lp, err := loadPolicy(*policyPath)
+	var lp *loadedPolicy
+	var policyFile sandbox.HostFile
+	var err error
+	if *policyPath != "" {
+		// Read from a checked descriptor (policyBytes are hashed for
+		// the record's policy revision), never through a planted link.
+		lp, policyBytes, policyFile, err = loadRunPolicy(spec, *policyPath)
+	} else {
+		lp, err = loadPolicy("")
+	}
 	if err != nil {
 		return err
 	}
 	if *policyPath != "" {
-		// Hashed for the record's policy revision; loadPolicy reported
-		// a file that cannot be read.
-		policyBytes, _ = os.ReadFile(*policyPath)
 		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
 			return err
 		}
 		policyApproval = lp.file.Sandbox.Approval
 		// The policy must not be the governed command's to rewrite:
 		// kept read-only wherever it is (inside the project, it would
-		// be writable otherwise).
-		if abs, err := filepath.Abs(*policyPath); err == nil {
-			spec.ReadOnly = append(spec.ReadOnly, abs)
-		}
+		// be writable otherwise), and the file kept is the one read.
+		spec.ReadOnly = append(spec.ReadOnly, policyFile.Path)
+		spec.Pinned = append(spec.Pinned, policyFile)
 	}
 
 	var audit *auditFile
 	var rec *auditRecord
 	if *auditPath != "" {
-		a, err := openAudit(*auditPath)
+		a, err := openAudit(*auditPath, spec)
 		if err != nil {
 			return badInput(fmt.Sprintf("--audit-json: cannot write %s: %v", *auditPath, err))
 		}

@@ -298,12 +298,6 @@ func OpenHostDir(spec Spec, p string) (*os.File, HostFile, error) {
 	return os.NewFile(uintptr(dfd), f.path), HostFile{Path: f.path, Dev: f.dev, Ino: f.ino}, nil
 }
 
-// SameFile reports whether the open file f is h (same device and inode).
-func SameFile(f *os.File, h HostFile) bool {
-	var st unix.Stat_t
-	return unix.Fstat(int(f.Fd()), &st) == nil && st.Dev == h.Dev && st.Ino == h.Ino
-}
-
 // typeOf returns the fs.FileMode type bits of a stat mode.
 func typeOf(m uint32) fs.FileMode {
 	switch m & unix.S_IFMT {

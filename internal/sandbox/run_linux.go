@@ -26,6 +26,10 @@ import (
 // testOnlyFailAt, when set, makes init fail at that setup step.
 var testOnlyFailAt string
 
+// testOnlyPlanned, when set, is called once the view is planned, before
+// init gets it: tests change the host there, as a racing process would.
+var testOnlyPlanned func()
+
 // initCaps are the capabilities init holds, inside its own user
 // namespace only, while it builds the sandbox; it drops them all before
 // the command starts.
@@ -171,6 +175,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 				return err
 			}
 			tr.mark("view planned")
+			if testOnlyPlanned != nil {
+				testOnlyPlanned()
+			}
 			cfg.Binds, cfg.Masks = v.binds, v.masks
 			var err error
 			if msg, err = json.Marshal(cfg); err != nil {
