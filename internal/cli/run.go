@@ -164,7 +164,11 @@ func runRun(ctx context.Context, args []string) error {
 	if *policyPath != "" {
 		// Read from a checked descriptor (policyBytes are hashed for
 		// the record's policy revision), never through a planted link.
-		lp, policyBytes, policyFile, err = loadRunPolicy(spec, *policyPath)
+		var held *os.File
+		lp, policyBytes, held, policyFile, err = loadRunPolicy(spec, *policyPath)
+		if held != nil {
+			defer held.Close()
+		}
 	} else {
 		lp, err = loadPolicy("")
 	}

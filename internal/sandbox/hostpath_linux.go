@@ -242,7 +242,9 @@ func runRoots(spec Spec) *hostResolver {
 // project, read_write paths, the run cache) is followed, and p itself
 // may not be a link at all. The returned HostFile names the file's real
 // path and identity; put it in Spec.Pinned to have the run check that it
-// protects this very file. The error is a [*LinkError] for a link.
+// protects this very file, and keep the file open until the run ends, so
+// that its inode number cannot be reused by another file. The error is a
+// [*LinkError] for a link.
 func OpenHostFile(spec Spec, p string) (*os.File, HostFile, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
