@@ -41,6 +41,11 @@ cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal
 /dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set
 masked, with .env files and private keys found in the project, plus
 sandbox.filesystem.hide (paths or globs); Landlock as a second file layer.
+A read_write, read_only or hide path, the run cache, the --policy file or
+the --audit-json directory that is, or goes through, a symbolic link in a
+directory a run can write (the project, a read_write path, the cache) is
+refused (125), never followed: an earlier run could have planted it. The
+--policy file may not be a link at all; pass its real path.
 
 Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
 (nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
@@ -68,8 +73,10 @@ does not see a terminal there); the first and last halves of limits.output
 Audit: --audit-json FILE writes the execution record (id, command and its
 SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
 refused system calls, files changed under the writable roots, kept output,
-approval, policy revision) atomically after the run; a FILE that cannot be
-written stops the run before it starts.
+approval, policy revision) atomically once no process of the run is left,
+into a new file renamed over FILE (a link there is replaced, not followed)
+in the directory opened before the run; a FILE that cannot be written
+stops the run before it starts.
 
 --degraded=landlock|seccomp|cgroup runs without that layer, on purpose; the
 run says so on stderr and in its record. Nothing else runs with less.

@@ -6,8 +6,10 @@ package sandbox
 // This file plans the filesystem view of a run on the host, before init
 // builds it. The rules:
 //
-//   - Every path is resolved on the host first (links followed), so init
-//     mounts on real paths and a link cannot redirect a mount.
+//   - Every path is resolved on the host first (links followed, but for
+//     a link in a directory the run can write, which is refused: see
+//     hostpath.go), so init mounts on real paths and a link cannot
+//     redirect a mount.
 //   - Binds are applied parents first: the project, the extra writable
 //     paths (Spec.ReadWrite, the run's cache), then the read-only ones
 //     (Spec.ReadOnly and the protected paths of the project), so that a
