@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -210,6 +211,18 @@ func openAudit(path string, spec sandbox.Spec) (*auditFile, error) {
 	unix.Close(fd)
 	unix.Unlinkat(int(dir.Fd()), tmp, 0)
 	return &auditFile{path: abs, name: name, dir: dir, dirID: id, spec: spec}, nil
+}
+
+// auditOpenError is the error of an --audit-json FILE that cannot be
+// written: a link a run could have planted on the way stops the run as a
+// sandbox that cannot be built (125), anything else is bad input.
+func auditOpenError(path string, err error) error {
+	var le *sandbox.LinkError
+	if errors.As(err, &le) {
+		return &exitError{code: exitSandbox, msg: fmt.Sprintf("--audit-json: cannot write %s: %v", path, err),
+			hints: []string{"name the record's real directory, not one reached through a link in a directory the run can write"}}
+	}
+	return badInput(fmt.Sprintf("--audit-json: cannot write %s: %v", path, err))
 }
 
 // createTemp makes a new file for the record in dir, never through a

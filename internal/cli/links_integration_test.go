@@ -285,6 +285,16 @@ func TestAdversarialAuditForgery(t *testing.T) {
 			wantCode(t, r, 125, "the execution record was not written", recDir+" is a symbolic link (to "+l.outside+") inside a directory the sandbox can write")
 			l.wantUntouched(t)
 		})
+		t.Run("the directory a link before the run", func(t *testing.T) {
+			project := l.dir(t, "dir-link")
+			wantCode(t, l.run(t, "run", "--project", project, "--", "ln", "-s", l.outside, "rec"), 0)
+			r := l.run(t, "run", "--audit-json", filepath.Join(project, "rec/audit.json"), "--project", project, "--", "touch", "ran")
+			wantCode(t, r, 125, filepath.Join(project, "rec")+" is a symbolic link (to "+l.outside+") inside a directory the sandbox can write")
+			if _, err := os.Stat(filepath.Join(project, "ran")); err == nil {
+				t.Error("the command ran")
+			}
+			l.wantUntouched(t)
+		})
 		t.Run("control", func(t *testing.T) {
 			project := l.dir(t, "control")
 			rec := filepath.Join(project, "audit.json")

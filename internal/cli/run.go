@@ -199,7 +199,7 @@ func runRun(ctx context.Context, args []string) error {
 	if *auditPath != "" {
 		a, err := openAudit(*auditPath, spec)
 		if err != nil {
-			return badInput(fmt.Sprintf("--audit-json: cannot write %s: %v", *auditPath, err))
+			return auditOpenError(*auditPath, err)
 		}
 		audit = a
 		defer audit.abandon()
