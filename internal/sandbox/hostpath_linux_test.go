@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"golang.org/x/sys/unix"
 )
 
@@ -193,4 +194,83 @@ func FuzzHostResolver(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPlanViewLinks: what planView does with each kind of link in the
+// project, without a sandbox: refused where following it would bind or
+// make what it points to, followed where that only hides or protects
+// more.
+func TestPlanViewLinks(t *testing.T) {
+	root := linkTree(t)
+	project, outside := filepath.Join(root, "proj"), filepath.Join(root, "outside")
+	if err := os.Symlink("real", filepath.Join(project, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	// A link to a key, and a sensitive name that is a link: both
+	// targets masked.
+	for link, target := range map[string]string{"deploy": "../outside/id_ed25519", ".env": "../outside/env.shared"} {
+		if err := os.WriteFile(filepath.Join(root, "outside", filepath.Base(target)), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(project, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policy := filepath.Join(outside, "x/policy.yaml")
+	if err := os.WriteFile(policy, []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, id, err := OpenHostFile(Spec{Project: project}, policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		want string // in the error; "" for none
+	}{
+		{"read_write a link out", Spec{ReadWrite: []string{filepath.Join(project, "out")}},
+			"read_write path " + project + "/out is a symbolic link (to ../outside) inside a directory the sandbox can write"},
+		{"read_write through a link", Spec{ReadWrite: []string{filepath.Join(project, "in/new")}},
+			"read_write path " + project + "/in/new: " + project + "/in is a symbolic link (to real)"},
+		{"read_write below another, through a link", Spec{ReadWrite: []string{filepath.Join(root, "sys"), filepath.Join(root, "sys/lib")}},
+			"read_write path " + root + "/sys/lib is a symbolic link (to usr/lib)"},
+		{"read_only a link", Spec{ReadOnly: []string{filepath.Join(project, "sub/abs")}},
+			"read_only path " + project + "/sub/abs is a symbolic link (to " + outside + ")"},
+		{"hide a named link", Spec{Hide: []string{filepath.Join(project, "out")}}, "mask " + project + "/out: "},
+		{"pinned and unchanged", Spec{ReadOnly: []string{policy}, Pinned: []HostFile{id}}, ""},
+		{"pinned, but another file", Spec{ReadOnly: []string{policy}, Pinned: []HostFile{{Path: policy, Dev: id.Dev, Ino: id.Ino + 1}}},
+			policy + " was replaced since warden read it"},
+		{"a protected link, a link to a key, a system link: followed", Spec{ReadWrite: []string{filepath.Join(root, "sys/lib")}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.spec.Mode = WorkspaceWrite
+			v, err := planView(tc.spec, project)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("planView: %v", err)
+				}
+				return
+			}
+			var se *SetupError
+			if !errors.As(err, &se) || !strings.Contains(se.Error(), tc.want) {
+				t.Errorf("planView = %v, want a SetupError saying %q (binds %+v)", err, tc.want, v.binds)
+			}
+		})
+	}
+	v, err := planView(Spec{Mode: WorkspaceWrite}, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var binds []string
+	for _, b := range v.binds {
+		binds = append(binds, strings.TrimPrefix(b.Path, root+"/"))
+	}
+	if diff := cmp.Diff([]string{"proj", "proj/real"}, binds); diff != "" {
+		t.Errorf("binds (-want +got): the protected .claude link binds its target\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{outside + "/env.shared", outside + "/id_ed25519"}, v.masks, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("masks (-want +got): the targets of .env and of the link to a key are masked\n%s", diff)
+	}
 }
