@@ -41,6 +41,11 @@ cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal
 /dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set
 masked, with .env files and private keys found in the project, plus
 sandbox.filesystem.hide (paths or globs); Landlock as a second file layer.
+A read_write, read_only or hide path, the run cache, the --policy file or
+the --audit-json directory that is, or goes through, a symbolic link in a
+directory a run can write (the project, a read_write path, the cache) is
+refused (125), never followed: an earlier run could have planted it. The
+--policy file may not be a link at all; pass its real path.
 
 Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
 (nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
@@ -68,8 +73,10 @@ does not see a terminal there); the first and last halves of limits.output
 Audit: --audit-json FILE writes the execution record (id, command and its
 SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
 refused system calls, files changed under the writable roots, kept output,
-approval, policy revision) atomically after the run; a FILE that cannot be
-written stops the run before it starts.
+approval, policy revision) atomically once no process of the run is left,
+into a new file renamed over FILE (a link there is replaced, not followed)
+in the directory opened before the run; a FILE that cannot be written
+stops the run before it starts.
 
 --degraded=landlock|seccomp|cgroup runs without that layer, on purpose; the
 run says so on stderr and in its record. Nothing else runs with less.
@@ -158,32 +165,41 @@ func runRun(ctx context.Context, args []string) error {
 	var policyApproval policyfile.ApprovalPolicy
 	// The embedded default without --policy: no sandbox section, and no
 	// network rules (every destination denied).
-	lp, err := loadPolicy(*policyPath)
+	var lp *loadedPolicy
+	var policyFile sandbox.HostFile
+	var err error
+	if *policyPath != "" {
+		// Read from a checked descriptor (policyBytes are hashed for
+		// the record's policy revision), never through a planted link.
+		var held *os.File
+		lp, policyBytes, held, policyFile, err = loadRunPolicy(spec, *policyPath)
+		if held != nil {
+			defer held.Close()
+		}
+	} else {
+		lp, err = loadPolicy("")
+	}
 	if err != nil {
 		return err
 	}
 	if *policyPath != "" {
-		// Hashed for the record's policy revision; loadPolicy reported
-		// a file that cannot be read.
-		policyBytes, _ = os.ReadFile(*policyPath)
 		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
 			return err
 		}
 		policyApproval = lp.file.Sandbox.Approval
 		// The policy must not be the governed command's to rewrite:
 		// kept read-only wherever it is (inside the project, it would
-		// be writable otherwise).
-		if abs, err := filepath.Abs(*policyPath); err == nil {
-			spec.ReadOnly = append(spec.ReadOnly, abs)
-		}
+		// be writable otherwise), and the file kept is the one read.
+		spec.ReadOnly = append(spec.ReadOnly, policyFile.Path)
+		spec.Pinned = append(spec.Pinned, policyFile)
 	}
 
 	var audit *auditFile
 	var rec *auditRecord
 	if *auditPath != "" {
-		a, err := openAudit(*auditPath)
+		a, err := openAudit(*auditPath, spec)
 		if err != nil {
-			return badInput(fmt.Sprintf("--audit-json: cannot write %s: %v", *auditPath, err))
+			return auditOpenError(*auditPath, err)
 		}
 		audit = a
 		defer audit.abandon()

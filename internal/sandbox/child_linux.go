@@ -324,6 +324,12 @@ func (i *initProc) bindAll() error {
 	return nil
 }
 
+// bindOne binds b.Path of the host onto the same path of the view. Both
+// ends are opened with openat2(RESOLVE_NO_SYMLINKS): the parent resolved
+// every link, so the real paths have none, and one found now means the
+// view changed under us. The source must be the file the parent planned
+// (device and inode), and the mount is made and set up from the
+// descriptors (open_tree, mount_setattr, move_mount), never by name.
 func bindOne(b bind) error {
 	target := newRoot + b.Path
 	fi, err := os.Lstat(target)
@@ -334,7 +340,7 @@ func bindOne(b bind) error {
 			err = os.MkdirAll(target, 0o755)
 		} else if err = os.MkdirAll(filepath.Dir(target), 0o755); err == nil {
 			var f *os.File
-			if f, err = os.OpenFile(target, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			if f, err = os.OpenFile(target, os.O_CREATE|os.O_WRONLY|unix.O_NOFOLLOW, 0o644); err == nil {
 				f.Close()
 			}
 		}
@@ -348,32 +354,89 @@ func bindOne(b bind) error {
 		// changed under us.
 		return &stepError{b.Path + " is a symbolic link in the sandbox view", "retry the run"}
 	}
-	if err := unix.Mount(oldRoot+b.Path, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+	src, err := openNoLinks(oldRoot+b.Path, b.Path)
+	if err != nil {
 		return err
 	}
+	defer unix.Close(src)
+	var st unix.Stat_t
+	if err := unix.Fstat(src, &st); err != nil {
+		return fmt.Errorf("stat: %w", err)
+	}
+	if b.Ino != 0 && (st.Dev != b.Dev || st.Ino != b.Ino) {
+		return &stepError{fmt.Sprintf("%s was replaced after the run was planned (device %d inode %d, planned %d %d)", b.Path, st.Dev, st.Ino, b.Dev, b.Ino),
+			"retry the run; if it happens again, something on the host keeps replacing this path"}
+	}
+	if (st.Mode&unix.S_IFMT == unix.S_IFDIR) != b.Dir {
+		return &stepError{b.Path + " changed type after the run was planned", "retry the run"}
+	}
+	dst, err := openNoLinks(target, b.Path)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dst)
+	tree, err := unix.OpenTree(src, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH|unix.AT_RECURSIVE)
+	if err != nil {
+		return fmt.Errorf("open_tree: %w", err)
+	}
+	defer unix.Close(tree)
 	flags := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
 	if !b.Writable {
 		flags |= unix.MOUNT_ATTR_RDONLY
 	}
-	return setattr(target, flags)
+	// Set before the tree is attached: it is never in the view without
+	// its flags.
+	if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: flags}); err != nil {
+		return fmt.Errorf("mount_setattr %s: %w", b.Path, err)
+	}
+	if err := unix.MoveMount(tree, "", dst, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move_mount: %w", err)
+	}
+	return nil
 }
+
+// openNoLinks opens p as O_PATH without following any link on the way
+// (RESOLVE_NO_SYMLINKS, RESOLVE_NO_MAGICLINKS). name is the path in the
+// view, for errors.
+func openNoLinks(p, name string) (int, error) {
+	fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	switch {
+	case err == unix.ELOOP:
+		// The parent resolved every link; one here means the view
+		// changed under us.
+		return -1, &stepError{name + " is reached through a symbolic link in the sandbox view, which the plan had none of", "retry the run; if it happens again, something is replacing the path with a link"}
+	case err == unix.ENOSYS:
+		return -1, &stepError{"openat2: " + err.Error(), "the kernel is too old: Linux 5.12 or newer is needed"}
+	case err != nil:
+		return -1, &os.PathError{Op: "open", Path: name, Err: err}
+	}
+	return fd, nil
+}
+
+// fdPath names the open file fd for a mount(2) argument: the magic link
+// of init's own descriptor in the host's /proc (the view has no /proc
+// yet), which the kernel follows to the file itself, not by its name.
+func fdPath(fd int) string { return fmt.Sprintf("%s/proc/self/fd/%d", oldRoot, fd) }
 
 func (i *initProc) mask() error {
 	for _, p := range i.cfg.Masks {
-		target := newRoot + p
-		fi, err := os.Lstat(target)
+		fd, err := openNoLinks(newRoot+p, p)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // not visible in the sandbox at all
 		}
 		if err != nil {
 			return err
 		}
-		if fi.Mode()&os.ModeSymlink != 0 {
-			// The parent resolved links; one here means the view
-			// changed under us.
-			return &stepError{p + " is a symbolic link in the sandbox view", "retry the run"}
+		var st unix.Stat_t
+		err = unix.Fstat(fd, &st)
+		if err == nil {
+			err = maskPath(fdPath(fd), st.Mode&unix.S_IFMT == unix.S_IFDIR)
 		}
-		if err := maskPath(target, fi.IsDir()); err != nil {
+		unix.Close(fd)
+		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 	}

@@ -19,6 +19,17 @@
 //
 // # What is contained
 //
+//   - Host paths: every path a run resolves on the host (Spec.ReadWrite,
+//     Spec.ReadOnly, Spec.Hide, the cache, the files of [OpenHostFile]
+//     and [OpenHostDir]) is resolved one component at a time from
+//     O_PATH descriptors; a symbolic link in a directory the run can
+//     write (the project, Spec.ReadWrite, the cache) is refused with a
+//     [*LinkError], not followed, and no directory is made at a link's
+//     target. Init opens both ends of each bind and each mask with
+//     openat2(RESOLVE_NO_SYMLINKS) and mounts from the descriptors
+//     (open_tree, mount_setattr, move_mount), checking each bind's
+//     device and inode against the plan; [Spec.Pinned] files must be
+//     the very inode the caller read.
 //   - Filesystem: private mount propagation; / bind-mounted read-only
 //     (recursively, nosuid, nodev) and entered with pivot_root; the project
 //     read-write in [WorkspaceWrite] mode and read-only in [ReadOnly]

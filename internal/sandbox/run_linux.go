@@ -26,6 +26,10 @@ import (
 // testOnlyFailAt, when set, makes init fail at that setup step.
 var testOnlyFailAt string
 
+// testOnlyPlanned, when set, is called once the view is planned, before
+// init gets it: tests change the host there, as a racing process would.
+var testOnlyPlanned func()
+
 // initCaps are the capabilities init holds, inside its own user
 // namespace only, while it builds the sandbox; it drops them all before
 // the command starts.
@@ -49,7 +53,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	tr := newTracer(spec.Trace)
 	var cacheNote []string
 	if spec.Cache != "" {
-		real, err := makeCache(spec.Cache)
+		real, err := makeCache(spec)
 		if err != nil {
 			cacheNote = []string{fmt.Sprintf("no run cache (%v): build caches are read-only", err)}
 		}
@@ -171,6 +175,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 				return err
 			}
 			tr.mark("view planned")
+			if testOnlyPlanned != nil {
+				testOnlyPlanned()
+			}
 			cfg.Binds, cfg.Masks = v.binds, v.masks
 			var err error
 			if msg, err = json.Marshal(cfg); err != nil {
@@ -418,6 +425,10 @@ func buildConfig(spec Spec) (*config, error) {
 	return cfg, nil
 }
 
+// resolveDir resolves the directory p (the project) on the host, one
+// component at a time as the other paths of a run (see hostResolver).
+// The caller chose it: links on the way are followed, as the kernel
+// would.
 func resolveDir(p string) (string, error) {
 	if p == "" {
 		return "", errors.New("not set")
@@ -426,18 +437,16 @@ func resolveDir(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	r := newHostResolver()
+	defer r.close()
+	f, err := r.stat(abs, resolveHow{})
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return "", err
+	if !f.isDir() {
+		return "", fmt.Errorf("%s is not a directory", f.path)
 	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", real)
-	}
-	return real, nil
+	return f.path, nil
 }
 
 // cleanEnv is the command's whole environment: the base variables, then

@@ -67,6 +67,11 @@ type Spec struct {
 	// writable one (the project, a ReadWrite path). Paths that do not
 	// exist are ignored.
 	ReadOnly []string
+	// Pinned are files kept read-only like ReadOnly (list them there
+	// too) that must be the very file the caller opened (see
+	// [OpenHostFile]): a different file at the path, or a link, stops
+	// the run with a [*SetupError].
+	Pinned []HostFile
 	// Cache, when set, is a host directory (created if missing) that the
 	// command may write and that becomes its XDG_CACHE_HOME, so that
 	// build caches survive between runs without the command writing the
@@ -108,6 +113,14 @@ type Spec struct {
 	RecordChanges bool
 	// Trace, when set, receives one line per setup step with its time.
 	Trace io.Writer
+}
+
+// HostFile is one file of the host, by path and identity.
+type HostFile struct {
+	// Path is the absolute path, as the caller named it.
+	Path string
+	// Dev and Ino are its device and inode numbers.
+	Dev, Ino uint64
 }
 
 // Addresses of the listeners inside the sandbox (see [Listeners]).
