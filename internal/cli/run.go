@@ -200,7 +200,7 @@ func runRun(ctx context.Context, args []string) error {
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded),
-			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{},
+			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{}, RefusedPaths: []sandbox.Refusal{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
 		}
@@ -312,6 +312,7 @@ func execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, runResult)
 	if res.InitKilled {
 		warningf("the sandbox's init ended while the command ran (signal %d); every process of the sandbox died with it", res.Signal)
 	}
+	summarizeRefusals(res.Refused)
 	if res.TimedOut {
 		errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
 			"raise --timeout or sandbox.limits.timeout")
@@ -350,6 +351,8 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		CPU:    l.CPU,
 		Nofile: l.Nofile,
 		Fsize:  l.Fsize.Bytes,
+		Disk:   l.Disk.Bytes,
+		Inodes: l.Inodes,
 		Output: l.Output.Bytes,
 	}
 	if useTimeout {

@@ -286,7 +286,7 @@ func (i *initProc) mountPrivate() error {
 	if err := os.Mkdir(privatePool, 0o700); err != nil {
 		return err
 	}
-	if err := unix.Mount("tmpfs", privatePool, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, i.tmpfsOpts("mode=0700")); err != nil {
+	if err := unix.Mount("tmpfs", privatePool, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, i.tmpfsOpts("mode=0755")); err != nil {
 		return err
 	}
 	for _, d := range privateDirs {

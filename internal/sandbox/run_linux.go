@@ -301,6 +301,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	defer tr.mark("statistics read, cgroup removed")
 	res.Stdout, res.Stderr = outCap.Output(), errCap.Output()
+	res.Refused = findRefusals(v, spec, cfg.Project, res.Stderr.String(), res.Stdout.String())
 	res.Limits = spec.Limits
 	if res.Limits.Nofile == 0 {
 		res.Limits.Nofile = DefaultNofile

@@ -273,6 +273,9 @@ type Result struct {
 	Changes          []Change
 	ChangesTotal     int
 	ChangesTruncated bool
+	// Refused are the masked and read-only paths whose refusal the
+	// command's error output reports (see [Refusal]), at most 32.
+	Refused []Refusal
 	// Limits are the limits that were in force: those requested, and
 	// the defaults that were applied (a default listed in Unenforced
 	// stays zero; Fsize and CPU zero mean none).

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// Kinds of [Refusal].
+const (
+	// RefusedMasked: the path is masked (the sensitive set, Spec.Hide):
+	// it cannot be read, written, created in, renamed over or removed.
+	RefusedMasked = "masked"
+	// RefusedReadOnly: the path is bound read-only (a protected path,
+	// Spec.ReadOnly, a home below /tmp).
+	RefusedReadOnly = "read-only"
+)
+
+// Refusal is an access to a masked or read-only path that failed inside the
+// sandbox, as the command's own error output reported it. The kernel
+// refuses such accesses without telling warden; what a program reports is
+// the only trace, so an access whose failure the program keeps to itself,
+// or reports without naming the path, is not listed.
+type Refusal struct {
+	// Path is the host path the sandbox kept from the command, or below
+	// which it was.
+	Path string `json:"path"`
+	// Kind is RefusedMasked or RefusedReadOnly.
+	Kind string `json:"kind"`
+	// Error is the error the command reported: "Read-only file system",
+	// "Permission denied", "Device or resource busy" (renaming over or
+	// removing a mount point) or "Operation not permitted".
+	Error string `json:"error"`
+}
+
+// maxRefusals bounds the refusals one run lists.
+const maxRefusals = 32
+
+// refusalErrors are the messages, as strerror words them, of the errors
+// a masked or read-only path gives.
+var refusalErrors = []string{"Read-only file system", "Permission denied", "Device or resource busy", "Operation not permitted"}
+
+// quotedPath finds quoted strings, as tools quote the paths they name.
+var quotedPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("['‘\"“`]([^'’\"”`\n]+)['’\"”`]")
+})
+
+// refusalTargets are the paths whose refusals are listed, by kind, with
+// the spellings a command may use for the project and the home.
+type refusalTargets struct {
+	kinds   map[string]string
+	aliases [][2]string // a prefix as the command may write it, and its real path
+	project string
+}
+
+func newRefusalTargets(v view, spec Spec, project string) *refusalTargets {
+	t := &refusalTargets{kinds: map[string]string{}, project: project}
+	for _, b := range v.binds {
+		if !b.Writable {
+			t.kinds[b.Path] = RefusedReadOnly
+		}
+	}
+	for _, m := range v.masks {
+		t.kinds[m] = RefusedMasked
+	}
+	for _, p := range []string{spec.Project, spec.Home} {
+		if p == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != filepath.Clean(p) {
+			t.aliases = append(t.aliases, [2]string{filepath.Clean(p), real})
+		}
+	}
+	return t
+}
+
+// match returns the target that p (as the command wrote it, relative to
+// the project) names or is below, and its kind.
+func (t *refusalTargets) match(p string) (string, string, bool) {
+	p = strings.TrimRight(strings.TrimLeft(p, "(<['‘\"“`"), ":,;.)>]'’\"”`")
+	if p == "" || strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return "", "", false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(t.project, p)
+	}
+	p = filepath.Clean(p)
+	for _, a := range t.aliases {
+		if rest, ok := strings.CutPrefix(p, a[0]); ok && (rest == "" || rest[0] == '/') {
+			p = a[1] + rest
+		}
+	}
+	for q := p; ; q = filepath.Dir(q) {
+		if k, ok := t.kinds[q]; ok {
+			return q, k, true
+		}
+		if q == "/" || q == "." {
+			return "", "", false
+		}
+	}
+}
+
+// findRefusals lists the masked and read-only paths that the command's
+// kept output names on a line with one of the refusalErrors.
+func findRefusals(v view, spec Spec, project string, outputs ...string) []Refusal {
+	var t *refusalTargets
+	var out []Refusal
+	seen := map[string]bool{}
+	for _, text := range outputs {
+		for line := range strings.Lines(text) {
+			errText := ""
+			for _, e := range refusalErrors {
+				if strings.Contains(line, e) {
+					errText = e
+					break
+				}
+			}
+			if errText == "" {
+				continue
+			}
+			if t == nil {
+				t = newRefusalTargets(v, spec, project)
+				if len(t.kinds) == 0 {
+					return nil
+				}
+			}
+			var cands []string
+			for _, m := range quotedPath().FindAllStringSubmatch(line, -1) {
+				cands = append(cands, m[1])
+			}
+			cands = append(cands, strings.Fields(line)...)
+			for _, c := range cands {
+				p, kind, ok := t.match(c)
+				if !ok || seen[p] {
+					continue
+				}
+				seen[p] = true
+				out = append(out, Refusal{Path: p, Kind: kind, Error: errText})
+				if len(out) == maxRefusals {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
