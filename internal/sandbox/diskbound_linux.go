@@ -34,7 +34,7 @@ func checkDiskBound(spec Spec, v view) error {
 	if spec.Limits.Disk == 0 {
 		what = "limits.inodes"
 	}
-	hint := "warden bounds disk use only on its private /tmp, /dev/shm and /run; run in sandbox.mode read-only without read_write paths, or remove " + what
+	hint := "warden bounds disk use only on its private /tmp, /dev/shm and /run, and sets no project quotas (which need a file system mounted with prjquota): run in sandbox.mode read-only without read_write paths, or remove " + what
 	if spec.Mode == FullAccess {
 		return &SetupError{What: what + " cannot be enforced in full-access mode: every host path the caller may write is writable", Hint: hint}
 	}
@@ -44,7 +44,7 @@ func checkDiskBound(spec Spec, v view) error {
 	}
 	return &SetupError{
 		What: fmt.Sprintf("%s cannot be enforced on the writable host path %s (%s)", what, roots[0], describeMount(roots[0])),
-		Hint: hint + " (project quotas, which need a file system mounted with prjquota, are not used)",
+		Hint: hint,
 	}
 }
 
