@@ -5,6 +5,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"warden.dev/warden/internal/sandbox"
 )
@@ -42,4 +43,14 @@ func refusalsOf(res sandbox.Result) []sandbox.Refusal {
 		return []sandbox.Refusal{}
 	}
 	return res.Refused
+}
+
+// maskedRefusal reports whether p is a masked path of rs or below one.
+func maskedRefusal(rs []sandbox.Refusal, p string) bool {
+	for _, r := range rs {
+		if r.Kind == sandbox.RefusedMasked && (p == r.Path || strings.HasPrefix(p, r.Path+"/")) {
+			return true
+		}
+	}
+	return false
 }
