@@ -53,20 +53,26 @@ var quotedPath = sync.OnceValue(func() *regexp.Regexp {
 // refusalTargets are the paths whose refusals are listed, by kind, with
 // the spellings a command may use for the project and the home.
 type refusalTargets struct {
-	kinds   map[string]string
+	kinds map[string]string
+	// files are the targets that are not directories, by directory.
+	files   map[string][]string
 	aliases [][2]string // a prefix as the command may write it, and its real path
 	project string
 }
 
 func newRefusalTargets(v view, spec Spec, project string) *refusalTargets {
-	t := &refusalTargets{kinds: map[string]string{}, project: project}
+	t := &refusalTargets{kinds: map[string]string{}, files: map[string][]string{}, project: project}
 	for _, b := range v.binds {
 		if !b.Writable {
 			t.kinds[b.Path] = RefusedReadOnly
+			if !b.Dir {
+				t.files[filepath.Dir(b.Path)] = append(t.files[filepath.Dir(b.Path)], b.Path)
+			}
 		}
 	}
 	for _, m := range v.masks {
 		t.kinds[m] = RefusedMasked
+		t.files[filepath.Dir(m)] = append(t.files[filepath.Dir(m)], m)
 	}
 	for _, p := range []string{spec.Project, spec.Home} {
 		if p == "" {
@@ -79,12 +85,12 @@ func newRefusalTargets(v view, spec Spec, project string) *refusalTargets {
 	return t
 }
 
-// match returns the target that p (as the command wrote it, relative to
-// the project) names or is below, and its kind.
-func (t *refusalTargets) match(p string) (string, string, bool) {
+// resolve makes p (a word as the command wrote it, relative to the
+// project) an absolute host path.
+func (t *refusalTargets) resolve(p string) (string, bool) {
 	p = strings.TrimRight(strings.TrimLeft(p, "(<['‘\"“`"), ":,;.)>]'’\"”`")
 	if p == "" || strings.IndexFunc(p, unicode.IsControl) >= 0 {
-		return "", "", false
+		return "", false
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(t.project, p)
@@ -94,6 +100,16 @@ func (t *refusalTargets) match(p string) (string, string, bool) {
 		if rest, ok := strings.CutPrefix(p, a[0]); ok && (rest == "" || rest[0] == '/') {
 			p = a[1] + rest
 		}
+	}
+	return p, true
+}
+
+// match returns the target that the word p names or is below, and its
+// kind.
+func (t *refusalTargets) match(p string) (string, string, bool) {
+	p, ok := t.resolve(p)
+	if !ok {
+		return "", "", false
 	}
 	for q := p; ; q = filepath.Dir(q) {
 		if k, ok := t.kinds[q]; ok {
@@ -134,15 +150,41 @@ func findRefusals(v view, spec Spec, project string, outputs ...string) []Refusa
 				cands = append(cands, m[1])
 			}
 			cands = append(cands, strings.Fields(line)...)
+			add := func(p, kind string) bool {
+				if !seen[p] {
+					seen[p] = true
+					out = append(out, Refusal{Path: p, Kind: kind, Error: errText})
+				}
+				return len(out) == maxRefusals
+			}
+			matched := false
 			for _, c := range cands {
-				p, kind, ok := t.match(c)
-				if !ok || seen[p] {
+				if p, kind, ok := t.match(c); ok {
+					matched = true
+					if add(p, kind) {
+						return out
+					}
+				}
+			}
+			if matched || errText != "Device or resource busy" {
+				continue
+			}
+			// A temporary file that could not be renamed over a
+			// protected or masked file next to it: how sed -i and
+			// editors save ("sed: cannot rename .git/sedXXXXXX:
+			// Device or resource busy", "./sedXXXXXX" in the project
+			// itself). Every such file of that directory is named, as
+			// the message names none; only words with a slash are taken
+			// for paths here.
+			for _, c := range cands {
+				p, ok := t.resolve(c)
+				if !ok || !strings.Contains(c, "/") {
 					continue
 				}
-				seen[p] = true
-				out = append(out, Refusal{Path: p, Kind: kind, Error: errText})
-				if len(out) == maxRefusals {
-					return out
+				for _, f := range t.files[filepath.Dir(p)] {
+					if add(f, t.kinds[f]) {
+						return out
+					}
 				}
 			}
 		}
