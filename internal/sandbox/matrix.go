@@ -64,6 +64,7 @@ var setupStages = []struct {
 	{"make mounts private: ", []string{rowFilesystem}},
 	{"prepare new root: ", []string{rowFilesystem}},
 	{"bind / read-only: ", []string{rowFilesystem}},
+	{"mount private tmpfs: ", []string{rowFilesystem}},
 	{"mount /dev: ", []string{rowFilesystem}},
 	{"mount /tmp: ", []string{rowFilesystem}},
 	{"mount /run: ", []string{rowFilesystem}},
