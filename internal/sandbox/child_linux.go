@@ -486,7 +486,8 @@ func maskPath(target string, dir bool) error {
 	return unix.Mount(maskFile, target, "", unix.MS_BIND, "")
 }
 
-// procMasks are covered with /dev/null; procReadOnly become read-only.
+// procMasks are covered with maskFile (reading one fails with EACCES);
+// procReadOnly become read-only.
 var (
 	procMasks    = []string{"kcore", "sysrq-trigger", "timer_list", "keys", "kallsyms"}
 	procReadOnly = []string{"sys", "irq", "bus", "fs", "sysrq-trigger"}
