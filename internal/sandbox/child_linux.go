@@ -276,10 +276,11 @@ var privateDirs = []struct {
 	{"exec", 0o1777}, // the exec scratch
 }
 
-// privateReserved is the room in the private tmpfs's inode bound for its
-// own directories (its root, privateDirs, /run/warden), on top of what the
-// policy allows the command.
-const privateReserved = 8
+// privateReserved is the room in the private tmpfs's inode bound for
+// what init makes in it (its root, privateDirs, /run/warden, the
+// resolver's file and its directories), on top of what the policy allows
+// the command.
+const privateReserved = 16
 
 // mountPrivate mounts the private tmpfs and makes its directories.
 func (i *initProc) mountPrivate() error {
