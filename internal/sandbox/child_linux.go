@@ -213,6 +213,7 @@ func (i *initProc) setup() {
 	if i.cfg.Network {
 		i.step("point DNS at the stub", i.pointResolver)
 	}
+	i.step("bound private tmpfs", i.boundPrivate)
 	i.step("mask sensitive paths", i.mask)
 	i.step("mount /proc", mountProc)
 	i.step("enter new root", func() error {
@@ -278,8 +279,8 @@ var privateDirs = []struct {
 
 // privateReserved is the room in the private tmpfs's inode bound for
 // what init makes in it (its root, privateDirs, /run/warden, the
-// resolver's file and its directories), on top of what the policy allows
-// the command.
+// resolver's file and its directories) until boundPrivate sets the bounds
+// exactly.
 const privateReserved = 16
 
 // mountPrivate mounts the private tmpfs and makes its directories.
@@ -301,6 +302,31 @@ func (i *initProc) mountPrivate() error {
 		}
 	}
 	return nil
+}
+
+// boundPrivate sets the private tmpfs's bounds, once init has made what
+// it needs in it, to what that uses plus what the command may use: the
+// command may then write exactly limits.disk bytes and create exactly
+// limits.inodes entries there.
+func (i *initProc) boundPrivate() error {
+	if i.cfg.TmpfsSize == 0 && i.cfg.TmpfsInodes == 0 {
+		return nil
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(privatePool, &st); err != nil {
+		return err
+	}
+	var opts []string
+	if i.cfg.TmpfsSize > 0 {
+		used := (st.Blocks - st.Bfree) * uint64(st.Bsize)
+		opts = append(opts, fmt.Sprintf("size=%d", used+uint64(i.cfg.TmpfsSize)))
+	}
+	if i.cfg.TmpfsInodes > 0 {
+		opts = append(opts, fmt.Sprintf("nr_inodes=%d", st.Files-st.Ffree+uint64(i.cfg.TmpfsInodes)))
+	}
+	// Through the tmpfs's own mount, whose flags (nosuid, nodev) a
+	// remount sets again.
+	return unix.Mount("", privatePool, "", unix.MS_REMOUNT|unix.MS_NOSUID|unix.MS_NODEV, strings.Join(opts, ","))
 }
 
 // tmpfsOpts adds the bounds of the private tmpfs to opts: its size (the

@@ -70,6 +70,7 @@ var setupStages = []struct {
 	{"mount /run: ", []string{rowFilesystem}},
 	{"mount exec scratch: ", []string{rowFilesystem}},
 	{"bind project: ", []string{rowFilesystem}},
+	{"bound private tmpfs: ", []string{rowFilesystem}},
 	{"mask sensitive paths: ", []string{rowFilesystem}},
 	{"mount /proc: ", []string{rowFilesystem}},
 	{"enter new root: ", []string{rowFilesystem}},
