@@ -32,9 +32,10 @@ type Refusal struct {
 	Path string `json:"path"`
 	// Kind is RefusedMasked or RefusedReadOnly.
 	Kind string `json:"kind"`
-	// Error is the error the command reported: "Read-only file system",
-	// "Permission denied", "Device or resource busy" (renaming over or
-	// removing a mount point) or "Operation not permitted".
+	// Error is the error the command reported: "Read-only file system"
+	// (a write), "Device or resource busy" (renaming over or removing a
+	// mount point) or, for a masked path only, "Permission denied" (a
+	// read, or creating in a masked directory).
 	Error string `json:"error"`
 }
 
@@ -42,8 +43,17 @@ type Refusal struct {
 const maxRefusals = 32
 
 // refusalErrors are the messages, as strerror words them, of the errors
-// a masked or read-only path gives.
-var refusalErrors = []string{"Read-only file system", "Permission denied", "Device or resource busy", "Operation not permitted"}
+// a masked or read-only path gives (EROFS, EBUSY, EACCES), and whether a
+// read-only bind gives it: EACCES below one comes from the file's own
+// permissions or Landlock, not from the sandbox's mounts.
+var refusalErrors = []struct {
+	text     string
+	readOnly bool
+}{
+	{"Read-only file system", true},
+	{"Device or resource busy", true},
+	{"Permission denied", false},
+}
 
 // quotedPath finds quoted strings, as tools quote the paths they name.
 var quotedPath = sync.OnceValue(func() *regexp.Regexp {
@@ -129,10 +139,10 @@ func findRefusals(v view, spec Spec, project string, outputs ...string) []Refusa
 	seen := map[string]bool{}
 	for _, text := range outputs {
 		for line := range strings.Lines(text) {
-			errText := ""
+			errText, readOnly := "", false
 			for _, e := range refusalErrors {
-				if strings.Contains(line, e) {
-					errText = e
+				if strings.Contains(line, e.text) {
+					errText, readOnly = e.text, e.readOnly
 					break
 				}
 			}
@@ -151,6 +161,9 @@ func findRefusals(v view, spec Spec, project string, outputs ...string) []Refusa
 			}
 			cands = append(cands, strings.Fields(line)...)
 			add := func(p, kind string) bool {
+				if kind == RefusedReadOnly && !readOnly {
+					return false
+				}
 				if !seen[p] {
 					seen[p] = true
 					out = append(out, Refusal{Path: p, Kind: kind, Error: errText})

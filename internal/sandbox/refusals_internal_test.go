@@ -41,6 +41,7 @@ func TestFindRefusals(t *testing.T) {
 		{"sed -i in the project", "sed: cannot rename ./sedAb12Cd: Device or resource busy\n",
 			[]Refusal{{"/p/.env", RefusedMasked, "Device or resource busy"}}},
 		{"EBUSY elsewhere", "umount: /mnt: Device or resource busy\n", nil},
+		{"EACCES below a read-only bind is the file's own", "cat: .git/hooks/secret: Permission denied\n", nil},
 		{"a writable path is no refusal", "sh: cannot create .git/x: Permission denied\n", nil},
 		{"no error on the line", "reading .env and .git/config\n", nil},
 		{"another error", "cp: cannot stat '.env': No such file or directory\n", nil},
