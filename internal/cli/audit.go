@@ -59,8 +59,11 @@ type auditRecord struct {
 	FilesWritten          []sandbox.Change `json:"files_written"`
 	FilesWrittenTotal     int              `json:"files_written_total"`
 	FilesWrittenTruncated bool             `json:"files_written_truncated,omitempty"`
-	NotRecorded           []auditNotDone   `json:"not_recorded"`
-	PolicyRevision        string           `json:"policy_revision"`
+	// RefusedPaths are the masked and read-only paths whose refusal
+	// the command's output reports.
+	RefusedPaths   []sandbox.Refusal `json:"refused_paths"`
+	NotRecorded    []auditNotDone    `json:"not_recorded"`
+	PolicyRevision string            `json:"policy_revision"`
 	// Approval is the approval policy in force; Denied says it refused
 	// the run before it started.
 	Approval string `json:"approval"`
@@ -85,6 +88,8 @@ type auditLimits struct {
 	CPU         float64 `json:"cpu"`
 	Nofile      int64   `json:"nofile"`
 	FsizeBytes  int64   `json:"fsize_bytes"`
+	DiskBytes   int64   `json:"disk_bytes"`
+	Inodes      int64   `json:"inodes"`
 	TimeoutMS   int64   `json:"timeout_ms"`
 	OutputBytes int64   `json:"output_bytes"`
 }
@@ -144,7 +149,7 @@ func fillResult(r *auditRecord, res sandbox.Result, timeout time.Duration) {
 	r.Cgroup = res.Cgroup
 	l := res.Limits
 	r.Limits = auditLimits{MemoryBytes: l.Memory, Pids: l.Pids, CPU: l.CPU, Nofile: l.Nofile,
-		FsizeBytes: l.Fsize, TimeoutMS: timeout.Milliseconds(), OutputBytes: l.Output}
+		FsizeBytes: l.Fsize, DiskBytes: l.Disk, Inodes: l.Inodes, TimeoutMS: timeout.Milliseconds(), OutputBytes: l.Output}
 	if res.Unenforced != nil {
 		r.Unenforced = res.Unenforced
 	}
@@ -158,6 +163,7 @@ func fillResult(r *auditRecord, res sandbox.Result, timeout time.Duration) {
 	case strings.HasPrefix(res.BlockedHow, "not recorded"):
 		r.NotRecorded = append(r.NotRecorded, auditNotDone{"blocked_syscalls", res.BlockedHow})
 	}
+	r.RefusedPaths = refusalsOf(res)
 	if res.Changes != nil {
 		r.FilesWritten = res.Changes
 	}

@@ -36,11 +36,15 @@ read-only (read-only), or everything writable (full-access); its protected
 paths (.git/hooks, .git/config, .claude, .codex, .gemini, .mcp.json, .vscode,
 .idea) and the policy file read-only but in full-access; sandbox.filesystem
 read_write and read_only paths; private noexec /tmp, /dev/shm and /run, and
-/run/warden/exec where executables may run (GOTMPDIR); a per-project build
-cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal
-/dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set
-masked, with .env files and private keys found in the project, plus
-sandbox.filesystem.hide (paths or globs); Landlock as a second file layer.
+/run/warden/exec where executables may run (GOTMPDIR), all one tmpfs (a home
+below /tmp stays visible, read-only); a per-project build cache
+(XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal /dev;
+~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set masked,
+with .env files and private keys found in the project, plus
+sandbox.filesystem.hide (paths or globs): a masked file cannot be read or
+written (the write fails, it is never thrown away); Landlock as a second file
+layer. Masked and read-only paths whose refusal the command's errors name are
+listed after the run and in the record (refused_paths).
 A read_write, read_only or hide path, the run cache, the --policy file or
 the --audit-json directory that is, or goes through, a symbolic link in a
 directory a run can write (the project, a read_write path, the cache) is
@@ -59,6 +63,9 @@ limits, else the defaults pids 1024 and memory 4GiB (or half the RAM). Where
 this user has no cgroups the defaults fall back to rlimits (RLIMIT_DATA,
 RLIMIT_NPROC), said after the run; a limit the policy asks for is enforced
 or nothing runs (125), unless --degraded=cgroup lets it fall back too.
+limits.disk and limits.inodes bound the private tmpfs (all of /tmp, /dev/shm
+and /run together, as the memory limit does without a cgroup); a writable
+host path cannot be bounded, so with either the project must be read-only.
 
 Approval (sandbox.approval): on-request (the default) and never do not ask;
 untrusted asks before a command that is not read-only; on-failure offers,
@@ -216,7 +223,7 @@ func runRun(ctx context.Context, args []string) error {
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded),
-			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{},
+			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{}, RefusedPaths: []sandbox.Refusal{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
 		}
@@ -328,6 +335,7 @@ func execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, runResult)
 	if res.InitKilled {
 		warningf("the sandbox's init ended while the command ran (signal %d); every process of the sandbox died with it", res.Signal)
 	}
+	summarizeRefusals(res.Refused)
 	if res.TimedOut {
 		errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
 			"raise --timeout or sandbox.limits.timeout")
@@ -366,6 +374,8 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		CPU:    l.CPU,
 		Nofile: l.Nofile,
 		Fsize:  l.Fsize.Bytes,
+		Disk:   l.Disk.Bytes,
+		Inodes: l.Inodes,
 		Output: l.Output.Bytes,
 	}
 	if useTimeout {

@@ -52,6 +52,9 @@ const sandboxID = 65534
 func Run(ctx context.Context, spec Spec) (Result, error) {
 	tr := newTracer(spec.Trace)
 	var cacheNote []string
+	if spec.Cache != "" && diskBounded(spec.Limits) {
+		cacheNote, spec.Cache = []string{noCacheBounded}, ""
+	}
 	if spec.Cache != "" {
 		real, err := makeCache(spec)
 		if err != nil {
@@ -163,7 +166,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		// What no cgroup could bound, rlimits bound as well as they can.
 		// Set by init on itself just before it starts the command:
 		// they bound the command, not init's own set-up.
-		cfg.CommandRlimits, cfg.TmpfsSize, notes = fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
+		var tmpfsSize int64
+		cfg.CommandRlimits, tmpfsSize, notes = fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
+		cfg.TmpfsSize, cfg.TmpfsInodes = privateBounds(tmpfsSize, spec.Limits)
 		rlimits = rlimitsFor(spec.Limits)
 	}
 	var msg []byte
@@ -177,6 +182,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			tr.mark("view planned")
 			if testOnlyPlanned != nil {
 				testOnlyPlanned()
+			}
+			if err := checkDiskBound(spec, v); err != nil {
+				return err
 			}
 			cfg.Binds, cfg.Masks = v.binds, v.masks
 			var err error
@@ -300,6 +308,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	defer tr.mark("statistics read, cgroup removed")
 	res.Stdout, res.Stderr = outCap.Output(), errCap.Output()
+	res.Refused = findRefusals(v, spec, cfg.Project, res.Stderr.String(), res.Stdout.String())
 	res.Limits = spec.Limits
 	if res.Limits.Nofile == 0 {
 		res.Limits.Nofile = DefaultNofile
@@ -371,7 +380,7 @@ func buildConfig(spec Spec) (*config, error) {
 		return nil, &SetupError{What: fmt.Sprintf("unknown sandbox mode %q", spec.Mode),
 			Hint: "use read-only, workspace-write or full-access"}
 	}
-	if l := spec.Limits; l.Memory < 0 || l.Pids < 0 || l.CPU < 0 || l.Nofile < 0 || l.Fsize < 0 || l.Output < 0 {
+	if l := spec.Limits; l.Memory < 0 || l.Pids < 0 || l.CPU < 0 || l.Nofile < 0 || l.Fsize < 0 || l.Output < 0 || l.Disk < 0 || l.Inodes < 0 {
 		return nil, &SetupError{What: fmt.Sprintf("negative limit in %+v", l), Hint: "limits are positive; zero means the default"}
 	}
 	project, err := resolveDir(spec.Project)

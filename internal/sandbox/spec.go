@@ -197,6 +197,9 @@ var Layers = []Layer{LayerLandlock, LayerSeccomp, LayerCgroup}
 //     made (as root, or in a delegated cgroup v2 subtree), otherwise
 //     skipped and listed in [Result.Unenforced], never silently.
 //   - CPU: none.
+//   - Disk and Inodes: the private tmpfs is bounded by the memory limit
+//     when no memory cgroup holds it (its pages are charged to the cgroup
+//     otherwise), else by the kernel's default (half the RAM, in all).
 //
 // RLIMIT_CORE is always 0. Rlimits are set by the parent on init before the
 // command exists; the cgroup (v2 where the controller is there and
@@ -214,6 +217,15 @@ type Limits struct {
 	// Fsize is the largest file the command may write, in bytes
 	// (RLIMIT_FSIZE; beyond it the write fails with SIGXFSZ or EFBIG).
 	Fsize int64
+	// Disk bounds the bytes the command may write in total, and Inodes
+	// the files, directories and links it may create: both hold for the
+	// private tmpfs behind /tmp, /dev/shm, /run and the exec scratch, all
+	// of them together. A writable host path cannot be bounded yet: with
+	// either set, a run with one (the project in workspace-write or
+	// full-access mode, Spec.ReadWrite) fails with a [*SetupError], and
+	// the run cache is left out.
+	Disk   int64
+	Inodes int64
 	// Output is how many bytes of each of stdout and stderr are kept in
 	// [Result] (the first half and the last half, the cut counted); zero
 	// means [DefaultOutputCap]. It never limits the live streams.
@@ -274,6 +286,9 @@ type Result struct {
 	Changes          []Change
 	ChangesTotal     int
 	ChangesTruncated bool
+	// Refused are the masked and read-only paths whose refusal the
+	// command's error output reports (see [Refusal]), at most 32.
+	Refused []Refusal
 	// Limits are the limits that were in force: those requested, and
 	// the defaults that were applied (a default listed in Unenforced
 	// stays zero; Fsize and CPU zero mean none).

@@ -159,6 +159,7 @@ func planView(spec Spec, project string) (view, error) {
 		}
 		v.binds = append(v.binds, bind{Path: real, Dir: fi.IsDir()})
 	}
+	v.binds = append(v.binds, homeBind(r, spec.Home, v.binds)...)
 	v.binds = pinParents(v.binds)
 	// Parents first; for the same path the later entry wins, so sort
 	// stably by depth and drop all but the last of each path.
