@@ -225,6 +225,9 @@ func runRun(ctx context.Context, args []string) error {
 	defer eg.close()
 	spec.Network = eg.network()
 	spec.Env = append(spec.Env, eg.env()...)
+	if err := maskWarden(&spec, lp, eg.caBundle); err != nil {
+		return err
+	}
 	// Signals for warden are the command's: passed on, as to a plain
 	// run, rather than ending the run (the timeout and SIGKILL still do).
 	sigs := make(chan os.Signal, 8)
@@ -336,6 +339,7 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		return notYet("sandbox.mode " + string(sb.Mode))
 	}
 	l := sb.Limits
+	spec.HideHome = sb.Filesystem.Home == policyfile.HomeHidden
 	for _, p := range sb.Filesystem.ReadWrite {
 		spec.ReadWrite = append(spec.ReadWrite, hostPath(p, spec.Home, spec.Project))
 	}

@@ -208,6 +208,7 @@ func (i *initProc) setup() {
 		// linked (go test, via GOTMPDIR) need one such place.
 		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, i.tmpfsOpts("mode=1777"))
 	})
+	i.step("hide home", i.hideHome)
 	i.step("bind project", i.bindAll)
 	if i.cfg.Network {
 		i.step("point DNS at the stub", i.pointResolver)

@@ -4,24 +4,26 @@
 package sandbox
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
 	"warden.dev/warden/internal/pathguard"
 )
 
-// HomeMasks returns the paths under home that the sandbox masks: every
-// entry of the sensitive set that names a fixed place in a home directory
-// (.ssh/, .aws/credentials, .netrc…). Entries with wildcards (id_rsa*) and
-// entries anchored elsewhere (/proc/*/environ) are left to the layers that
-// match patterns; the result does not depend on what exists.
+// HomeMasks returns the paths under home that the sandbox masks whatever
+// exists: every entry of the sensitive set that names a fixed place in a
+// home directory (.ssh/, .aws/credentials, ~/.npmrc, .kube/…). Entries with
+// wildcards (id_rsa*, .cargo/credentials*) and entries anchored elsewhere
+// (/proc/*/environ) are left to the layers that match patterns (see
+// homeSensitive); the result does not depend on what exists.
 func HomeMasks(home string) []string {
 	if home == "" {
 		return nil
 	}
 	var out []string
 	for _, e := range pathguard.SensitiveSet() {
-		p := e.Pattern
+		p := strings.TrimPrefix(e.Pattern, "~/")
 		if strings.HasPrefix(p, "/") || strings.ContainsAny(p, "*?[\\") {
 			continue
 		}
@@ -31,4 +33,119 @@ func HomeMasks(home string) []string {
 	// SSO caches sit next to them.
 	out = append(out, filepath.Join(home, ".aws"))
 	return out
+}
+
+// Bounds of the walk of the home for sensitive names (private keys and
+// every other entry of the set) outside their fixed places: entries at most
+// maxHomeDepth directories below the home (~/a/b/id_rsa is at depth 3), at
+// most maxHomeEntries of them, never into homeSkipTop at the top of the
+// home nor into homeSkipAny at any depth. A run pays for it on every start,
+// so it is bounded by what a run may cost (a fraction of a millisecond on a
+// developer's home), not by what a home may hold: what lies deeper, or past
+// the count, is not masked, and a run that stops early says so.
+const (
+	maxHomeDepth   = 3
+	maxHomeEntries = 4096
+)
+
+// homeSkipTop are directories at the top of the home that the walk does not
+// enter: tools' data, caches and toolchains, with many entries and no keys
+// of the user's.
+var homeSkipTop = map[string]bool{
+	".cache":         true, // XDG caches (and warden's run caches)
+	".local":         true, // XDG data: Trash, applications' stores; fish history is a fixed place
+	".npm":           true, // npm's package cache
+	".cargo":         true, // crates and toolchain binaries; credentials are matched by glob
+	".rustup":        true, // Rust toolchains
+	".pyenv":         true, // Python builds
+	".nvm":           true, // Node.js builds
+	".m2":            true, // Maven repository; settings*.xml are matched by glob
+	".gradle":        true, // Gradle caches and distributions
+	".sdkman":        true, // JVM toolchains
+	".vscode-server": true, // the VS Code server and its extensions
+	".vscode":        true, // extensions
+	".mozilla":       true, // browser profiles
+	"go":             true, // GOPATH: module cache and installed binaries
+	"snap":           true, // snap packages' data
+	"Library":        true, // macOS application data
+}
+
+// homeSkipAny are directories the walk enters at no depth.
+var homeSkipAny = map[string]bool{
+	".git":         true, // git's objects
+	"node_modules": true, // npm packages
+	".venv":        true, // Python virtual environments
+	"__pycache__":  true, // Python bytecode
+	".terraform":   true, // Terraform providers
+}
+
+// homeSensitive lists what the sandbox masks in home beyond [HomeMasks]:
+// the matches of the set's entries with a wildcard in a fixed directory
+// (~/.cargo/credentials.toml, ~/.m2/settings-security.xml), and the
+// sensitive names found by a bounded walk of the home (~/backup/id_rsa.bak,
+// ~/src/other/.env). The project, walked on its own, is not entered. It
+// reports whether the walk stopped at maxHomeEntries.
+func homeSensitive(home, project string) (found []string, truncated bool) {
+	if !filepath.IsAbs(home) || home == "/" || home == project || within(home, project) {
+		return nil, false
+	}
+	for _, e := range pathguard.SensitiveSet() {
+		p := strings.TrimPrefix(e.Pattern, "~/")
+		dir, glob := filepath.Split(p)
+		if strings.HasPrefix(p, "/") || dir == "" || strings.ContainsAny(dir, "*?") || !strings.ContainsAny(glob, "*?") {
+			continue
+		}
+		ents, err := os.ReadDir(filepath.Join(home, dir))
+		if err != nil {
+			continue
+		}
+		for _, d := range ents {
+			q := filepath.Join(home, dir, d.Name())
+			if _, ok := pathguard.SensitiveIn(q, home); ok {
+				found = append(found, q)
+			}
+		}
+	}
+	w := homeWalk{home: home, project: project}
+	w.dir(home, 1)
+	return append(found, w.found...), w.n > maxHomeEntries
+}
+
+// homeWalk is the state of one walk of the home.
+type homeWalk struct {
+	home, project string
+	n             int // entries seen
+	found         []string
+}
+
+// dir reads one directory at depth (its entries are at that depth) and
+// goes on below it, depth first.
+func (w *homeWalk) dir(dir string, depth int) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return // unreadable here is unreadable inside too
+	}
+	ents, _ := f.ReadDir(-1)
+	f.Close()
+	var subdirs []string
+	for _, d := range ents {
+		if w.n++; w.n > maxHomeEntries {
+			return
+		}
+		name := d.Name()
+		p := dir + "/" + name
+		if mayBeSensitive(name) {
+			if _, ok := pathguard.SensitiveIn(p, w.home); ok {
+				w.found = append(w.found, p)
+				continue
+			}
+		}
+		if !d.IsDir() || depth >= maxHomeDepth || homeSkipAny[name] || (depth == 1 && homeSkipTop[name]) || p == w.project {
+			continue
+		}
+		subdirs = append(subdirs, p)
+	}
+	for _, s := range subdirs {
+		w.dir(s, depth+1)
+	}
 }

@@ -81,6 +81,9 @@ type view struct {
 	notes []string
 	// cache is the resolved Spec.Cache.
 	cache string
+	// home, when set, is the resolved home that init replaces with an
+	// empty directory (Spec.HideHome).
+	home string
 }
 
 // writableRoots are the writable binds but the cache, without those inside
@@ -145,6 +148,9 @@ func planView(spec Spec, project string) (view, error) {
 		}
 		v.binds = append(v.binds, bind{Path: real, Dir: fi.IsDir()})
 	}
+	if err := planHome(spec, project, &v); err != nil {
+		return v, err
+	}
 	v.binds = pinParents(v.binds)
 	// Parents first; for the same path the later entry wins, so sort
 	// stably by depth and drop all but the last of each path.
@@ -168,20 +174,16 @@ func makeCache(dir string) (string, error) {
 }
 
 // planMasks lists the real paths to mask: the fixed places of the
-// sensitive set in the home, sensitive names at the top of the home and
-// anywhere in the project, and Spec.Hide.
+// sensitive set in the home, Spec.Mask, sensitive names in the home (a
+// bounded walk, see homeSensitive) and anywhere in the project, and
+// Spec.Hide.
 func planMasks(spec Spec, project string) ([]string, []string, error) {
 	var candidates, notes []string
-	candidates = append(candidates, HomeMasks(spec.Home)...)
-	if spec.Home != "" {
-		if ents, err := os.ReadDir(spec.Home); err == nil {
-			for _, e := range ents {
-				p := filepath.Join(spec.Home, e.Name())
-				if _, ok := pathguard.Sensitive(p); ok {
-					candidates = append(candidates, p)
-				}
-			}
-		}
+	candidates = append(append(candidates, HomeMasks(spec.Home)...), spec.Mask...)
+	inHome, truncated := homeSensitive(spec.Home, project)
+	candidates = append(candidates, inHome...)
+	if truncated {
+		notes = append(notes, fmt.Sprintf("sensitive names in the home past its first %d entries are not masked", maxHomeEntries))
 	}
 	var rel []string // project-relative patterns of Spec.Hide
 	for _, h := range spec.Hide {
