@@ -22,7 +22,7 @@ func HomeMasks(home string) []string {
 		return nil
 	}
 	var out []string
-	for _, e := range pathguard.SensitiveSet() {
+	for _, e := range homeSets {
 		p := strings.TrimPrefix(e.Pattern, "~/")
 		if strings.HasPrefix(p, "/") || strings.ContainsAny(p, "*?[\\") {
 			continue
@@ -79,20 +79,48 @@ var homeSkipAny = map[string]bool{
 	".terraform":   true, // Terraform providers
 }
 
-// homeSensitive lists what the sandbox masks in home beyond [HomeMasks]:
-// the matches of the set's entries with a wildcard in a fixed directory
-// (~/.cargo/credentials.toml, ~/.m2/settings-security.xml), and the
-// sensitive names found by a bounded walk of the home (~/backup/id_rsa.bak,
-// ~/src/other/.env). The project, walked on its own, is not entered. It
-// reports whether the walk stopped at maxHomeEntries.
+// homeSets are the entries of the sensitive set the home's masks are
+// planned from, read once.
+var homeSets = pathguard.SensitiveSet()
+
+// homeSensitive lists what the sandbox masks in home: the places of
+// [HomeMasks] whose top directory exists, the matches of the set's entries
+// with a wildcard in a fixed directory (~/.cargo/credentials.toml,
+// ~/.m2/settings-security.xml), and the sensitive names found by a bounded
+// walk of the home (~/backup/id_rsa.bak, ~/src/other/.env). The project,
+// walked on its own, is not entered. It reports whether the walk stopped at
+// maxHomeEntries.
 func homeSensitive(home, project string) (found []string, truncated bool) {
-	if !filepath.IsAbs(home) || home == "/" || home == project || within(home, project) {
+	if !filepath.IsAbs(home) || home == "/" {
 		return nil, false
 	}
-	for _, e := range pathguard.SensitiveSet() {
+	home = filepath.Clean(home)
+	f, err := os.Open(home)
+	if err != nil {
+		// Nothing of the home can be listed, so nothing can be
+		// skipped: every fixed place is a candidate.
+		return HomeMasks(home), false
+	}
+	top, _ := f.ReadDir(-1)
+	f.Close()
+	// Lower case: a case-folding home opens .SSH as .ssh.
+	exists := make(map[string]bool, len(top))
+	for _, d := range top {
+		exists[strings.ToLower(d.Name())] = true
+	}
+	present := func(rel string) bool {
+		first, _, _ := strings.Cut(rel, "/")
+		return exists[strings.ToLower(first)]
+	}
+	for _, p := range HomeMasks(home) {
+		if present(p[len(home)+1:]) {
+			found = append(found, p)
+		}
+	}
+	for _, e := range homeSets {
 		p := strings.TrimPrefix(e.Pattern, "~/")
 		dir, glob := filepath.Split(p)
-		if strings.HasPrefix(p, "/") || dir == "" || strings.ContainsAny(dir, "*?") || !strings.ContainsAny(glob, "*?") {
+		if strings.HasPrefix(p, "/") || dir == "" || strings.ContainsAny(dir, "*?") || !strings.ContainsAny(glob, "*?") || !present(dir) {
 			continue
 		}
 		ents, err := os.ReadDir(filepath.Join(home, dir))
@@ -106,8 +134,14 @@ func homeSensitive(home, project string) (found []string, truncated bool) {
 			}
 		}
 	}
-	w := homeWalk{home: home, project: project}
-	w.dir(home, 1)
+	if home == project || within(home, project) {
+		return found, false // the project walk sees all of the home
+	}
+	w := homeWalk{home: home, project: project, seen: make(map[string]bool, len(found))}
+	for _, p := range found {
+		w.seen[p] = true
+	}
+	w.entries(home, top, 1)
 	return append(found, w.found...), w.n > maxHomeEntries
 }
 
@@ -116,10 +150,11 @@ type homeWalk struct {
 	home, project string
 	n             int // entries seen
 	found         []string
+	seen          map[string]bool // listed already, as a fixed place or a glob's match
 }
 
 // dir reads one directory at depth (its entries are at that depth) and
-// goes on below it, depth first.
+// goes on below it.
 func (w *homeWalk) dir(dir string, depth int) {
 	f, err := os.Open(dir)
 	if err != nil {
@@ -127,6 +162,12 @@ func (w *homeWalk) dir(dir string, depth int) {
 	}
 	ents, _ := f.ReadDir(-1)
 	f.Close()
+	w.entries(dir, ents, depth)
+}
+
+// entries looks at the entries of dir, at depth, and walks their
+// directories, depth first.
+func (w *homeWalk) entries(dir string, ents []os.DirEntry, depth int) {
 	var subdirs []string
 	for _, d := range ents {
 		if w.n++; w.n > maxHomeEntries {
@@ -136,7 +177,9 @@ func (w *homeWalk) dir(dir string, depth int) {
 		p := dir + "/" + name
 		if mayBeSensitive(name) {
 			if _, ok := pathguard.SensitiveIn(p, w.home); ok {
-				w.found = append(w.found, p)
+				if !w.seen[p] {
+					w.found = append(w.found, p)
+				}
 				continue
 			}
 		}

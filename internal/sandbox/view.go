@@ -179,9 +179,8 @@ func makeCache(dir string) (string, error) {
 // Spec.Hide.
 func planMasks(spec Spec, project string) ([]string, []string, error) {
 	var candidates, notes []string
-	candidates = append(append(candidates, HomeMasks(spec.Home)...), spec.Mask...)
 	inHome, truncated := homeSensitive(spec.Home, project)
-	candidates = append(candidates, inHome...)
+	candidates = append(append(candidates, inHome...), spec.Mask...)
 	if truncated {
 		notes = append(notes, fmt.Sprintf("sensitive names in the home past its first %d entries are not masked", maxHomeEntries))
 	}
