@@ -228,7 +228,7 @@ type pattern struct {
 	// matching (a built-in ~/ entry); unanchored when it is not.
 	home   bool
 	dir    bool // the directory and anything under it
-	except   []string
+	except []string
 }
 
 // compile parses a pattern. A leading ~/ is anchored at home when home is
