@@ -202,7 +202,7 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 			candidates = append(candidates, h)
 		}
 	}
-	found, truncated := walkProject(project, rel)
+	found, truncated := walkProject(project, spec.Home, rel)
 	candidates = append(candidates, found...)
 	if truncated {
 		notes = append(notes, fmt.Sprintf("sensitive files of the project past its first %d entries are not masked", maxWalk))
@@ -237,8 +237,8 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 // (resolved later to its target). It reports whether it stopped early.
 // Directories are read by as many workers as there are CPUs: on a large
 // tree the walk is most of a run's set-up.
-func walkProject(project string, rel []string) (found []string, truncated bool) {
-	w := &walker{rel: rel, root: project, queue: []string{project}}
+func walkProject(project, home string, rel []string) (found []string, truncated bool) {
+	w := &walker{rel: rel, root: project, home: home, queue: []string{project}}
 	w.cond = sync.NewCond(&w.mu)
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
@@ -256,6 +256,7 @@ func walkProject(project string, rel []string) (found []string, truncated bool) 
 // walker is the state of one project walk.
 type walker struct {
 	root string
+	home string // the set's ~/ entries are anchored there
 	rel  []string
 	n    atomic.Int64 // entries seen
 
@@ -317,7 +318,7 @@ func (w *walker) read(dir string) (subdirs, found []string) {
 		case d.Type()&fs.ModeSymlink != 0:
 			// A link to a secret elsewhere: its target is masked.
 			if t, err := filepath.EvalSymlinks(p); err == nil {
-				if _, ok := pathguard.Sensitive(t); ok {
+				if _, ok := pathguard.SensitiveIn(t, w.home); ok {
 					found = append(found, t)
 				}
 			}
@@ -330,7 +331,7 @@ func (w *walker) read(dir string) (subdirs, found []string) {
 
 func (w *walker) sensitive(p string, d fs.DirEntry) bool {
 	if mayBeSensitive(d.Name()) {
-		if _, ok := pathguard.Sensitive(p); ok {
+		if _, ok := pathguard.SensitiveIn(p, w.home); ok {
 			return true
 		}
 	}
