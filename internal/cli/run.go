@@ -38,9 +38,18 @@ paths (.git/hooks, .git/config, .claude, .codex, .gemini, .mcp.json, .vscode,
 read_write and read_only paths; private noexec /tmp, /dev/shm and /run, and
 /run/warden/exec where executables may run (GOTMPDIR); a per-project build
 cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal
-/dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set
-masked, with .env files and private keys found in the project, plus
-sandbox.filesystem.hide (paths or globs); Landlock as a second file layer.
+/dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, ~/.npmrc, ~/.docker, ~/.kube, shell
+histories and the rest of the sensitive set masked, with private keys and .env
+files found in the project and to depth 3 of the home, plus
+sandbox.filesystem.hide (paths or globs); Warden's own state and configuration
+directories, its CA and the files network.credentials are read from masked,
+whatever the policy says; Landlock as a second file layer.
+
+Home (sandbox.filesystem.home): visible, the default, shows the home read-only
+with those masks; hidden replaces it with an empty read-only directory into
+which only the project, the toolchain caches (Go modules, cargo, rustup, npm,
+Maven, Gradle, pip, uv...) read-only and the policy's read_write and read_only
+paths are bound back. warden doctor lists both.
 
 Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
 (nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
