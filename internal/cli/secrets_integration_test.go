@@ -82,14 +82,14 @@ func TestAdversarialSecretsWardenOwn(t *testing.T) {
 			base := filepath.Join(dir, strings.ReplaceAll(u.name, " ", "-"))
 			home, project, creds := filepath.Join(base, "home"), filepath.Join(base, "home", "proj"), filepath.Join(base, "creds")
 			files := map[string]string{
-				filepath.Join(creds, "token"):                                    secretCanary + "-credential",
-				filepath.Join(creds, "ordinary"):                                 "control-beside-credential",
-				filepath.Join(home, "state", "token"):                            secretCanary + "-state",
-				filepath.Join(home, "state-sibling"):                             "control-beside-state",
-				filepath.Join(home, ".config", "other.conf"):                     "control-beside-config",
+				filepath.Join(creds, "token"):                                     secretCanary + "-credential",
+				filepath.Join(creds, "ordinary"):                                  "control-beside-credential",
+				filepath.Join(home, "state", "token"):                             secretCanary + "-state",
+				filepath.Join(home, "state-sibling"):                              "control-beside-state",
+				filepath.Join(home, ".config", "other.conf"):                      "control-beside-config",
 				filepath.Join(home, ".cache", "warden", "hook", "x", "note.json"): secretCanary + "-hook-state",
-				filepath.Join(home, "notes.txt"):                                 secretCanary + "-home-note",
-				filepath.Join(project, "README"):                                 "control-project",
+				filepath.Join(home, "notes.txt"):                                  secretCanary + "-home-note",
+				filepath.Join(project, "README"):                                  "control-project",
 			}
 			for p, body := range files {
 				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -141,15 +141,15 @@ func TestAdversarialSecretsCredentialFiles(t *testing.T) {
 // ordinary file beside it.
 func TestAdversarialSecretsMaskedPaths(t *testing.T) {
 	dir := plantHome(t, map[string]string{
-		"creds/token":                 canary + " credential source",
-		"creds/ordinary":              "control-beside-credential",
-		"config/warden/policy.yaml":   canary + " policy",
-		"config/warden/ca/ca.key":     canary + " CA key",
-		"config/other.conf":           "control-config",
-		"state/warden/token":          canary + " API token",
-		"state/warden/warden.db":      canary + " store",
-		"state/other":                 "control-state",
-		"link-to-token":               "", // replaced by a link below
+		"creds/token":               canary + " credential source",
+		"creds/ordinary":            "control-beside-credential",
+		"config/warden/policy.yaml": canary + " policy",
+		"config/warden/ca/ca.key":   canary + " CA key",
+		"config/other.conf":         "control-config",
+		"state/warden/token":        canary + " API token",
+		"state/warden/warden.db":    canary + " store",
+		"state/other":               "control-state",
+		"link-to-token":             "", // replaced by a link below
 		// A name Spec.Mask takes literally: as a glob, it would not
 		// match itself.
 		"creds/[x]*?.key": canary + " a name that is not a glob",
