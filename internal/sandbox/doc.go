@@ -118,8 +118,8 @@
 // Landlock cannot deny below a path it allows, so it grants
 // reading the whole view: the masked sensitive set is hidden by the mounts
 // alone, and a command can read any other file the caller can read (a
-// dotenv file in another project of the caller's, for example, is not
-// masked). Read-only paths inside writable ones, protected paths included,
+// dotenv file or a key deeper than the home walk's depth, for example, is
+// not masked unless [Spec.HideHome]). Read-only paths inside writable ones, protected paths included,
 // are the mounts' alone for the same reason, and protect only what exists
 // when the run starts. In full-access mode, only the project and
 // Spec.ReadWrite are searched for changed files.
