@@ -22,6 +22,14 @@ func (i *initProc) hideHome() error {
 	}
 	target := newRoot + i.cfg.Home
 	fi, err := os.Lstat(target)
+	if errors.Is(err, os.ErrNotExist) {
+		// Below a private tmpfs made above (a home in /tmp, as on CI
+		// machines): hidden already, but the binds below it need their
+		// mount points there.
+		if err = os.MkdirAll(target, 0o755); err == nil {
+			fi, err = os.Lstat(target)
+		}
+	}
 	if err != nil {
 		return err
 	}

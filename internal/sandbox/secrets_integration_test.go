@@ -295,3 +295,24 @@ func fillModuleCache(t *testing.T, home, project string) {
 	})
 	os.Chmod(project, 0o777)
 }
+
+// TestAdversarialSecretsHiddenHomeInTmp hides a home under /tmp, as CI
+// machines have them: the sandbox's /tmp is its own, and the project
+// below the home is still bound back, writable.
+func TestAdversarialSecretsHiddenHomeInTmp(t *testing.T) {
+	home, err := os.MkdirTemp("/tmp", "warden-home-")
+	if err != nil {
+		t.Skipf("requires a writable /tmp: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(home) })
+	os.Chmod(home, 0o755)
+	project := filepath.Join(home, "proj")
+	writeFiles(t, home, map[string]string{"notes.txt": canary + " notes", "proj/README": "control-project"})
+	os.Chmod(project, 0o777)
+	o := run(t, Spec{Project: project, Home: home, HideHome: true, Mode: WorkspaceWrite,
+		Argv: sh("cat ~/notes.txt; cat README; echo made > made")})
+	wantHidden(t, o, []string{"control-project"})
+	if b, err := os.ReadFile(filepath.Join(project, "made")); err != nil || string(b) != "made\n" {
+		t.Errorf("the write in the project did not reach the host: %q, %v", b, err)
+	}
+}
