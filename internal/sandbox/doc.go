@@ -34,10 +34,10 @@
 //     masked (empty tmpfs over directories, /dev/null over files): its
 //     fixed places in the caller's home, the matches of its wildcard
 //     entries in fixed home directories, every match a walk of the home
-//     finds to depth 3 (at most 4,096 entries, caches and toolchains not
-//     entered), every match found walking the project (.git and
-//     node_modules not entered, at most 100,000 entries), the targets of
-//     links to secrets there, [Spec.Mask] (literal paths: the caller's
+//     finds to depth 3 (at most 4,096 entries in 256 directories;
+//     caches, toolchains and other filesystems not entered), every match
+//     found walking the project (.git and node_modules not entered, at
+//     most 100,000 entries), the targets of links to secrets there, [Spec.Mask] (literal paths: the caller's
 //     own secrets) and [Spec.Hide] (paths, host globs, project
 //     patterns). With [Spec.HideHome] the home is an empty read-only
 //     tmpfs, mounted before the binds, into which only the project,

@@ -37,15 +37,20 @@ func HomeMasks(home string) []string {
 
 // Bounds of the walk of the home for sensitive names (private keys and
 // every other entry of the set) outside their fixed places: entries at most
-// maxHomeDepth directories below the home (~/a/b/id_rsa is at depth 3), at
-// most maxHomeEntries of them, never into homeSkipTop at the top of the
-// home nor into homeSkipAny at any depth. A run pays for it on every start,
-// so it is bounded by what a run may cost (a fraction of a millisecond on a
-// developer's home), not by what a home may hold: what lies deeper, or past
-// the count, is not masked, and a run that stops early says so.
+// maxHomeDepth directories below the home (~/a/b/id_rsa is at depth 3),
+// breadth first, at most maxHomeEntries of them in at most maxHomeDirs
+// directories read, never into homeSkipTop at the top of the home nor into
+// homeSkipAny at any depth. A run pays for it on every start (beside init's
+// own start, which hides most of it), so it is bounded by what a run may
+// cost, a fraction of a millisecond on a developer's home, not by what a
+// home may hold: what lies deeper, or past the counts, is not masked, and a
+// run that stops early says so. Nor does the walk leave the home's
+// filesystem: a network or FUSE mount below the home (sshfs, a synced
+// drive) can take seconds to list.
 const (
 	maxHomeDepth   = 3
 	maxHomeEntries = 4096
+	maxHomeDirs    = 256
 )
 
 // homeSkipTop are directories at the top of the home that the walk does not
@@ -65,6 +70,10 @@ var homeSkipTop = map[string]bool{
 	".vscode-server": true, // the VS Code server and its extensions
 	".vscode":        true, // extensions
 	".mozilla":       true, // browser profiles
+	".var":           true, // Flatpak applications' data
+	".oh-my-zsh":     true, // the framework and its plugins
+	".vim":           true, // plugins
+	".emacs.d":       true, // packages
 	"go":             true, // GOPATH: module cache and installed binaries
 	"snap":           true, // snap packages' data
 	"Library":        true, // macOS application data
@@ -138,57 +147,74 @@ func homeSensitive(home, project string) (found []string, truncated bool) {
 		return found, false // the project walk sees all of the home
 	}
 	w := homeWalk{home: home, project: project, seen: make(map[string]bool, len(found))}
+	w.dev, w.devOK = deviceOf(home)
 	for _, p := range found {
 		w.seen[p] = true
 	}
-	w.entries(home, top, 1)
-	return append(found, w.found...), w.n > maxHomeEntries
+	w.walk(top)
+	return append(found, w.found...), w.truncated()
 }
 
 // homeWalk is the state of one walk of the home.
 type homeWalk struct {
 	home, project string
 	n             int // entries seen
+	dirs          int // directories read
 	found         []string
 	seen          map[string]bool // listed already, as a fixed place or a glob's match
+	dev           uint64          // the home's device, when devOK
+	devOK         bool
 }
 
-// dir reads one directory at depth (its entries are at that depth) and
-// goes on below it.
-func (w *homeWalk) dir(dir string, depth int) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return // unreadable here is unreadable inside too
+// truncated reports whether the walk stopped at one of its counts.
+func (w *homeWalk) truncated() bool { return w.n > maxHomeEntries || w.dirs > maxHomeDirs }
+
+// walk looks at the home's entries, top, and then, breadth first, at
+// those of the directories below, down to maxHomeDepth.
+func (w *homeWalk) walk(top []os.DirEntry) {
+	type level struct {
+		dir   string
+		depth int
 	}
-	ents, _ := f.ReadDir(-1)
-	f.Close()
-	w.entries(dir, ents, depth)
-}
-
-// entries looks at the entries of dir, at depth, and walks their
-// directories, depth first.
-func (w *homeWalk) entries(dir string, ents []os.DirEntry, depth int) {
-	var subdirs []string
-	for _, d := range ents {
-		if w.n++; w.n > maxHomeEntries {
-			return
-		}
-		name := d.Name()
-		p := dir + "/" + name
-		if mayBeSensitive(name) {
-			if _, ok := pathguard.SensitiveIn(p, w.home); ok {
-				if !w.seen[p] {
-					w.found = append(w.found, p)
+	queue := []level{{w.home, 1}}
+	for len(queue) > 0 && !w.truncated() {
+		l := queue[0]
+		queue = queue[1:]
+		ents := top
+		if l.dir != w.home {
+			if w.dirs++; w.dirs > maxHomeDirs {
+				return
+			}
+			if w.devOK {
+				if dev, ok := deviceOf(l.dir); !ok || dev != w.dev {
+					continue // another filesystem, or gone
 				}
+			}
+			f, err := os.Open(l.dir)
+			if err != nil {
+				continue // unreadable here is unreadable inside too
+			}
+			ents, _ = f.ReadDir(-1)
+			f.Close()
+		}
+		for _, d := range ents {
+			if w.n++; w.n > maxHomeEntries {
+				return
+			}
+			name := d.Name()
+			p := l.dir + "/" + name
+			if mayBeSensitive(name) {
+				if _, ok := pathguard.SensitiveIn(p, w.home); ok {
+					if !w.seen[p] {
+						w.found = append(w.found, p)
+					}
+					continue
+				}
+			}
+			if !d.IsDir() || l.depth >= maxHomeDepth || homeSkipAny[name] || (l.depth == 1 && homeSkipTop[name]) || p == w.project {
 				continue
 			}
+			queue = append(queue, level{p, l.depth + 1})
 		}
-		if !d.IsDir() || depth >= maxHomeDepth || homeSkipAny[name] || (depth == 1 && homeSkipTop[name]) || p == w.project {
-			continue
-		}
-		subdirs = append(subdirs, p)
-	}
-	for _, s := range subdirs {
-		w.dir(s, depth+1)
 	}
 }

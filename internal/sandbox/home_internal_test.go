@@ -5,6 +5,7 @@ package sandbox
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -71,6 +72,22 @@ func TestHomeSensitiveBound(t *testing.T) {
 	if _, truncated := homeSensitive(home, "/elsewhere"); !truncated {
 		t.Errorf("homeSensitive over %d entries did not say it stopped", maxHomeEntries+1)
 	}
+
+	// Too many directories: the walk stops, and being breadth first
+	// it has still seen the shallow key.
+	home = t.TempDir()
+	names = []string{"a/id_rsa.bak"}
+	for i := range maxHomeDirs + 1 {
+		names = append(names, filepath.Join("dirs", "d"+strconv.Itoa(i))+"/")
+	}
+	mkTree(t, home, names...)
+	found, truncated := homeSensitive(home, "/elsewhere")
+	if !truncated {
+		t.Errorf("homeSensitive over %d directories did not say it stopped", maxHomeDirs+1)
+	}
+	if !slices.Contains(found, filepath.Join(home, "a/id_rsa.bak")) {
+		t.Errorf("homeSensitive stopped before a key at depth 2: %q", found)
+	}
 }
 
 // TestPlanHome checks the plan of a hidden home: the caches that exist are
@@ -131,6 +148,39 @@ func TestHomeCaches(t *testing.T) {
 		seen[c] = true
 		if _, ok := pathguard.SensitiveIn("/home/u/"+c, "/home/u"); ok {
 			t.Errorf("HomeCaches entry %q is sensitive", c)
+		}
+	}
+}
+
+// BenchmarkHomeSensitive plans the home's masks on a developer-shaped
+// home: dotfiles, a few projects, caches the walk skips.
+func BenchmarkHomeSensitive(b *testing.B) {
+	home := b.TempDir()
+	var names []string
+	for _, n := range []string{".bashrc", ".profile", ".gitconfig", ".npmrc", ".bash_history", ".ssh/id_ed25519",
+		".config/gh/hosts.yml", ".config/git/config", ".cache/go-build/00/x", "go/pkg/mod/x", ".cargo/registry/x",
+		"Downloads/a.pdf", "Documents/notes.md", "backup/id_rsa.bak"} {
+		names = append(names, n)
+	}
+	for i := range 20 {
+		p := "src/p" + strconv.Itoa(i) + "/"
+		names = append(names, p+"go.mod", p+"main.go", p+".env.example", p+"internal/x.go", p+".git/HEAD")
+	}
+	mkTreeB(b, home, names...)
+	for b.Loop() {
+		homeSensitive(home, "/elsewhere")
+	}
+}
+
+func mkTreeB(b *testing.B, root string, names ...string) {
+	b.Helper()
+	for _, n := range names {
+		p := filepath.Join(root, n)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -64,3 +64,12 @@ func (i *initProc) hideHome() error {
 	}
 	return nil
 }
+
+// deviceOf returns the device of the file at p, without following a link.
+func deviceOf(p string) (uint64, bool) {
+	var st unix.Stat_t
+	if err := unix.Lstat(p, &st); err != nil {
+		return 0, false
+	}
+	return uint64(st.Dev), true
+}

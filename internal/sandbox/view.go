@@ -182,7 +182,7 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 	inHome, truncated := homeSensitive(spec.Home, project)
 	candidates = append(append(candidates, inHome...), spec.Mask...)
 	if truncated {
-		notes = append(notes, fmt.Sprintf("sensitive names in the home past its first %d entries are not masked", maxHomeEntries))
+		notes = append(notes, fmt.Sprintf("sensitive names in the home past its first %d entries or %d directories are not masked (sandbox.filesystem.home: hidden hides them all)", maxHomeEntries, maxHomeDirs))
 	}
 	var rel []string // project-relative patterns of Spec.Hide
 	for _, h := range spec.Hide {
