@@ -98,7 +98,7 @@ var homeSets = pathguard.SensitiveSet()
 // ~/.m2/settings-security.xml), and the sensitive names found by a bounded
 // walk of the home (~/backup/id_rsa.bak, ~/src/other/.env). The project,
 // walked on its own, is not entered. It reports whether the walk stopped at
-// maxHomeEntries.
+// one of its bounds (maxHomeEntries, maxHomeDirs).
 func homeSensitive(home, project string) (found []string, truncated bool) {
 	if !filepath.IsAbs(home) || home == "/" {
 		return nil, false
