@@ -111,7 +111,7 @@ func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
 // link itself or the resolved path matches, by name or by identity.
 func (r *Resolver) sensitive(lexical, entry, resolved string, w *walk) string {
 	for _, p := range [...]string{lexical, entry, resolved} {
-		if e, ok := match(builtin, p, r.home); ok {
+		if e, ok := match(builtin(), p, r.home); ok {
 			return e
 		}
 		if e, ok := match(r.extra, p, nil); ok {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 )
 
 // fileID is a file's identity: device and inode.
@@ -33,8 +34,8 @@ type node struct {
 // and inode are remembered, so that a hard link or a bind mount reaching
 // them under another name is still sensitive: every file entry of the
 // sensitive set without a wildcard, at the home, and the usual names of
-// those with one.
-var secretFiles = func() []string {
+// those with one. Made on first use.
+var secretFiles = sync.OnceValue(func() []string {
 	var out []string
 	for _, e := range sensitiveTable {
 		p := strings.TrimPrefix(e.Pattern, "~/")
@@ -48,7 +49,7 @@ var secretFiles = func() []string {
 		".terraform.d/credentials.tfrc.json",
 		".m2/settings.xml", ".m2/settings-security.xml",
 	)
-}()
+})
 
 // secretDirs are the directories under home whose own identity and whose
 // files' identities are remembered. private-keys-v1.d is where GnuPG keeps
@@ -87,7 +88,7 @@ func loadSecrets(home string, extra []string) map[fileID]secret {
 		}
 	}
 	if path.IsAbs(home) {
-		for _, f := range secretFiles {
+		for _, f := range secretFiles() {
 			add(path.Join(home, f), "~/"+f, false)
 		}
 		for _, d := range secretDirs {

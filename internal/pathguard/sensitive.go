@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -165,8 +166,9 @@ func SensitiveSet() []Entry {
 	return out
 }
 
-// builtin is sensitiveTable compiled.
-var builtin = mustCompileTable(sensitiveTable)
+// builtin is sensitiveTable compiled, on first use: the sandbox's init,
+// which never matches a path, does not pay for it at start.
+var builtin = sync.OnceValue(func() []pattern { return mustCompileTable(sensitiveTable) })
 
 func mustCompileTable(entries []Entry) []pattern {
 	pats := make([]pattern, len(entries))
@@ -193,14 +195,14 @@ func mustCompileTable(entries []Entry) []pattern {
 // home, the entries anchored at it (~/.npmrc) match at any depth: use it
 // to find candidates, and [SensitiveIn] or a Resolver to judge them.
 func Sensitive(p string) (entry string, ok bool) {
-	return match(builtin, path.Clean(p), nil)
+	return match(builtin(), path.Clean(p), nil)
 }
 
 // SensitiveIn is [Sensitive] for a caller whose home is home: the entries
 // anchored at the home match only there. An empty or relative home is
 // unknown, as for Sensitive.
 func SensitiveIn(p, home string) (entry string, ok bool) {
-	return match(builtin, path.Clean(p), homeComponents(home))
+	return match(builtin(), path.Clean(p), homeComponents(home))
 }
 
 // homeComponents returns the components of an absolute home, or nil when

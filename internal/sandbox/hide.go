@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/pathguard"
 )
@@ -22,7 +23,7 @@ func HomeMasks(home string) []string {
 		return nil
 	}
 	var out []string
-	for _, e := range homeSets {
+	for _, e := range homeSets() {
 		p := strings.TrimPrefix(e.Pattern, "~/")
 		if strings.HasPrefix(p, "/") || strings.ContainsAny(p, "*?[\\") {
 			continue
@@ -89,8 +90,8 @@ var homeSkipAny = map[string]bool{
 }
 
 // homeSets are the entries of the sensitive set the home's masks are
-// planned from, read once.
-var homeSets = pathguard.SensitiveSet()
+// planned from, read once, on first use (init never plans).
+var homeSets = sync.OnceValue(pathguard.SensitiveSet)
 
 // homeSensitive lists what the sandbox masks in home: the places of
 // [HomeMasks] whose top directory exists, the matches of the set's entries
@@ -126,7 +127,7 @@ func homeSensitive(home, project string) (found []string, truncated bool) {
 			found = append(found, p)
 		}
 	}
-	for _, e := range homeSets {
+	for _, e := range homeSets() {
 		p := strings.TrimPrefix(e.Pattern, "~/")
 		dir, glob := filepath.Split(p)
 		if strings.HasPrefix(p, "/") || dir == "" || strings.ContainsAny(dir, "*?") || !strings.ContainsAny(glob, "*?") || !present(dir) {

@@ -350,8 +350,9 @@ func (w *walker) sensitive(p string, d fs.DirEntry) bool {
 // sensitiveNames and sensitivePrefixes are the last components the
 // entries of the sensitive set can end in, lower case: a name that is
 // none of them cannot match, whatever its directory (a directory entry
-// such as .ssh/ is met, and masked, before what is below it).
-var sensitiveNames, sensitivePrefixes = func() (map[string]bool, []string) {
+// such as .ssh/ is met, and masked, before what is below it). Made on
+// first use: init never walks.
+var sensitiveNames = sync.OnceValues(func() (map[string]bool, []string) {
 	names := map[string]bool{}
 	var prefixes []string
 	for _, e := range pathguard.SensitiveSet() {
@@ -364,7 +365,7 @@ var sensitiveNames, sensitivePrefixes = func() (map[string]bool, []string) {
 		}
 	}
 	return names, prefixes
-}()
+})
 
 // mayBeSensitive is a quick test of a name before pathguard.Sensitive:
 // false only for an ASCII name that no entry of the set can end in.
@@ -375,10 +376,11 @@ func mayBeSensitive(name string) bool {
 		}
 	}
 	lower := strings.ToLower(name)
-	if sensitiveNames[lower] {
+	names, prefixes := sensitiveNames()
+	if names[lower] {
 		return true
 	}
-	for _, p := range sensitivePrefixes {
+	for _, p := range prefixes {
 		if strings.HasPrefix(lower, p) {
 			return true
 		}
