@@ -49,7 +49,7 @@ Home (sandbox.filesystem.home): visible, the default, shows the home read-only
 with those masks; hidden replaces it with an empty read-only directory into
 which only the project, the toolchain caches (Go modules, cargo, rustup, npm,
 Maven, Gradle, pip, uv...) read-only and the policy's read_write and read_only
-paths are bound back. warden doctor lists both.
+paths are bound back. warden doctor --policy FILE says which is in force.
 
 Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
 (nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
