@@ -34,15 +34,15 @@
 //     masked (empty tmpfs over directories, /dev/null over files): its
 //     fixed places in the caller's home, the matches of its wildcard
 //     entries in fixed home directories, every match a walk of the home
-//     finds to depth 3 (at most 4,096 entries in 256 directories;
-//     caches, toolchains and other filesystems not entered), every match
+//     finds to depth 3 (at most 4,096 entries in 256 directories; caches,
+//     toolchains, network and FUSE filesystems not entered), every match
 //     found walking the project (.git and node_modules not entered, at
-//     most 100,000 entries), the targets of links to secrets there, [Spec.Mask] (literal paths: the caller's
-//     own secrets) and [Spec.Hide] (paths, host globs, project
-//     patterns). With [Spec.HideHome] the home is an empty read-only
-//     tmpfs, mounted before the binds, into which only the project,
-//     [HomeCaches] (read-only) and the other binds below it are bound
-//     back.
+//     most 100,000 entries), the targets of links to secrets there,
+//     [Spec.Mask] (literal paths: the caller's own secrets) and
+//     [Spec.Hide] (paths, host globs, project patterns). With
+//     [Spec.HideHome] the home is an empty read-only tmpfs, mounted before
+//     the binds, into which only the project, [HomeCaches] (read-only)
+//     and the other binds below it are bound back.
 //   - Files, second layer: Landlock (go-landlock, the best ABI the kernel
 //     offers, on every thread of init just before seccomp, inherited by
 //     the command) enforces the same rules on its own: the whole view

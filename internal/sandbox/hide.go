@@ -4,6 +4,7 @@
 package sandbox
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,9 +46,10 @@ func HomeMasks(home string) []string {
 // own start, which hides most of it), so it is bounded by what a run may
 // cost, a fraction of a millisecond on a developer's home, not by what a
 // home may hold: what lies deeper, or past the counts, is not masked, and a
-// run that stops early says so. Nor does the walk leave the home's
-// filesystem: a network or FUSE mount below the home (sshfs, a synced
-// drive) can take seconds to list.
+// run that stops early says so. Nor does the walk enter a network or FUSE
+// filesystem (slowFS): a mount below the home (sshfs, a synced drive) can
+// take seconds to list. Links to directories are followed, within the
+// same bounds: what the command reads as ~/backup/id_rsa.bak is there.
 const (
 	maxHomeDepth   = 3
 	maxHomeEntries = 4096
@@ -148,7 +150,6 @@ func homeSensitive(home, project string) (found []string, truncated bool) {
 		return found, false // the project walk sees all of the home
 	}
 	w := homeWalk{home: home, project: project, seen: make(map[string]bool, len(found))}
-	w.dev, w.devOK = deviceOf(home)
 	for _, p := range found {
 		w.seen[p] = true
 	}
@@ -163,8 +164,6 @@ type homeWalk struct {
 	dirs          int // directories read
 	found         []string
 	seen          map[string]bool // listed already, as a fixed place or a glob's match
-	dev           uint64          // the home's device, when devOK
-	devOK         bool
 }
 
 // truncated reports whether the walk stopped at one of its counts.
@@ -186,10 +185,8 @@ func (w *homeWalk) walk(top []os.DirEntry) {
 			if w.dirs++; w.dirs > maxHomeDirs {
 				return
 			}
-			if w.devOK {
-				if dev, ok := deviceOf(l.dir); !ok || dev != w.dev {
-					continue // another filesystem, or gone
-				}
+			if slowFS(l.dir) {
+				continue
 			}
 			f, err := os.Open(l.dir)
 			if err != nil {
@@ -212,7 +209,18 @@ func (w *homeWalk) walk(top []os.DirEntry) {
 					continue
 				}
 			}
-			if !d.IsDir() || l.depth >= maxHomeDepth || homeSkipAny[name] || (l.depth == 1 && homeSkipTop[name]) || p == w.project {
+			if l.depth >= maxHomeDepth || homeSkipAny[name] || (l.depth == 1 && homeSkipTop[name]) || p == w.project {
+				continue
+			}
+			isDir := d.IsDir()
+			if d.Type()&fs.ModeSymlink != 0 {
+				// ~/backup -> /data/backup: what the command reads as
+				// ~/backup/id_rsa.bak is there (its target is masked).
+				// The depth bounds a loop.
+				fi, err := os.Stat(p)
+				isDir = err == nil && fi.IsDir()
+			}
+			if !isDir {
 				continue
 			}
 			queue = append(queue, level{p, l.depth + 1})

@@ -49,6 +49,17 @@ func TestHomeSensitive(t *testing.T) {
 		t.Errorf("homeSensitive mismatch (-want +got):\n%s", diff)
 	}
 
+	// A directory of the home that is a link elsewhere is walked too:
+	// what the command reads as ~/linked/id_rsa is there.
+	elsewhere := t.TempDir()
+	mkTree(t, elsewhere, "id_rsa", "notes.txt")
+	if err := os.Symlink(elsewhere, filepath.Join(home, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := homeSensitive(home, filepath.Join(home, "proj")); !slices.Contains(got, filepath.Join(home, "linked", "id_rsa")) {
+		t.Errorf("homeSensitive did not follow ~/linked to its key: %q", got)
+	}
+
 	// The project at the home: its own walk sees everything, so only the
 	// fixed places are listed here.
 	got, _ = homeSensitive(home, home)

@@ -65,11 +65,19 @@ func (i *initProc) hideHome() error {
 	return nil
 }
 
-// deviceOf returns the device of the file at p, without following a link.
-func deviceOf(p string) (uint64, bool) {
-	var st unix.Stat_t
-	if err := unix.Lstat(p, &st); err != nil {
-		return 0, false
+// slowFS reports whether the directory at p (links followed) is on a
+// network or FUSE filesystem, which the home walk does not list: an sshfs
+// or a synced drive below the home can take seconds to answer, or hang.
+func slowFS(p string) bool {
+	var st unix.Statfs_t
+	if err := unix.Statfs(p, &st); err != nil {
+		return true // gone, or unreadable: nothing to list either
 	}
-	return uint64(st.Dev), true
+	switch int64(st.Type) {
+	case unix.NFS_SUPER_MAGIC, unix.SMB_SUPER_MAGIC, unix.SMB2_SUPER_MAGIC, unix.CIFS_SUPER_MAGIC,
+		unix.FUSE_SUPER_MAGIC, unix.V9FS_MAGIC, unix.CEPH_SUPER_MAGIC, unix.AFS_FS_MAGIC, unix.AFS_SUPER_MAGIC,
+		unix.CODA_SUPER_MAGIC, unix.NCP_SUPER_MAGIC, unix.OCFS2_SUPER_MAGIC:
+		return true
+	}
+	return false
 }

@@ -248,7 +248,7 @@ func (a *assessor) homeVisible() Coverage {
 	return a.settle(Coverage{
 		Layer: rowHome, When: "home: visible",
 		Mechanism: "the default: the home read-only, its sensitive set masked at their fixed places, and the names of the set found " +
-			fmt.Sprintf("to depth %d below the home (at most %d entries in %d directories, caches, toolchains and other filesystems not entered)", maxHomeDepth, maxHomeEntries, maxHomeDirs),
+			fmt.Sprintf("to depth %d below the home (at most %d entries in %d directories, caches, toolchains, network and FUSE filesystems not entered)", maxHomeDepth, maxHomeEntries, maxHomeDirs),
 		Detail: fmt.Sprintf("with the home visible, a private key or dotenv file deeper than %d directories in the home, or in a skipped cache, is readable; "+
 			"sandbox.filesystem.home: hidden shows none of the home", maxHomeDepth),
 	}, ok, why, hint)

@@ -112,6 +112,13 @@ func TestAdversarialSecretsCredentialFiles(t *testing.T) {
 		files[s] = canary + " " + s
 	}
 	home := plantHome(t, files)
+	// ~/archive is a link to a directory elsewhere: what the command
+	// reads as ~/archive/id_rsa.bak is a key too.
+	archive := plantHome(t, map[string]string{"id_rsa.bak": canary + " linked archive", "notes.txt": "control-archive"})
+	if err := os.Symlink(archive, filepath.Join(home, "archive")); err != nil {
+		t.Fatal(err)
+	}
+	secrets = append(secrets, "archive/id_rsa.bak")
 	// Outside, every secret is readable: the sandbox alone hides them.
 	for _, s := range secrets {
 		if b, err := os.ReadFile(filepath.Join(home, s)); err != nil || !strings.Contains(string(b), canary) {
@@ -128,11 +135,11 @@ func TestAdversarialSecretsCredentialFiles(t *testing.T) {
 		paths = append(paths, "~/"+s)
 	}
 	script := strings.ReplaceAll(catAll(paths), `"~/`, `"$HOME/`) +
-		"cat ~/.profile ~/.cargo/config.toml ~/.m2/notes.txt ~/.config/other.conf ~/backup/notes.txt ~/backup/id_rsa.pub ~/.bashrc .npmrc .docker/compose.yml; " +
+		"cat ~/.profile ~/.cargo/config.toml ~/.m2/notes.txt ~/.config/other.conf ~/backup/notes.txt ~/backup/id_rsa.pub ~/.bashrc ~/archive/notes.txt .npmrc .docker/compose.yml; " +
 		"grep -r " + canary + " ~ 2>/dev/null; true"
 	o := run(t, Spec{Project: project, Home: home, Mode: WorkspaceWrite, Argv: sh(script)})
 	wantHidden(t, o, []string{"control-profile", "control-cargo-config", "control-m2", "control-config",
-		"control-backup", "control-public-key", "control-bashrc", "control-project-npmrc", "control-project-docker"})
+		"control-backup", "control-public-key", "control-bashrc", "control-archive", "control-project-npmrc", "control-project-docker"})
 }
 
 // TestAdversarialSecretsMaskedPaths reads the paths of Spec.Mask from
