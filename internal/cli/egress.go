@@ -372,9 +372,9 @@ func (e *egress) recorded() ([]networkAttempt, int) {
 }
 
 // caDir is where this installation's CA lives: the user's config
-// directory, never inside a sandbox's reach (the sensitive set does not
-// list it, but the sandbox sees the home read-only at most, and the key
-// is 0600 to the user).
+// directory, which every run masks (wardenMasks): the key is 0600 to the
+// user, and the command runs as the user outside its namespace, so the
+// mode alone would not keep it out.
 func caDir() string {
 	dir, err := os.UserConfigDir()
 	if err != nil {

@@ -39,17 +39,26 @@ read_write and read_only paths; private noexec /tmp, /dev/shm and /run, and
 /run/warden/exec where executables may run (GOTMPDIR), all one tmpfs (a home
 below /tmp stays visible, read-only); a per-project build cache
 (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal /dev;
-~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set masked,
-with .env files and private keys found in the project, plus
+~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, ~/.npmrc, ~/.docker, ~/.kube, shell
+histories and the rest of the sensitive set masked, with private keys and .env
+files found in the project and to depth 3 of the home, plus
 sandbox.filesystem.hide (paths or globs): a masked file cannot be read or
-written (the write fails, it is never thrown away); Landlock as a second file
-layer. Masked and read-only paths whose refusal the command's errors name are
-listed after the run and in the record (refused_paths).
-A read_write, read_only or hide path, the run cache, the --policy file or
-the --audit-json directory that is, or goes through, a symbolic link in a
-directory a run can write (the project, a read_write path, the cache) is
-refused (125), never followed: an earlier run could have planted it. The
---policy file may not be a link at all; pass its real path.
+written (the write fails, it is never thrown away); Warden's own state and
+configuration directories, its CA and the files network.credentials are read
+from masked, whatever the policy says; Landlock as a second file layer.
+Masked and read-only paths whose refusal the command's errors name are listed
+after the run and in the record (refused_paths). A read_write, read_only or
+hide path, the run cache, the --policy file or the --audit-json directory
+that is, or goes through, a symbolic link in a directory a run can write (the
+project, a read_write path, the cache) is refused (125), never followed: an
+earlier run could have planted it. The --policy file may not be a link at
+all; pass its real path.
+
+Home (sandbox.filesystem.home): visible, the default, shows the home read-only
+with those masks; hidden replaces it with an empty read-only directory into
+which only the project, the toolchain caches (Go modules, cargo, rustup, npm,
+Maven, Gradle, pip, uv...) read-only and the policy's read_write and read_only
+paths are bound back. warden doctor --policy FILE says which is in force.
 
 Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
 (nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
@@ -248,6 +257,9 @@ func runRun(ctx context.Context, args []string) error {
 	defer eg.close()
 	spec.Network = eg.network()
 	spec.Env = append(spec.Env, eg.env()...)
+	if err := maskWarden(&spec, lp, eg.caBundle); err != nil {
+		return err
+	}
 	// Signals for warden are the command's: passed on, as to a plain
 	// run, rather than ending the run (the timeout and SIGKILL still do).
 	sigs := make(chan os.Signal, 8)
@@ -360,6 +372,7 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		return notYet("sandbox.mode " + string(sb.Mode))
 	}
 	l := sb.Limits
+	spec.HideHome = sb.Filesystem.Home == policyfile.HomeHidden
 	for _, p := range sb.Filesystem.ReadWrite {
 		spec.ReadWrite = append(spec.ReadWrite, hostPath(p, spec.Home, spec.Project))
 	}

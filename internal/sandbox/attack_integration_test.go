@@ -338,7 +338,7 @@ func TestExitStatus(t *testing.T) {
 // failSteps are init's setup steps; each must stop the run when it fails.
 var failSteps = []string{
 	"make mounts private", "prepare new root", "bind / read-only", "mount private tmpfs", "mount /dev", "mount /tmp",
-	"mount /run", "mount exec scratch", "bind project", "bound private tmpfs", "mask sensitive paths", "mount /proc", "enter new root",
+	"mount /run", "mount exec scratch", "hide home", "bind project", "bound private tmpfs", "mask sensitive paths", "mount /proc", "enter new root",
 	"set hostname", "bring up loopback", "enter project", "drop privileges", "wait for the cgroup",
 }
 

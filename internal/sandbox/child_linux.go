@@ -209,6 +209,7 @@ func (i *initProc) setup() {
 		// linked (go test, via GOTMPDIR) need one such place.
 		return bindPrivate("exec", p, true)
 	})
+	i.step("hide home", i.hideHome)
 	i.step("bind project", i.bindAll)
 	if i.cfg.Network {
 		i.step("point DNS at the stub", i.pointResolver)

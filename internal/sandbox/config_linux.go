@@ -20,6 +20,10 @@ type config struct {
 	// Binds are bound in order, parents first: the project, the extra
 	// writable paths, the read-only ones.
 	Binds []bind `json:"binds"`
+	// Home, when set, is covered with an empty tmpfs before the binds,
+	// with the mount points of the binds below it made and then made
+	// read-only (Spec.HideHome).
+	Home string `json:"home,omitempty"`
 	// Masks are existing paths to cover: directories with an empty
 	// tmpfs, anything else with an empty unreadable read-only file.
 	Masks []string `json:"masks"`

@@ -49,11 +49,18 @@
 //     directories, and over files an empty read-only file of mode 0000,
 //     so that a write fails with EROFS and a read with EACCES instead of
 //     vanishing into /dev/null): its fixed places in the caller's home,
-//     the home's top level, every match found walking the project (.git
-//     and node_modules not entered, at most 100,000 entries), the targets
-//     of links to secrets there, and [Spec.Hide] (paths, host globs,
-//     project patterns). The masked and read-only paths that the
-//     command's error output names are listed in [Result.Refused].
+//     the matches of its wildcard entries in fixed home directories,
+//     every match a walk of the home finds to depth 3 (at most 4,096
+//     entries in 256 directories; caches, toolchains, network and FUSE
+//     filesystems not entered), every match found walking the project
+//     (.git and node_modules not entered, at most 100,000 entries), the
+//     targets of links to secrets there, [Spec.Mask] (literal paths: the
+//     caller's own secrets) and [Spec.Hide] (paths, host globs, project
+//     patterns). The masked and read-only paths that the command's error
+//     output names are listed in [Result.Refused]. With [Spec.HideHome]
+//     the home is an empty read-only tmpfs, mounted before the binds,
+//     into which only the project, [HomeCaches] (read-only) and the other
+//     binds below it are bound back.
 //   - Files, second layer: Landlock (go-landlock, the best ABI the kernel
 //     offers, on every thread of init just before seccomp, inherited by
 //     the command) enforces the same rules on its own: the whole view
@@ -131,8 +138,8 @@
 // Landlock cannot deny below a path it allows, so it grants
 // reading the whole view: the masked sensitive set is hidden by the mounts
 // alone, and a command can read any other file the caller can read (a
-// dotenv file in another project of the caller's, for example, is not
-// masked). Read-only paths inside writable ones, protected paths included,
+// dotenv file or a key deeper than the home walk's depth, for example, is
+// not masked unless [Spec.HideHome]). Read-only paths inside writable ones, protected paths included,
 // are the mounts' alone for the same reason, and protect only what exists
 // when the run starts. In full-access mode, only the project and
 // Spec.ReadWrite are searched for changed files.

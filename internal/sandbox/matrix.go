@@ -12,6 +12,7 @@ import (
 // Rows of the honesty matrix ([Coverage.Layer]).
 const (
 	rowFilesystem = "filesystem"
+	rowHome       = "home"
 	rowLandlock   = "landlock"
 	rowSeccomp    = "seccomp"
 	rowNetwork    = "network"
@@ -35,7 +36,7 @@ const runUID = 65534
 const notLinux = "not Linux: nothing can be contained"
 
 // nsRows are the layers that exist only through a run's namespaces.
-var nsRows = []string{rowFilesystem, rowNetwork, rowProcesses, rowIdentity, rowTimeout, rowEgress}
+var nsRows = []string{rowFilesystem, rowHome, rowNetwork, rowProcesses, rowIdentity, rowTimeout, rowEgress}
 
 // setupStages attribute a failed trial run to the layers whose setup
 // failed, by the start of its [SetupError]'s What: the parent's steps
@@ -69,6 +70,7 @@ var setupStages = []struct {
 	{"mount /tmp: ", []string{rowFilesystem}},
 	{"mount /run: ", []string{rowFilesystem}},
 	{"mount exec scratch: ", []string{rowFilesystem}},
+	{"hide home: ", []string{rowHome}},
 	{"bind project: ", []string{rowFilesystem}},
 	{"bound private tmpfs: ", []string{rowFilesystem}},
 	{"mask sensitive paths: ", []string{rowFilesystem}},
@@ -106,7 +108,7 @@ func Assess(f HostFacts, t Trial) []Coverage {
 		}
 	}
 	return []Coverage{
-		a.filesystem(), a.landlock(), a.seccomp(), a.network(), a.processes(), a.identity(),
+		a.filesystem(), a.homeVisible(), a.homeHidden(), a.landlock(), a.seccomp(), a.network(), a.processes(), a.identity(),
 		a.cgroupDefault(rowMemory), a.cgroupLimit(rowMemory),
 		a.cgroupDefault(rowPids), a.cgroupLimit(rowPids),
 		a.cgroupLimit(rowCPU),
@@ -236,6 +238,30 @@ func (a *assessor) filesystem() Coverage {
 			"private noexec /tmp and /dev/shm, an executable scratch in a private /run, a fresh /proc, a minimal /dev, " +
 			"the sensitive set masked in the home and the project",
 		Detail: "a command can read any file the caller can read outside the masked sensitive set",
+	}, ok, why, hint)
+}
+
+// homeVisible and homeHidden are the two home modes
+// (sandbox.filesystem.home), and what each shows of the caller's home.
+// The trial run is a visible one; a hidden home is made of the same
+// mounts (a tmpfs, binds), which the trial made too.
+func (a *assessor) homeVisible() Coverage {
+	ok, why, hint := a.nsCheck()
+	return a.settle(Coverage{
+		Layer: rowHome, When: "home: visible",
+		Mechanism: "the default: the home read-only, its sensitive set masked at their fixed places, and the names of the set found " +
+			fmt.Sprintf("to depth %d below the home (at most %d entries in %d directories, caches, toolchains, network and FUSE filesystems not entered)", maxHomeDepth, maxHomeEntries, maxHomeDirs),
+		Detail: fmt.Sprintf("with the home visible, a private key or dotenv file deeper than %d directories in the home, or in a skipped cache, is readable; "+
+			"sandbox.filesystem.home: hidden shows none of the home", maxHomeDepth),
+	}, ok, why, hint)
+}
+
+func (a *assessor) homeHidden() Coverage {
+	ok, why, hint := a.nsCheck()
+	return a.settle(Coverage{
+		Layer: rowHome, When: "home: hidden",
+		Mechanism: "an empty read-only tmpfs over the home; only the project, the toolchain caches (Go modules, cargo, rustup, npm, Maven, Gradle, pip, uv…) " +
+			"read-only and the policy's read_write and read_only paths bound back",
 	}, ok, why, hint)
 }
 
@@ -502,6 +528,8 @@ func assessNotLinux(f HostFacts) []Coverage {
 	fake := &assessor{f: f}
 	rows := []Coverage{
 		{Layer: rowFilesystem, When: everyRun},
+		{Layer: rowHome, When: "home: visible"},
+		{Layer: rowHome, When: "home: hidden"},
 		{Layer: rowLandlock, When: everyRun},
 		{Layer: rowSeccomp, When: everyRun},
 		{Layer: rowNetwork, When: everyRun},

@@ -186,7 +186,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 			if err := checkDiskBound(spec, v); err != nil {
 				return err
 			}
-			cfg.Binds, cfg.Masks = v.binds, v.masks
+			cfg.Binds, cfg.Masks, cfg.Home = v.binds, v.masks, v.home
 			var err error
 			if msg, err = json.Marshal(cfg); err != nil {
 				return &SetupError{What: "encode configuration: " + err.Error()}

@@ -59,6 +59,16 @@ type Spec struct {
 	// number of directories, a trailing slash directories only). Paths
 	// that do not exist are ignored.
 	Hide []string
+	// Mask lists more absolute host paths to mask, taken literally (no
+	// globs): the caller's own secrets, such as the files its credentials
+	// are read from and its state and configuration directories. Paths
+	// that do not exist are ignored; one that cannot be resolved stops the
+	// run.
+	Mask []string
+	// HideHome replaces Home, inside, with an empty read-only directory
+	// into which only the project, the toolchain caches ([HomeCaches]) and
+	// the ReadWrite, ReadOnly and Cache paths under it are bound back.
+	HideHome bool
 	// ReadWrite lists more absolute host paths the command may write, in
 	// every mode; a missing directory whose parent exists is created.
 	// Naming one of the [ProtectedPaths] exactly makes it writable.

@@ -87,6 +87,9 @@ type view struct {
 	notes []string
 	// cache is the resolved Spec.Cache.
 	cache string
+	// home, when set, is the resolved home that init replaces with an
+	// empty directory (Spec.HideHome).
+	home string
 }
 
 // writableRoots are the writable binds but the cache, without those inside
@@ -159,7 +162,14 @@ func planView(spec Spec, project string) (view, error) {
 		}
 		v.binds = append(v.binds, bind{Path: real, Dir: fi.IsDir()})
 	}
-	v.binds = append(v.binds, homeBind(r, spec.Home, v.binds)...)
+	if err := planHome(r, spec, project, &v); err != nil {
+		return v, err
+	}
+	if v.home == "" {
+		// A hidden home is a tmpfs of its own: nothing binds the real
+		// one back over it.
+		v.binds = append(v.binds, homeBind(r, spec.Home, v.binds)...)
+	}
 	v.binds = pinParents(v.binds)
 	// Parents first; for the same path the later entry wins, so sort
 	// stably by depth and drop all but the last of each path.
@@ -191,20 +201,15 @@ func makeCache(spec Spec) (string, error) {
 }
 
 // planMasks lists the real paths to mask: the fixed places of the
-// sensitive set in the home, sensitive names at the top of the home and
-// anywhere in the project, and Spec.Hide.
+// sensitive set in the home, Spec.Mask, sensitive names in the home (a
+// bounded walk, see homeSensitive) and anywhere in the project, and
+// Spec.Hide.
 func planMasks(spec Spec, project string) ([]string, []string, error) {
 	var candidates, notes []string
-	candidates = append(candidates, HomeMasks(spec.Home)...)
-	if spec.Home != "" {
-		if ents, err := os.ReadDir(spec.Home); err == nil {
-			for _, e := range ents {
-				p := filepath.Join(spec.Home, e.Name())
-				if _, ok := pathguard.Sensitive(p); ok {
-					candidates = append(candidates, p)
-				}
-			}
-		}
+	inHome, truncated := homeSensitive(spec.Home, project)
+	candidates = append(append(candidates, inHome...), spec.Mask...)
+	if truncated {
+		notes = append(notes, fmt.Sprintf("sensitive names in the home past its first %d entries or %d directories are not masked (sandbox.filesystem.home: hidden hides them all)", maxHomeEntries, maxHomeDirs))
 	}
 	var rel []string // project-relative patterns of Spec.Hide
 	for _, h := range spec.Hide {
@@ -224,7 +229,7 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 			candidates = append(candidates, h)
 		}
 	}
-	found, truncated := walkProject(project, rel)
+	found, truncated := walkProject(project, spec.Home, rel)
 	candidates = append(candidates, found...)
 	if truncated {
 		notes = append(notes, fmt.Sprintf("sensitive files of the project past its first %d entries are not masked", maxWalk))
@@ -261,8 +266,8 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 // (resolved later to its target). It reports whether it stopped early.
 // Directories are read by as many workers as there are CPUs: on a large
 // tree the walk is most of a run's set-up.
-func walkProject(project string, rel []string) (found []string, truncated bool) {
-	w := &walker{rel: rel, root: project, queue: []string{project}}
+func walkProject(project, home string, rel []string) (found []string, truncated bool) {
+	w := &walker{rel: rel, root: project, home: home, queue: []string{project}}
 	w.cond = sync.NewCond(&w.mu)
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
@@ -280,6 +285,7 @@ func walkProject(project string, rel []string) (found []string, truncated bool) 
 // walker is the state of one project walk.
 type walker struct {
 	root string
+	home string // the set's ~/ entries are anchored there
 	rel  []string
 	n    atomic.Int64 // entries seen
 
@@ -341,7 +347,7 @@ func (w *walker) read(dir string) (subdirs, found []string) {
 		case d.Type()&fs.ModeSymlink != 0:
 			// A link to a secret elsewhere: its target is masked.
 			if t, err := filepath.EvalSymlinks(p); err == nil {
-				if _, ok := pathguard.Sensitive(t); ok {
+				if _, ok := pathguard.SensitiveIn(t, w.home); ok {
 					found = append(found, t)
 				}
 			}
@@ -354,7 +360,7 @@ func (w *walker) read(dir string) (subdirs, found []string) {
 
 func (w *walker) sensitive(p string, d fs.DirEntry) bool {
 	if mayBeSensitive(d.Name()) {
-		if _, ok := pathguard.Sensitive(p); ok {
+		if _, ok := pathguard.SensitiveIn(p, w.home); ok {
 			return true
 		}
 	}
@@ -373,8 +379,9 @@ func (w *walker) sensitive(p string, d fs.DirEntry) bool {
 // sensitiveNames and sensitivePrefixes are the last components the
 // entries of the sensitive set can end in, lower case: a name that is
 // none of them cannot match, whatever its directory (a directory entry
-// such as .ssh/ is met, and masked, before what is below it).
-var sensitiveNames, sensitivePrefixes = func() (map[string]bool, []string) {
+// such as .ssh/ is met, and masked, before what is below it). Made on
+// first use: init never walks.
+var sensitiveNames = sync.OnceValues(func() (map[string]bool, []string) {
 	names := map[string]bool{}
 	var prefixes []string
 	for _, e := range pathguard.SensitiveSet() {
@@ -387,7 +394,7 @@ var sensitiveNames, sensitivePrefixes = func() (map[string]bool, []string) {
 		}
 	}
 	return names, prefixes
-}()
+})
 
 // mayBeSensitive is a quick test of a name before pathguard.Sensitive:
 // false only for an ASCII name that no entry of the set can end in.
@@ -398,10 +405,11 @@ func mayBeSensitive(name string) bool {
 		}
 	}
 	lower := strings.ToLower(name)
-	if sensitiveNames[lower] {
+	names, prefixes := sensitiveNames()
+	if names[lower] {
 		return true
 	}
-	for _, p := range sensitivePrefixes {
+	for _, p := range prefixes {
 		if strings.HasPrefix(lower, p) {
 			return true
 		}

@@ -17,12 +17,13 @@ import (
 
 var (
 	sandboxKeys    = []string{"mode", "approval", "filesystem", "limits", "env"}
-	filesystemKeys = []string{"read_write", "read_only", "hide"}
+	filesystemKeys = []string{"read_write", "read_only", "hide", "home"}
 	limitKeys      = []string{"memory", "pids", "cpu", "nofile", "fsize", "disk", "inodes", "timeout", "output"}
 	envKeys        = []string{"pass", "set"}
 
 	sandboxModes     = []string{string(ReadOnly), string(WorkspaceWrite), string(FullAccess)}
 	approvalPolicies = []string{string(ApprovalUntrusted), string(ApprovalOnRequest), string(ApprovalOnFailure), string(ApprovalNever)}
+	homeModes        = []string{string(HomeVisible), string(HomeHidden)}
 )
 
 // envName is a portable environment variable name.
@@ -78,6 +79,14 @@ func (d *decoder) filesystem(n *yaml.Node) (Filesystem, error) {
 	// so rather than pick one silently.
 	listed := make(map[string]string)
 	for _, f := range fs {
+		if f.key == "home" {
+			s, err := d.oneOf(f.v, "home mode", homeModes...)
+			if err != nil {
+				return fsys, err
+			}
+			fsys.Home = HomeMode(s)
+			continue
+		}
 		ps, err := d.patterns(f.v, f.key, true)
 		if err != nil {
 			return fsys, err
