@@ -268,6 +268,7 @@ func runRun(ctx context.Context, args []string) error {
 		fillResult(rec, res, spec.Timeout)
 		var dropped int
 		rec.NetworkAttempts, dropped = eg.recorded()
+		rec.NetworkLimits = eg.networkLimits()
 		if dropped > 0 {
 			rec.NotRecorded = append(rec.NotRecorded, auditNotDone{"network_attempts", fmt.Sprintf("%d attempts past the first %d", dropped, maxAttempts)})
 		}

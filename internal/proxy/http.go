@@ -65,6 +65,9 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if ci == nil {
 		return
 	}
+	if ci.conn != nil {
+		judgedConn(ci.conn)
+	}
 	t := Target{Method: r.Method, Protocol: ProtoHTTP, Path: r.URL.Path}
 	bad := func(status int, code string, err error, hint string) {
 		p.refuse(w, start, t, status, code, Decision{Rule: ruleProxy, Reason: err.Error(), Hint: hint}, nil)
@@ -332,6 +335,7 @@ func (p *Proxy) refuse(w http.ResponseWriter, start time.Time, t Target, status 
 		Rule:     d.Rule,
 		Reason:   p.inj.redact(d.Reason),
 		Status:   status,
+		Limit:    d.limit,
 	}
 	if inj != nil {
 		a.Flagged = inj.flagged
