@@ -738,7 +738,7 @@ func TestAdversarialEgressThisMachine(t *testing.T) {
 		wire = serveCounting(t, wireServer+":80", hello)
 	})
 	policies := map[string]string{
-		"catch-all": "version: 1\nnetwork:\n  rules:\n    - allow: {}\n",
+		"catch-all":   "version: 1\nnetwork:\n  rules:\n    - allow: {}\n",
 		"allowed_ips": "version: 1\nnetwork:\n  rules:\n    - allow: {allowed_ips: [\"203.0.113.0/24\", \"168.63.0.0/16\"]}\n",
 	}
 	for _, u := range advUsers(t) {
