@@ -360,6 +360,20 @@ func (b *countingBody) Read(p []byte) (int, error) {
 type checkedConn struct {
 	net.Conn
 	addr netip.AddrPort
+	p    *Proxy
+	once sync.Once
+}
+
+// Close forgets the connection: Close of the proxy closes every upstream
+// connection still open, so that none whose server stopped reading holds
+// a copy (and the proxy's Close) until the server gives up.
+func (c *checkedConn) Close() error {
+	c.once.Do(func() {
+		c.p.mu.Lock()
+		delete(c.p.ups, c)
+		c.p.mu.Unlock()
+	})
+	return c.Conn.Close()
 }
 
 func (c *checkedConn) NetConn() net.Conn { return c.Conn }

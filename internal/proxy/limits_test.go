@@ -297,3 +297,47 @@ func startEcho(t *testing.T) string {
 	}()
 	return ln.Addr().String()
 }
+
+// TestAdversarialProxyStuckUpstream: a tunnel whose upstream stops
+// reading, filled by the sandbox until its writes block, does not hold
+// the proxy's Close: Close closes upstream connections too (without it,
+// Close waits for the server to give up, here never).
+func TestAdversarialProxyStuckUpstream(t *testing.T) {
+	proxytest.ResourceCheck(t)
+	release := make(chan struct{})
+	defer close(release)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { <-release; c.Close() }()
+		}
+	}()
+	e := newEnv(t, withLimits(proxy.Limits{PeekTimeout: 10 * time.Millisecond}))
+	e.host("sink.example", []string{"203.0.113.9"}, ln.Addr().String(), &hostRule{ports: []int{9}})
+	c, resp := e.connect("sink.example:9")
+	if resp.StatusCode != 200 {
+		t.Fatalf("CONNECT = %d", resp.StatusCode)
+	}
+	chunk := make([]byte, 64<<10)
+	for {
+		c.SetWriteDeadline(time.Now().Add(200 * time.Millisecond))
+		if _, err := c.Write(chunk); err != nil {
+			break // every buffer on the way is full
+		}
+	}
+	done := make(chan struct{})
+	go func() { e.p.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close did not return while an upstream was not reading")
+	}
+}

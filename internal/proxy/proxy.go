@@ -248,7 +248,8 @@ type Proxy struct {
 	hsStarted bool
 	listeners map[net.Listener]struct{}
 	conns     map[*trackedConn]struct{}
-	pending   int // conns not yet judged
+	ups       map[*checkedConn]struct{} // upstream connections
+	pending   int                       // conns not yet judged
 	active    int
 	idle      *sync.Cond
 	tunnels   int
@@ -288,6 +289,7 @@ func New(cfg Config) (*Proxy, error) {
 		inj:       inj,
 		listeners: map[net.Listener]struct{}{},
 		conns:     map[*trackedConn]struct{}{},
+		ups:       map[*checkedConn]struct{}{},
 	}
 	p.idle = sync.NewCond(&p.mu)
 	p.large = make(chan struct{}, p.lim.MaxLargeBuffers)
@@ -399,8 +401,11 @@ func (p *Proxy) Close() error {
 	for ln := range p.listeners {
 		lns = append(lns, ln)
 	}
-	var conns []*trackedConn
+	var conns []net.Conn
 	for c := range p.conns {
+		conns = append(conns, c)
+	}
+	for c := range p.ups {
 		conns = append(conns, c)
 	}
 	p.mu.Unlock()
@@ -590,7 +595,18 @@ func (p *Proxy) dialAddrs(ctx context.Context, t Target, addrs []netip.Addr) (ne
 		ap := netip.AddrPortFrom(a, uint16(t.Port))
 		c, err := p.cfg.Dial(ctx, "tcp", ap.String())
 		if err == nil {
-			return &checkedConn{Conn: c, addr: ap}, ap, nil
+			cc := &checkedConn{Conn: c, addr: ap, p: p}
+			p.mu.Lock()
+			closed := p.closed
+			if !closed {
+				p.ups[cc] = struct{}{}
+			}
+			p.mu.Unlock()
+			if closed {
+				c.Close()
+				return nil, netip.AddrPort{}, ErrClosed
+			}
+			return cc, ap, nil
 		}
 		last = err
 	}

@@ -471,10 +471,17 @@ func (p *Proxy) newTransport(dial func(ctx context.Context, network, addr string
 		MaxResponseHeaderBytes: int64(p.lim.MaxHeaderBytes),
 		IdleConnTimeout:        p.lim.IdleTimeout,
 		MaxIdleConnsPerHost:    4,
-		ExpectContinueTimeout:  time.Second,
-		TLSNextProto:           map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1 only
+		// In all, not per host: a sandbox asking many names must not
+		// leave an idle upstream connection for each.
+		MaxIdleConns:          maxIdleUpstream,
+		ExpectContinueTimeout: time.Second,
+		TLSNextProto:          map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1 only
 	}
 }
+
+// maxIdleUpstream bounds the idle upstream connections a transport
+// keeps.
+const maxIdleUpstream = 64
 
 // deniedError is a dial refused by CheckAddrs.
 type deniedError struct{ d Decision }
