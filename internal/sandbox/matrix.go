@@ -315,7 +315,7 @@ func (a *assessor) network() Coverage {
 // socketBuffers is the doctor's line on socket buffer memory: the cap
 // each socket has, and who pays for it.
 func (a *assessor) socketBuffers() string {
-	s := fmt.Sprintf("socket buffers: the kernel grows a TCP socket to at most %d KiB each way (tcp_rmem, tcp_wmem of the sandbox's namespace; one that asks with SO_RCVBUF may get twice the host's net.core.rmem_max); ",
+	s := fmt.Sprintf("socket buffers: a TCP socket grows to %d KiB each way at most (the namespace's tcp_rmem, tcp_wmem; SO_RCVBUF may ask twice the host's rmem_max); ",
 		socketBufferMax>>10)
 	v := ""
 	for _, tr := range a.f.Cgroups.Limits {
@@ -325,13 +325,13 @@ func (a *assessor) socketBuffers() string {
 	}
 	switch v {
 	case "v2":
-		s += "the sandbox's own are charged to the run's memory cgroup (v2)"
+		s += "the sandbox's are charged to its memory cgroup (v2)"
 	case "v1":
-		s += "the sandbox's own TCP sockets are charged to memory.kmem.tcp.limit_in_bytes, set to the run's memory limit (cgroup v1)"
+		s += "the sandbox's are charged to its memory.kmem.tcp limit, its memory limit (v1)"
 	default:
-		s += "with no memory cgroup, the sandbox's own are bounded only by its descriptors × their buffers"
+		s += "without a memory cgroup the sandbox's are bounded only by its descriptors"
 	}
-	return s + fmt.Sprintf("; warden's ends of its connections to the proxy, at most %d, hold at most %d MiB", proxyMaxConns, proxyMaxConns*2*socketBufferMax>>20)
+	return s + fmt.Sprintf("; warden's ends of its %d connections to the proxy hold %d MiB at most", proxyMaxConns, proxyMaxConns*2*socketBufferMax>>20)
 }
 
 // proxyMaxConns is the egress proxy's default Limits.MaxConns (the
