@@ -159,6 +159,7 @@ func serveCounting(t *testing.T, addr string, serve func(net.Conn)) *countingSer
 //	fill N            N tunnels to chargen (never read) and N to a sink (written until full)
 //	get URL           one request through HTTP_PROXY: status and body
 //	connect HOST:PORT a CONNECT: the status line and body
+//	sysctl            the namespace's tcp_rmem and tcp_wmem, and whether writing them fails
 //
 // Each prints a result line, then "HOLD" and holds what it made for 3
 // seconds, for the test to look at warden meanwhile, then exits.
@@ -363,6 +364,12 @@ func main() {
 		fmt.Printf("fill written=%d\n", wrote.Load())
 		hold()
 		_ = src
+	case "sysctl":
+		for _, f := range []string{"/proc/sys/net/ipv4/tcp_rmem", "/proc/sys/net/ipv4/tcp_wmem"} {
+			b, _ := os.ReadFile(f)
+			err := os.WriteFile(f, []byte("4096 131072 67108864"), 0)
+			fmt.Printf("sysctl %s=%s write=%v\n", f, strings.Join(strings.Fields(string(b)), " "), err != nil)
+		}
 	case "get":
 		u, _ := url.Parse("http://" + proxyAddr)
 		cl := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(u)}}
@@ -700,6 +707,24 @@ network:
 				}
 				if lim["tunnels_refused"]+lim["connections_refused"] < float64(2000-open) {
 					t.Errorf("the record counts %v+%v refusals for %d tunnels refused", lim["tunnels_refused"], lim["connections_refused"], 2000-open)
+				}
+			})
+			t.Run("socket buffer caps", func(t *testing.T) {
+				// The control: warden's machine has its own, larger
+				// maxima, which the sandbox would have without init's
+				// step.
+				host, _ := os.ReadFile("/proc/sys/net/ipv4/tcp_rmem")
+				if f := strings.Fields(string(host)); len(f) != 3 || f[2] == "262144" {
+					t.Fatalf("warden's machine's tcp_rmem is %q: the test cannot tell init's cap from it", host)
+				}
+				r := l.run(t, u, "sysctl", policy, "sysctl")
+				for _, want := range []string{
+					"sysctl /proc/sys/net/ipv4/tcp_rmem=4096 131072 262144 write=true",
+					"sysctl /proc/sys/net/ipv4/tcp_wmem=4096 16384 262144 write=true",
+				} {
+					if !strings.Contains(r.out, want) {
+						t.Errorf("inside: %s, want %q (capped, and not writable)", r.out, want)
+					}
 				}
 			})
 			t.Run("fill buffers", func(t *testing.T) {
