@@ -20,6 +20,12 @@ package cli
 //     allowed; the answer is a capture address, never a real one.
 //   - Every attempt, allowed or denied, proxy or DNS, is recorded for the
 //     execution record's network_attempts.
+//   - What the sandbox can make this process hold is capped per run (the
+//     proxy's Limits, the stub's DefaultMaxNames); every refusal by a cap
+//     is counted in the record's network_limits, and the first few of
+//     each are listed in network_attempts.
+//   - The proxy never dials an address of this machine (proxy.HostAddrs,
+//     shared with warden net check).
 
 import (
 	"context"

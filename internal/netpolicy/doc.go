@@ -68,6 +68,11 @@
 //     denied anyway;
 //   - a target that [ParseTarget] refuses.
 //
+// The addresses of the machine the proxy runs on are not known here (the
+// package reads nothing): the proxy refuses them itself when it dials,
+// and `warden net check` asks the proxy's check too (package proxy,
+// HostAddrs).
+//
 // # Private ranges
 //
 // 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10 and fc00::/7
