@@ -102,9 +102,12 @@ reached on 127.0.0.1:3128 (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY) and on :80 and
 :443 of the addresses its DNS stub (127.0.0.53, the only resolver it sees)
 gives allowed names. Every destination is judged by the policy's network
 rules (default deny: without rules nothing is reachable); loopback, link-local
-and metadata addresses never are, private ones only by an exact host or
+and metadata addresses (Azure's 168.63.129.16 too) and the addresses of this
+machine's own interfaces never are, private ones only by an exact host or
 allowed_ips. Names are resolved once, outside, and only checked addresses are
-dialed. Streams are intercepted (a per-installation CA, trusted through
+dialed. A run may have at most 16,384 names resolved, 512 connections to the
+proxy (128 not yet judged) and 512 tunnels; past a cap it is refused, and
+counted in the record's network_limits. Streams are intercepted (a per-installation CA, trusted through
 SSL_CERT_FILE and friends) when a rule names methods or a credential is bound;
 a credential's placeholder (warden:cred:NAME) is replaced only for its hosts.
 Every attempt is in the execution record's network_attempts.
@@ -303,6 +306,7 @@ func runRun(ctx context.Context, args []string) error {
 		fillResult(rec, res, spec.Timeout)
 		var dropped int
 		rec.NetworkAttempts, dropped = eg.recorded()
+		rec.NetworkLimits = eg.networkLimits()
 		if dropped > 0 {
 			rec.NotRecorded = append(rec.NotRecorded, auditNotDone{"network_attempts", fmt.Sprintf("%d attempts past the first %d", dropped, maxAttempts)})
 		}

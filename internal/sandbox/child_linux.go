@@ -589,6 +589,10 @@ func mountProc() error {
 	if err := unix.Mount("proc", p, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return err
 	}
+	// Before /proc/sys is read-only.
+	if err := limitSocketBuffers(p + "/sys"); err != nil {
+		return err
+	}
 	for _, name := range procReadOnly {
 		sub := p + "/" + name
 		if _, err := os.Lstat(sub); errors.Is(err, os.ErrNotExist) {

@@ -80,7 +80,11 @@
 //     With [Spec.Network], init also binds the proxy, capture and DNS
 //     stub sockets there (see [Listeners]) and hands them to the parent,
 //     keeping none, and the sandbox's resolv.conf names the stub: the
-//     caller's egress proxy, outside, is the only way out.
+//     caller's egress proxy, outside, is the only way out. Before /proc/sys
+//     is read-only, init caps the TCP buffers the kernel grows a socket to
+//     in the namespace (tcp_rmem, tcp_wmem: 256 KiB each way), which bounds
+//     the parent's ends of the sandbox's connections too; on cgroup v1 the
+//     run's memory cgroup also limits TCP buffers (memory.kmem.tcp).
 //   - Processes: new pid, ipc and uts namespaces; file descriptors from 3
 //     up are closed before the command starts; signals for the run
 //     ([Spec.Signals]) are passed on to the command by init, which takes

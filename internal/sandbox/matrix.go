@@ -327,13 +327,44 @@ func (a *assessor) seccomp() Coverage {
 		"the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER, Linux 4.14 or newer) on x86_64")
 }
 
+// socketBufferMax is the most one TCP socket of the sandbox's network
+// namespace holds each way, received and unsent, in bytes (init sets it:
+// network_linux.go).
+const socketBufferMax = 256 << 10
+
 func (a *assessor) network() Coverage {
 	ok, why, hint := a.nsCheck()
 	return a.settle(Coverage{Layer: rowNetwork, When: everyRun,
 		Mechanism: "network namespace with only loopback",
-		Detail:    "nothing outside the sandbox can be reached, the host's loopback included",
+		Detail:    "nothing outside the sandbox can be reached, the host's loopback included; " + a.socketBuffers(),
 	}, ok, why, hint)
 }
+
+// socketBuffers is the doctor's line on socket buffer memory: the cap
+// each socket has, and who pays for it.
+func (a *assessor) socketBuffers() string {
+	s := fmt.Sprintf("socket buffers: a TCP socket grows to %d KiB each way at most (the namespace's tcp_rmem, tcp_wmem; SO_RCVBUF may ask twice the host's rmem_max); ",
+		socketBufferMax>>10)
+	v := ""
+	for _, tr := range a.f.Cgroups.Limits {
+		if tr.Limit == rowMemory {
+			v = tr.Version
+		}
+	}
+	switch v {
+	case "v2":
+		s += "the sandbox's are charged to its memory cgroup (v2)"
+	case "v1":
+		s += "the sandbox's are charged to its memory.kmem.tcp limit, its memory limit (v1)"
+	default:
+		s += "without a memory cgroup the sandbox's are bounded only by its descriptors"
+	}
+	return s + fmt.Sprintf("; warden's ends of its %d connections to the proxy hold %d MiB at most", proxyMaxConns, proxyMaxConns*2*socketBufferMax>>20)
+}
+
+// proxyMaxConns is the egress proxy's default Limits.MaxConns (the
+// sandbox package does not import the proxy).
+const proxyMaxConns = 512
 
 func (a *assessor) processes() Coverage {
 	ok, why, hint := a.nsCheck()
