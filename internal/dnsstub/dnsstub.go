@@ -31,8 +31,9 @@
 // it hold is bounded: each name given an address costs its bytes and
 // about 170 more (a map entry from the name to its index, and the name
 // in a slice by index, from which a capture address is computed back);
-// at most MaxNames are kept, so at most MaxNames × 420 bytes (under
-// 7 MiB at the default; TestAdversarialDNSNames measures it). A name
+// at most MaxNames are kept, so about MaxNames × 420 bytes, and with the
+// map's growth and the allocator's rounding at most MaxNames × 512 (8 MiB
+// at the default; TestAdversarialDNSNames measures it). A name
 // refused or denied costs nothing kept. DNS over TCP serves at most [MaxTCPConns] connections
 // at once, each closed after 10 seconds without a message; one more is
 // closed at once. Over UDP one datagram is read at a time.

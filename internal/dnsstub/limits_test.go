@@ -63,7 +63,9 @@ func TestAdversarialDNSNames(t *testing.T) {
 	if s.Names() != dnsstub.DefaultMaxNames {
 		t.Errorf("the stub holds %d names, want %d", s.Names(), dnsstub.DefaultMaxNames)
 	}
-	const bound = dnsstub.DefaultMaxNames * 420
+	// About 420 bytes a name, and room for the map's growth and the
+	// allocator's rounding, which vary from run to run.
+	const bound = dnsstub.DefaultMaxNames * 512
 	t.Logf("%d names asked, %d kept: the heap grew by %d bytes (%d a name kept)", asked, s.Names(), grown, grown/int64(s.Names()))
 	if grown > bound {
 		t.Errorf("the heap grew by %d bytes for %d names, want at most %d", grown, s.Names(), bound)
