@@ -13,10 +13,11 @@ import (
 	"text/tabwriter"
 
 	"warden.dev/warden/internal/adapter"
+	"warden.dev/warden/internal/policy/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
 
-const doctorSynopsis = `doctor [--json]
+const doctorSynopsis = `doctor [--json] [--policy FILE]
 
 Reports what containment this host offers the calling user and what a
 warden run would therefore enforce, layer by layer: the honesty matrix
@@ -33,10 +34,13 @@ A layer is one of:
   unverified     doctor could not see it applied; it claims nothing
   not contained  Warden has no mechanism for it yet, on any host
 
+It also says which home mode (sandbox.filesystem.home) a run is in:
+visible, the default, or hidden, as the policy given with --policy sets.
+
 Exit status: 0 when every layer a run applies is enforced, 1 when one is
 not (a finding), 2 for bad input.
 
---json prints the whole report, {"facts", "trial", "matrix"}; each matrix
+--json prints the whole report, {"facts", "trial", "matrix", "home"}; each matrix
 row is {"layer", "when", "status", "mechanism", "detail", "hint",
 "degraded", "fallback"}, with status enforced, fails-closed, not-enforced,
 fallback, unverified or not-contained (internal/sandbox/probe.go documents
@@ -47,12 +51,17 @@ Flags:`
 func runDoctor(ctx context.Context, args []string) error {
 	fs := newFlags("doctor", doctorSynopsis)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox.filesystem.home mode to report (default: the mode of a run without one)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 0 {
 		return badInput(fmt.Sprintf("doctor takes no arguments, got %q", rest[0]), "run warden doctor, or warden doctor --json")
+	}
+	home, err := homeModeInForce(*policyPath)
+	if err != nil {
+		return err
 	}
 	// The trial's cache sits where runs keep theirs.
 	o := sandbox.ProbeOptions{Home: homeDir()}
@@ -65,13 +74,15 @@ func runDoctor(ctx context.Context, args []string) error {
 		b, err := json.MarshalIndent(struct {
 			sandbox.HostReport
 			Adapters []adapter.Honesty `json:"adapters"`
-		}{r, adapters}, "", "  ")
+			Home     string            `json:"home"`
+		}{r, adapters, string(home.mode)}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("internal error: %v", err)
 		}
 		fmt.Fprintf(Stdout, "%s\n", b)
 	} else {
 		printDoctor(Stdout, r)
+		fmt.Fprintf(Stdout, "\nHome: %s\n", home.text)
 		printAdapters(Stdout, adapters)
 	}
 	if len(r.Findings()) > 0 {
@@ -395,4 +406,38 @@ func printAdapters(w io.Writer, rows []adapter.Honesty) {
 			fmt.Fprintf(w, "  %s, %s: %s\n", h.Adapter, c.name, c.c.Note)
 		}
 	}
+}
+
+// homeMode is the home mode a run is in, and what it shows, in words.
+type homeMode struct {
+	mode policyfile.HomeMode
+	text string
+}
+
+// homeModeInForce reads the home mode of the policy at path ("" for a run
+// without --policy, which has the default).
+func homeModeInForce(path string) (homeMode, error) {
+	m := policyfile.HomeVisible
+	from := "the default"
+	if path != "" {
+		lp, err := loadPolicy(path)
+		if err != nil {
+			return homeMode{}, err
+		}
+		if h := lp.file.Sandbox.Filesystem.Home; h != "" {
+			m, from = h, "as "+path+" sets"
+		} else {
+			from = "the default, which " + path + " keeps"
+		}
+	}
+	var what string
+	switch m {
+	case policyfile.HomeHidden:
+		what = "the home is an empty read-only directory; only the project, the toolchain caches (" +
+			strings.Join(sandbox.HomeCaches[:6], ", ") + "..., where they exist) read-only and the policy's read_write and read_only paths are bound back"
+	default:
+		what = "the home is read-only with its sensitive set masked (see the home row above); " +
+			"sandbox.filesystem.home: hidden would show only the project, the toolchain caches and the policy's paths"
+	}
+	return homeMode{m, fmt.Sprintf("%s, %s: %s", m, from, what)}, nil
 }

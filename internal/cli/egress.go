@@ -20,6 +20,12 @@ package cli
 //     allowed; the answer is a capture address, never a real one.
 //   - Every attempt, allowed or denied, proxy or DNS, is recorded for the
 //     execution record's network_attempts.
+//   - What the sandbox can make this process hold is capped per run (the
+//     proxy's Limits, the stub's DefaultMaxNames); every refusal by a cap
+//     is counted in the record's network_limits, and the first few of
+//     each are listed in network_attempts.
+//   - The proxy never dials an address of this machine (proxy.HostAddrs,
+//     shared with warden net check).
 
 import (
 	"context"
@@ -88,7 +94,28 @@ type egress struct {
 	// mu guards the fields below.
 	attempts []networkAttempt
 	dropped  int
+	limits   networkLimits
 }
+
+// networkLimits is the execution record's network_limits: what the run
+// could make warden hold (the caps in force) and how often a cap refused
+// it. Only the first maxLimitAttempts refusals of each cap are listed in
+// network_attempts; the counts here are all of them.
+type networkLimits struct {
+	DNSNames           int `json:"dns_names"`
+	DNSNamesGiven      int `json:"dns_names_given"`
+	DNSRefused         int `json:"dns_refused"`
+	Connections        int `json:"connections"`
+	ConnectionsRefused int `json:"connections_refused"`
+	Pending            int `json:"pending"`
+	PendingRefused     int `json:"pending_refused"`
+	Tunnels            int `json:"tunnels"`
+	TunnelsRefused     int `json:"tunnels_refused"`
+}
+
+// maxLimitAttempts is how many refusals of one cap network_attempts
+// lists.
+const maxLimitAttempts = 10
 
 // newEgress builds the proxy and the stub for a run of lp's policy. The
 // CA is made (once per installation) only when a rule names methods or a
@@ -130,11 +157,14 @@ func newEgress(runID string, lp *loadedPolicy) (*egress, error) {
 		Credentials: e.creds,
 		CA:          ca,
 		Record:      e.recordProxy,
+		HostAddrs:   hostAddrs,
 	})
 	if err != nil {
 		return nil, &exitError{code: exitSandbox, msg: "sandbox unavailable: egress proxy: " + err.Error()}
 	}
 	e.stub = dnsstub.New(dnsstub.Config{Allow: e.allowName, Record: e.recordDNS})
+	lim := e.proxy.Limits()
+	e.limits = networkLimits{DNSNames: dnsstub.DefaultMaxNames, Connections: lim.MaxConns, Pending: lim.MaxPending, Tunnels: lim.MaxTunnels}
 	return e, nil
 }
 
@@ -348,7 +378,41 @@ func verdictText(allow bool) string {
 	return "deny"
 }
 
+// refusedBy counts a refusal by a cap and reports whether it is still
+// among the first maxLimitAttempts of its cap.
+func (e *egress) refusedBy(limit string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var n *int
+	switch limit {
+	case "dns":
+		n = &e.limits.DNSRefused
+	case "connections":
+		n = &e.limits.ConnectionsRefused
+	case "pending":
+		n = &e.limits.PendingRefused
+	case "tunnels":
+		n = &e.limits.TunnelsRefused
+	default:
+		return true
+	}
+	*n++
+	return *n <= maxLimitAttempts
+}
+
+// networkLimits returns the record's network_limits.
+func (e *egress) networkLimits() *networkLimits {
+	e.mu.Lock()
+	l := e.limits
+	e.mu.Unlock()
+	l.DNSNamesGiven = e.stub.Names()
+	return &l
+}
+
 func (e *egress) recordProxy(a proxy.Attempt) {
+	if a.Limit != "" && !e.refusedBy(a.Limit) {
+		return
+	}
 	e.add(networkAttempt{
 		RunID: e.runID, Time: a.Time.UTC(), Via: a.Via, Host: a.Host, Port: a.Port, Method: a.Method,
 		Protocol: a.Protocol, Path: a.Path, Verdict: verdictText(a.Allow), Rule: a.Rule, Reason: a.Reason,
@@ -358,6 +422,9 @@ func (e *egress) recordProxy(a proxy.Attempt) {
 }
 
 func (e *egress) recordDNS(q dnsstub.Query) {
+	if q.Limit && !e.refusedBy("dns") {
+		return
+	}
 	e.add(networkAttempt{
 		RunID: e.runID, Time: time.Now().UTC(), Via: "dns", Host: q.Name, Protocol: "dns", Method: q.Type,
 		Verdict: verdictText(q.Allowed), Rule: q.Rule, Reason: q.Reason,
@@ -372,9 +439,9 @@ func (e *egress) recorded() ([]networkAttempt, int) {
 }
 
 // caDir is where this installation's CA lives: the user's config
-// directory, never inside a sandbox's reach (the sensitive set does not
-// list it, but the sandbox sees the home read-only at most, and the key
-// is 0600 to the user).
+// directory, which every run masks (wardenMasks): the key is 0600 to the
+// user, and the command runs as the user outside its namespace, so the
+// mode alone would not keep it out.
 func caDir() string {
 	dir, err := os.UserConfigDir()
 	if err != nil {

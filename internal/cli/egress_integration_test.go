@@ -14,11 +14,14 @@ package cli_test
 // server the warden parent resolves with, and in the execution record.
 //
 // TestEgress creates a network namespace of its own (warden-egress-*,
-// deleted afterwards) with a dummy interface (or a veth pair) carrying
-// TEST-NET-3 addresses, which netpolicy treats as public (203.0.113.10
-// api.test.example and git, .11 files.test.example, .20 blocked.example,
-// .53 the DNS server), a private address (10.55.0.10) and the metadata
-// address (169.254.169.254), and reruns itself in it, as root, in a
+// deleted afterwards), warden's machine, joined by a veth pair to a
+// second one (its -peer) whose end carries TEST-NET-3 addresses, which
+// netpolicy treats as public (203.0.113.10 api.test.example and git, .11
+// files.test.example, .20 blocked.example, .53 the DNS server), a private
+// address (10.55.0.10) and the metadata address (169.254.169.254): the
+// servers live there, made from the rerun on a thread that entered it,
+// because the proxy never dials an address of its own machine. The test
+// reruns itself in the first, as root, in a
 // private mount namespace where /etc/resolv.conf names the test's DNS
 // server and /etc/ssl/certs/ca-certificates.crt is the host's bundle plus
 // a test CA: bind mounts in the rerun only, the host's files are never
@@ -82,8 +85,15 @@ import (
 )
 
 // envEgress names the test's directory in the rerun inside the test
-// network namespace.
-const envEgress = "WARDEN_EGRESS_TEST_DIR"
+// network namespace; envEgressPeer names the namespace of the servers.
+const (
+	envEgress     = "WARDEN_EGRESS_TEST_DIR"
+	envEgressPeer = "WARDEN_EGRESS_TEST_PEER"
+)
+
+// egressHostAddr is the address of warden's machine, on its end of the
+// veth pair to the servers' namespace.
+const egressHostAddr = "203.0.113.2"
 
 // The test namespace's addresses.
 const (
@@ -154,7 +164,13 @@ func TestEgress(t *testing.T) {
 	if err := os.WriteFile(resolv, []byte("nameserver "+dnsAddr+"\noptions timeout:2 attempts:2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	name := sandboxtest.NetNS(t, "warden-egress", apiAddr+"/24", filesAddr+"/24", blockedAddr+"/24", dnsAddr+"/24", privateAddr+"/24", metadataAddr+"/32")
+	// Warden's machine is one namespace; the servers are in a peer
+	// behind a veth pair, since the proxy never dials an address of its
+	// own machine.
+	name := sandboxtest.NetNS(t, "warden-egress")
+	peer := peerNetNS(t, name, egressHostAddr+"/24",
+		[]string{apiAddr + "/24", filesAddr + "/24", blockedAddr + "/24", dnsAddr + "/24", privateAddr + "/24", metadataAddr + "/32"},
+		[]string{"10.55.0.0/24", metadataAddr + "/32"})
 
 	self, err := os.Executable()
 	if err != nil {
@@ -169,7 +185,7 @@ func TestEgress(t *testing.T) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), envEgress+"="+dir, sandboxtest.EnvWardenBinary+"="+warden)
+	cmd.Env = append(os.Environ(), envEgress+"="+dir, envEgressPeer+"="+peer, sandboxtest.EnvWardenBinary+"="+warden)
 	out, err := cmd.CombinedOutput()
 	t.Logf("in network namespace %s:\n%s", name, out)
 	switch {
@@ -731,12 +747,13 @@ func egressInNetns(t *testing.T, dir string) {
 	local := false
 	if ifaddrs, err := net.InterfaceAddrs(); err == nil {
 		for _, a := range ifaddrs {
-			local = local || strings.HasPrefix(a.String(), apiAddr+"/")
+			local = local || strings.HasPrefix(a.String(), egressHostAddr+"/")
 		}
 	}
 	if !local {
-		t.Fatalf("%s=%s but %s is not a local address: not in the test network namespace", envEgress, dir, apiAddr)
+		t.Fatalf("%s=%s but %s is not a local address: not in the test network namespace", envEgress, dir, egressHostAddr)
 	}
+	peer := os.Getenv(envEgressPeer)
 	if b, _ := os.ReadFile("/etc/resolv.conf"); !strings.Contains(string(b), "nameserver "+dnsAddr) {
 		t.Fatalf("/etc/resolv.conf is not the test's in the rerun: %q", b)
 	}
@@ -764,18 +781,21 @@ func egressInNetns(t *testing.T, dir string) {
 	l := &lab{
 		dir:    dir,
 		warden: sandboxtest.BuildWarden(t),
-		dns:    startDNS(t, net.JoinHostPort(dnsAddr, "53")),
-		apiAlt: listenTap(t, net.JoinHostPort(apiAddr, "8443")),
 		secret: "wsecret-" + hex.EncodeToString(randBytes(t, 16)),
 		servers: map[string]*server{
-			"api.test.example":      startServer(t, "api.test.example", apiAddr, leaf, backend),
-			"files.test.example":    startServer(t, "files.test.example", filesAddr, leaf, nil),
-			"blocked.example":       startServer(t, "blocked.example", blockedAddr, leaf, nil),
-			"private.test.example":  startServer(t, "private.test.example", privateAddr, leaf, nil),
-			"metadata.test.example": startServer(t, "metadata.test.example", metadataAddr, leaf, nil),
+			// Warden's own loopback.
 			"loopback.test.example": startServer(t, "loopback.test.example", "127.0.0.1", leaf, nil),
 		},
 	}
+	inNetNS(t, peer, func() {
+		l.dns = startDNS(t, net.JoinHostPort(dnsAddr, "53"))
+		l.apiAlt = listenTap(t, net.JoinHostPort(apiAddr, "8443"))
+		l.servers["api.test.example"] = startServer(t, "api.test.example", apiAddr, leaf, backend)
+		l.servers["files.test.example"] = startServer(t, "files.test.example", filesAddr, leaf, nil)
+		l.servers["blocked.example"] = startServer(t, "blocked.example", blockedAddr, leaf, nil)
+		l.servers["private.test.example"] = startServer(t, "private.test.example", privateAddr, leaf, nil)
+		l.servers["metadata.test.example"] = startServer(t, "metadata.test.example", metadataAddr, leaf, nil)
+	})
 	go l.apiAlt.echo()
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil {

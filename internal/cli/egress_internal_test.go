@@ -5,10 +5,14 @@ package cli
 
 import (
 	"context"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"warden.dev/warden/internal/dnsstub"
 	"warden.dev/warden/internal/proxy"
 )
 
@@ -109,4 +113,48 @@ network:
 		{"TLS to the credential's host", tls, true, true},
 		{"TLS elsewhere", other, true, true},
 	})
+}
+
+// TestEgressAlwaysDeniedAndLimits: the WireServer address is refused
+// however the policy opens it, an address of this machine is refused by
+// warden net check as by the proxy, and refusals by a cap are counted in
+// network_limits with only the first few listed.
+func TestEgressAlwaysDeniedAndLimits(t *testing.T) {
+	e := newTestEgress(t, `version: 1
+network:
+  rules:
+    - allow: {allowed_ips: ["168.63.0.0/16", "203.0.113.0/24"]}
+    - allow: {}
+`)
+	for _, a := range []string{"168.63.129.16", "::ffff:168.63.129.16", "64:ff9b::a83f:8110"} {
+		tg := proxy.Target{Host: "wire.example", Port: 80, Method: "GET", Protocol: proxy.ProtoHTTP, Path: "/", Via: proxy.ViaForward}
+		if d := e.checkAddrs(context.Background(), tg, []netip.Addr{netip.MustParseAddr(a)}); d.Allow || d.Rule != "always-denied: cloud metadata" {
+			t.Errorf("checkAddrs(wire.example → %s) = %+v, want always-denied: cloud metadata", a, d)
+		}
+	}
+	orig := hostAddrs
+	t.Cleanup(func() { hostAddrs = orig })
+	hostAddrs = proxy.NewHostAddrs(func() ([]netip.Addr, error) { return []netip.Addr{netip.MustParseAddr("203.0.113.1")}, nil })
+	for target, rule := range map[string]string{
+		"203.0.113.1:8080":          proxy.RuleThisMachine,
+		"[::ffff:203.0.113.1]:8080": proxy.RuleThisMachine,
+		"168.63.129.16:80":          "always-denied: cloud metadata",
+		"203.0.113.2:8080":          "network.rules[0]",
+	} {
+		_, d := decideNet(context.Background(), e.tiers, target, "", answers{}, time.Now())
+		if !strings.HasPrefix(d.Rule, rule) {
+			t.Errorf("decideNet(%s) = %s by %q (%s), want %s", target, d.Verdict, d.Rule, d.Reason, rule)
+		}
+	}
+	for range 25 {
+		e.recordProxy(proxy.Attempt{Target: proxy.Target{Via: proxy.ViaConnect}, Rule: "proxy", Limit: "pending"})
+		e.recordDNS(dnsstub.Query{Name: "x.example", Type: "A", Rule: "dns-stub", Limit: true})
+	}
+	l := e.networkLimits()
+	if l.PendingRefused != 25 || l.DNSRefused != 25 || l.Pending != 128 || l.DNSNames != dnsstub.DefaultMaxNames {
+		t.Errorf("network_limits = %+v, want 25 refusals of each, caps 128 and %d", l, dnsstub.DefaultMaxNames)
+	}
+	if got, _ := e.recorded(); len(got) != 2*maxLimitAttempts {
+		t.Errorf("%d attempts listed, want the first %d of each cap", len(got), maxLimitAttempts)
+	}
 }

@@ -425,6 +425,7 @@ func sensitiveBelow(dir string) []string {
 	}
 	var out []string
 	n := 0
+	home := homeDir()
 	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -432,7 +433,7 @@ func sensitiveBelow(dir string) []string {
 		if n++; n > maxBelow {
 			return errTooMany
 		}
-		if _, ok := pathguard.Sensitive(p); ok {
+		if _, ok := pathguard.SensitiveIn(p, home); ok {
 			out = append(out, p)
 			if d.IsDir() {
 				return filepath.SkipDir

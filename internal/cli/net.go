@@ -15,6 +15,7 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/netpolicy"
+	"warden.dev/warden/internal/proxy"
 )
 
 const netCheckSynopsis = "net check [--policy FILE] [--json] [--resolve HOST=IP[,IP]]... [--method M] TARGET"
@@ -64,6 +65,11 @@ type netCheckOutput struct {
 // lookupNetIP is the resolver for names without --resolve; tests replace
 // it.
 var lookupNetIP = net.DefaultResolver.LookupNetIP
+
+// hostAddrs are this machine's addresses, which the proxy never dials
+// whatever the policy says: warden net check and every run's proxy ask
+// the same; tests replace it.
+var hostAddrs = proxy.NewHostAddrs(nil)
 
 // resolveTimeout bounds a system resolver query.
 const resolveTimeout = 10 * time.Second
@@ -222,6 +228,10 @@ func decideNet(ctx context.Context, tiers []*netpolicy.Policy, raw, method strin
 		if i == 0 {
 			allowed = d
 		}
+	}
+	// The proxy's own check when it dials (proxy/local.go).
+	if pd, ok := hostAddrs.Check(t.Host(), allowed.Addrs); !ok {
+		return t, netpolicy.Decision{Rule: pd.Rule, Reason: pd.Reason, Hint: pd.Hint, MethodDependent: dep}
 	}
 	allowed.MethodDependent = dep
 	return t, allowed

@@ -36,13 +36,31 @@ read-only (read-only), or everything writable (full-access); its protected
 paths (.git/hooks, .git/config, .claude, .codex, .gemini, .mcp.json, .vscode,
 .idea) and the policy file read-only but in full-access; sandbox.filesystem
 read_write and read_only paths; private noexec /tmp, /dev/shm and /run, and
-/run/warden/exec where executables may run (GOTMPDIR); a per-project build
-cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a fresh /sys
-that lists only the sandbox's loopback, the host's firmware and DMI identity
-masked; a minimal
-/dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set
-masked, with .env files and private keys found in the project, plus
-sandbox.filesystem.hide (paths or globs); Landlock as a second file layer.
+/run/warden/exec where executables may run (GOTMPDIR), all one tmpfs (a home
+below /tmp stays visible, read-only); a per-project build cache
+(XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a fresh /sys that
+lists only the sandbox's loopback, the host's firmware and DMI identity
+masked; a minimal /dev;
+~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, ~/.npmrc, ~/.docker, ~/.kube, shell
+histories and the rest of the sensitive set masked, with private keys and .env
+files found in the project and to depth 3 of the home, plus
+sandbox.filesystem.hide (paths or globs): a masked file cannot be read or
+written (the write fails, it is never thrown away); Warden's own state and
+configuration directories, its CA and the files network.credentials are read
+from masked, whatever the policy says; Landlock as a second file layer.
+Masked and read-only paths whose refusal the command's errors name are listed
+after the run and in the record (refused_paths). A read_write, read_only or
+hide path, the run cache, the --policy file or the --audit-json directory
+that is, or goes through, a symbolic link in a directory a run can write (the
+project, a read_write path, the cache) is refused (125), never followed: an
+earlier run could have planted it. The --policy file may not be a link at
+all; pass its real path.
+
+Home (sandbox.filesystem.home): visible, the default, shows the home read-only
+with those masks; hidden replaces it with an empty read-only directory into
+which only the project, the toolchain caches (Go modules, cargo, rustup, npm,
+Maven, Gradle, pip, uv...) read-only and the policy's read_write and read_only
+paths are bound back. warden doctor --policy FILE says which is in force.
 
 Process: uid 65534 (outside, the caller's uid) with no capabilities and
 no_new_privs; for a root caller, an unprivileged host uid (2147287040) that owns
@@ -62,6 +80,9 @@ limits, else the defaults pids 1024 and memory 4GiB (or half the RAM). Where
 this user has no cgroups the defaults fall back to rlimits (RLIMIT_DATA,
 RLIMIT_NPROC), said after the run; a limit the policy asks for is enforced
 or nothing runs (125), unless --degraded=cgroup lets it fall back too.
+limits.disk and limits.inodes bound the private tmpfs (all of /tmp, /dev/shm
+and /run together, as the memory limit does without a cgroup); a writable
+host path cannot be bounded, so with either the project must be read-only.
 
 Approval (sandbox.approval): on-request (the default) and never do not ask;
 untrusted asks before a command that is not read-only; on-failure offers,
@@ -76,8 +97,10 @@ does not see a terminal there); the first and last halves of limits.output
 Audit: --audit-json FILE writes the execution record (id, command and its
 SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
 refused system calls, files changed under the writable roots, kept output,
-approval, policy revision) atomically after the run; a FILE that cannot be
-written stops the run before it starts.
+approval, policy revision) atomically once no process of the run is left,
+into a new file renamed over FILE (a link there is replaced, not followed)
+in the directory opened before the run; a FILE that cannot be written
+stops the run before it starts.
 
 --degraded=landlock|seccomp|cgroup|host-uid runs without that layer, on
 purpose; the run says so on stderr and in its record. host-uid is for a root
@@ -89,9 +112,12 @@ reached on 127.0.0.1:3128 (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY) and on :80 and
 :443 of the addresses its DNS stub (127.0.0.53, the only resolver it sees)
 gives allowed names. Every destination is judged by the policy's network
 rules (default deny: without rules nothing is reachable); loopback, link-local
-and metadata addresses never are, private ones only by an exact host or
+and metadata addresses (Azure's 168.63.129.16 too) and the addresses of this
+machine's own interfaces never are, private ones only by an exact host or
 allowed_ips. Names are resolved once, outside, and only checked addresses are
-dialed. Streams are intercepted (a per-installation CA, trusted through
+dialed. A run may have at most 16,384 names resolved, 512 connections to the
+proxy (128 not yet judged) and 512 tunnels; past a cap it is refused, and
+counted in the record's network_limits. Streams are intercepted (a per-installation CA, trusted through
 SSL_CERT_FILE and friends) when a rule names methods or a credential is bound;
 a credential's placeholder (warden:cred:NAME) is replaced only for its hosts.
 Every attempt is in the execution record's network_attempts.
@@ -168,32 +194,41 @@ func runRun(ctx context.Context, args []string) error {
 	var policyApproval policyfile.ApprovalPolicy
 	// The embedded default without --policy: no sandbox section, and no
 	// network rules (every destination denied).
-	lp, err := loadPolicy(*policyPath)
+	var lp *loadedPolicy
+	var policyFile sandbox.HostFile
+	var err error
+	if *policyPath != "" {
+		// Read from a checked descriptor (policyBytes are hashed for
+		// the record's policy revision), never through a planted link.
+		var held *os.File
+		lp, policyBytes, held, policyFile, err = loadRunPolicy(spec, *policyPath)
+		if held != nil {
+			defer held.Close()
+		}
+	} else {
+		lp, err = loadPolicy("")
+	}
 	if err != nil {
 		return err
 	}
 	if *policyPath != "" {
-		// Hashed for the record's policy revision; loadPolicy reported
-		// a file that cannot be read.
-		policyBytes, _ = os.ReadFile(*policyPath)
 		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
 			return err
 		}
 		policyApproval = lp.file.Sandbox.Approval
 		// The policy must not be the governed command's to rewrite:
 		// kept read-only wherever it is (inside the project, it would
-		// be writable otherwise).
-		if abs, err := filepath.Abs(*policyPath); err == nil {
-			spec.ReadOnly = append(spec.ReadOnly, abs)
-		}
+		// be writable otherwise), and the file kept is the one read.
+		spec.ReadOnly = append(spec.ReadOnly, policyFile.Path)
+		spec.Pinned = append(spec.Pinned, policyFile)
 	}
 
 	var audit *auditFile
 	var rec *auditRecord
 	if *auditPath != "" {
-		a, err := openAudit(*auditPath)
+		a, err := openAudit(*auditPath, spec)
 		if err != nil {
-			return badInput(fmt.Sprintf("--audit-json: cannot write %s: %v", *auditPath, err))
+			return auditOpenError(*auditPath, err)
 		}
 		audit = a
 		defer audit.abandon()
@@ -210,7 +245,7 @@ func runRun(ctx context.Context, args []string) error {
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded),
-			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{},
+			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{}, RefusedPaths: []sandbox.Refusal{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
 		}
@@ -235,7 +270,10 @@ func runRun(ctx context.Context, args []string) error {
 	defer eg.close()
 	spec.Network = eg.network()
 	spec.Env = append(spec.Env, eg.env()...)
-	if eg.caBundle != "" && os.Getuid() == 0 {
+	if err := maskWarden(&spec, lp, eg.caBundle); err != nil {
+		return err
+	}
+	if eg.caBundle != "" && os.Getuid() == 0 && !slices.Contains(spec.ReadOnly, eg.caBundle) {
 		// A root caller's command is an unprivileged uid, which cannot
 		// search root's home where the trust bundle is: bound, it is
 		// visible there (and read-only).
@@ -284,6 +322,7 @@ func runRun(ctx context.Context, args []string) error {
 		fillResult(rec, res, spec.Timeout)
 		var dropped int
 		rec.NetworkAttempts, dropped = eg.recorded()
+		rec.NetworkLimits = eg.networkLimits()
 		if dropped > 0 {
 			rec.NotRecorded = append(rec.NotRecorded, auditNotDone{"network_attempts", fmt.Sprintf("%d attempts past the first %d", dropped, maxAttempts)})
 		}
@@ -328,6 +367,7 @@ func execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, runResult)
 	if res.InitKilled {
 		warningf("the sandbox's init ended while the command ran (signal %d); every process of the sandbox died with it", res.Signal)
 	}
+	summarizeRefusals(res.Refused)
 	if res.TimedOut {
 		errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
 			"raise --timeout or sandbox.limits.timeout")
@@ -352,6 +392,7 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		return notYet("sandbox.mode " + string(sb.Mode))
 	}
 	l := sb.Limits
+	spec.HideHome = sb.Filesystem.Home == policyfile.HomeHidden
 	for _, p := range sb.Filesystem.ReadWrite {
 		spec.ReadWrite = append(spec.ReadWrite, hostPath(p, spec.Home, spec.Project))
 	}
@@ -366,6 +407,8 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		CPU:    l.CPU,
 		Nofile: l.Nofile,
 		Fsize:  l.Fsize.Bytes,
+		Disk:   l.Disk.Bytes,
+		Inodes: l.Inodes,
 		Output: l.Output.Bytes,
 	}
 	if useTimeout {

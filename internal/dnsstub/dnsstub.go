@@ -19,11 +19,30 @@
 //     denied.
 //   - A message that is not one question of class IN: FORMERR, or nothing
 //     when it cannot even be read as a header.
+//   - An allowed name past the run's [Config.MaxNames] (default
+//     [DefaultMaxNames]): REFUSED, and the query is recorded as denied
+//     with Query.Limit set. REFUSED, not NXDOMAIN: the name may well
+//     exist, and a resolver does not cache a refusal as the name's
+//     absence.
+//
+// # What it holds
+//
+// The stub is warden's memory, not the sandbox's, so what a run can make
+// it hold is bounded: each name given an address costs its bytes and
+// about 170 more (a map entry from the name to its index, and the name
+// in a slice by index, from which a capture address is computed back);
+// at most MaxNames are kept, so about MaxNames × 420 bytes, and with the
+// map's growth and the allocator's rounding at most MaxNames × 512 (8 MiB
+// at the default; TestAdversarialDNSNames measures it). A name
+// refused or denied costs nothing kept. DNS over TCP serves at most [MaxTCPConns] connections
+// at once, each closed after 10 seconds without a message; one more is
+// closed at once. Over UDP one datagram is read at a time.
 package dnsstub
 
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -39,8 +58,12 @@ type Query struct {
 	Name    string // lower case, without the trailing dot
 	Type    string // "A", "AAAA", ...
 	Allowed bool
-	// Rule and Reason say why, as the caller's Allow gave them.
+	// Rule and Reason say why, as the caller's Allow gave them, or the
+	// limit that refused the name.
 	Rule, Reason string
+	// Limit is set on a question refused because the run has used all
+	// of its Config.MaxNames.
+	Limit bool
 }
 
 // Config says what the stub may answer.
@@ -50,64 +73,103 @@ type Config struct {
 	Allow func(name string) (ok bool, rule, reason string)
 	// Record, when set, is told of every question.
 	Record func(Query)
+	// MaxNames bounds the names given a capture address in one run
+	// (DefaultMaxNames when 0).
+	MaxNames int
 }
+
+// DefaultMaxNames is the names a run may have resolved: far more than a
+// build or an agent's session asks for (hundreds), far fewer than would
+// make warden hold much.
+const DefaultMaxNames = 16384
+
+// MaxTCPConns bounds the DNS-over-TCP connections served at once.
+const MaxTCPConns = 64
 
 // Stub answers queries; it is safe for concurrent use.
 type Stub struct {
-	cfg Config
+	cfg   Config
+	conns chan struct{} // a token for each DNS-over-TCP connection served
 
 	mu sync.Mutex
 	// mu guards the fields below.
-	byName map[string]netip.Addr
-	byAddr map[netip.Addr]string
-	next   uint32 // the next capture address, as an offset in 127.1.0.0/16 and up
+	index map[string]uint32 // name -> its index in names
+	names []string          // by index; the capture address is captureOf(index)
 }
 
 // New returns a stub answering as cfg says.
 func New(cfg Config) *Stub {
-	return &Stub{cfg: cfg, byName: map[string]netip.Addr{}, byAddr: map[netip.Addr]string{}}
+	if cfg.MaxNames <= 0 {
+		cfg.MaxNames = DefaultMaxNames
+	}
+	return &Stub{cfg: cfg, index: map[string]uint32{}, conns: make(chan struct{}, MaxTCPConns)}
 }
 
 // firstCapture is the first capture address: 127.0.0.0/16 stays for
 // localhost and the sandbox's own listeners (127.0.0.53, 127.0.0.1).
 const firstCapture = 127<<24 | 1<<16
 
-// maxCapture bounds the names of one run (a 127.1.0.0 to 127.255.255.255
-// range has room for far more).
-const maxCapture = 1 << 20
+// captureOf is the capture address of the i-th name: 254 names to each
+// /24 from 127.1.0.0 up, keeping away from .0 and .255, which some tools
+// take for network and broadcast addresses even on loopback. 127.1.0.0
+// to 127.255.255.255 holds far more names than any MaxNames.
+func captureOf(i uint32) netip.Addr {
+	n := firstCapture + i/254<<8 + i%254 + 1
+	return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)})
+}
+
+// indexOf is the index whose capture address a is.
+func indexOf(a netip.Addr) (uint32, bool) {
+	if !a.Is4() {
+		return 0, false
+	}
+	b := a.As4()
+	n := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+	if n < firstCapture || b[0] != 127 || b[3] == 0 || b[3] == 0xff {
+		return 0, false
+	}
+	o := n - firstCapture
+	return o>>8*254 + o&0xff - 1, true
+}
 
 // captureAddr returns name's capture address, giving it one if it has
-// none; ok is false when the run has used every one.
+// none; ok is false when the run has used all of its MaxNames.
 func (s *Stub) captureAddr(name string) (netip.Addr, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if a, ok := s.byName[name]; ok {
-		return a, true
+	if i, ok := s.index[name]; ok {
+		return captureOf(i), true
 	}
-	var n uint32
-	for {
-		if s.next >= maxCapture {
-			return netip.Addr{}, false
-		}
-		n = firstCapture + s.next
-		s.next++
-		// Keep away from .0 and .255, which some tools take for
-		// network and broadcast addresses even on loopback.
-		if b := n & 0xff; b != 0 && b != 0xff {
-			break
-		}
+	if len(s.names) >= s.cfg.MaxNames {
+		return netip.Addr{}, false
 	}
-	a := netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)})
-	s.byName[name], s.byAddr[a] = a, name
-	return a, true
+	// A copy: name may point into a larger buffer.
+	name = strings.Clone(name)
+	i := uint32(len(s.names))
+	s.names = append(s.names, name)
+	s.index[name] = i
+	return captureOf(i), true
+}
+
+// Names returns how many names have a capture address.
+func (s *Stub) Names() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.names)
 }
 
 // NameFor returns the name a capture address was given for.
 func (s *Stub) NameFor(a netip.Addr) (string, bool) {
+	i, ok := indexOf(a.Unmap())
+	if !ok {
+		return "", false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	name, ok := s.byAddr[a.Unmap()]
-	return name, ok
+	if int(i) >= len(s.names) {
+		return "", false
+	}
+	return s.names[i], true
 }
 
 // ServeUDP answers the datagrams of pc until it is closed.
@@ -138,7 +200,16 @@ func (s *Stub) ServeTCP(ln net.Listener) error {
 			}
 			return err
 		}
-		go s.serveConn(c)
+		select {
+		case s.conns <- struct{}{}:
+		default:
+			c.Close() // MaxTCPConns are being served
+			continue
+		}
+		go func() {
+			defer func() { <-s.conns }()
+			s.serveConn(c)
+		}()
 	}
 }
 
@@ -188,21 +259,30 @@ func (s *Stub) Handle(msg []byte) []byte {
 	if s.cfg.Allow != nil && name != "" {
 		ok, rule, reason = s.cfg.Allow(name)
 	}
-	if s.cfg.Record != nil {
-		s.cfg.Record(Query{Name: name, Type: typeName(q.Type), Allowed: ok, Rule: rule, Reason: reason})
+	record := func(qr Query) {
+		if s.cfg.Record != nil {
+			s.cfg.Record(qr)
+		}
 	}
+	qr := Query{Name: name, Type: typeName(q.Type), Allowed: ok, Rule: rule, Reason: reason}
 	if !ok {
+		record(qr)
 		resp.RCode = dnsmessage.RCodeNameError
 		return build(resp, &q, nil)
 	}
 	if q.Type != dnsmessage.TypeA {
+		record(qr)
 		return build(resp, &q, nil) // no data: clients use the A record
 	}
 	a, ok := s.captureAddr(name)
 	if !ok {
-		resp.RCode = dnsmessage.RCodeServerFailure
+		qr.Allowed, qr.Limit, qr.Rule = false, true, "dns-stub"
+		qr.Reason = fmt.Sprintf("the run has resolved %d names, the most one run may; this name was refused", s.cfg.MaxNames)
+		record(qr)
+		resp.RCode = dnsmessage.RCodeRefused
 		return build(resp, &q, nil)
 	}
+	record(qr)
 	return build(resp, &q, &a)
 }
 

@@ -66,6 +66,10 @@ var alwaysDenied = []addrRange{
 	{mustPrefix("fd00:ec2::254/128"), denied, "cloud metadata", hintMetadata},
 	// Alibaba Cloud's metadata endpoint (inside 100.64.0.0/10, CGNAT).
 	{mustPrefix("100.100.100.200/32"), denied, "cloud metadata", hintMetadata},
+	// Azure's WireServer: a public address that only the host's own
+	// network answers, serving the guest agent its configuration and
+	// certificates (and proxying to the instance metadata service).
+	{mustPrefix("168.63.129.16/32"), denied, "cloud metadata", hintMetadata},
 	{mustPrefix("127.0.0.0/8"), denied, "loopback", hintLocal},
 	{mustPrefix("::1/128"), denied, "loopback", hintLocal},
 	// "This network": 0.0.0.0 reaches the local host on Linux.

@@ -54,7 +54,8 @@
 //
 //   - loopback (127.0.0.0/8, ::1), unspecified (0.0.0.0/8, ::),
 //     link-local (169.254.0.0/16, fe80::/10), cloud metadata
-//     (169.254.169.254, fd00:ec2::254, 100.100.100.200), multicast
+//     (169.254.169.254, fd00:ec2::254, 100.100.100.200, and Azure's
+//     WireServer 168.63.129.16), multicast
 //     (224.0.0.0/4, ff00::/8) and broadcast (255.255.255.255), in any
 //     form: IPv4-mapped, IPv4-compatible and IPv4-translated addresses,
 //     NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses are judged as
@@ -66,6 +67,11 @@
 //   - scoped IPv6 addresses (a zone) other than link-local ones, which are
 //     denied anyway;
 //   - a target that [ParseTarget] refuses.
+//
+// The addresses of the machine the proxy runs on are not known here (the
+// package reads nothing): the proxy refuses them itself when it dials,
+// and `warden net check` asks the proxy's check too (package proxy,
+// HostAddrs).
 //
 // # Private ranges
 //

@@ -117,7 +117,7 @@ var fuzzRules = []netpolicy.Rule{
 // oracle is an independent statement of DESIGN.md §9's address floor.
 var (
 	oracleDenied = prefixes("127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128", "169.254.0.0/16", "fe80::/10",
-		"fd00:ec2::254/128", "100.100.100.200/32", "224.0.0.0/4", "ff00::/8", "255.255.255.255/32")
+		"fd00:ec2::254/128", "100.100.100.200/32", "168.63.129.16/32", "224.0.0.0/4", "ff00::/8", "255.255.255.255/32")
 	oraclePrivate = prefixes("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7")
 	// oracleOpened are the private addresses fuzzRules opens by allowed_ips.
 	oracleOpened = prefixes("10.1.0.0/16", "fd00:1::/32")

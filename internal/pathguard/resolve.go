@@ -55,6 +55,7 @@ type Resolver struct {
 	extraErr string
 	secrets  map[fileID]secret
 	pid      string
+	home     []string // Home's components, nil when unknown
 }
 
 // NewResolver returns a Resolver for an agent whose home is home and whose
@@ -73,6 +74,7 @@ func (r *Resolver) init() {
 		r.extra = append(r.extra, p)
 	}
 	r.secrets = loadSecrets(r.Home, r.Extra)
+	r.home = homeComponents(r.Home)
 	if r.PID > 0 {
 		r.pid = strconv.Itoa(r.PID)
 	}
@@ -109,10 +111,10 @@ func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
 // link itself or the resolved path matches, by name or by identity.
 func (r *Resolver) sensitive(lexical, entry, resolved string, w *walk) string {
 	for _, p := range [...]string{lexical, entry, resolved} {
-		if e, ok := match(builtin, p); ok {
+		if e, ok := match(builtin(), p, r.home); ok {
 			return e
 		}
-		if e, ok := match(r.extra, p); ok {
+		if e, ok := match(r.extra, p, nil); ok {
 			return e
 		}
 	}

@@ -234,22 +234,22 @@ func TestResolveContainment(t *testing.T) {
 
 func TestResolveExtra(t *testing.T) {
 	tr := newTree(t)
-	token := filepath.Join(tr.home, ".vault-token")
-	if err := os.WriteFile(token, []byte("s.x\n"), 0o600); err != nil {
+	token := filepath.Join(tr.home, ".acme-token")
+	if err := os.WriteFile(token, []byte("t\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Link(token, filepath.Join(tr.project, "harmless")); err != nil {
 		t.Fatal(err)
 	}
 	r := &pathguard.Resolver{Home: tr.home, Cwd: tr.project,
-		Extra: []string{"~/.vault-token", "*.pem", "secrets/", "key-??.json", "/etc/*shadow*"}}
+		Extra: []string{"~/.acme-token", "*.pem", "secrets/", "key-??.json", "/etc/*shadow*"}}
 	for _, tt := range []struct {
 		raw  string
 		want string
 	}{
-		{"~/.vault-token", "~/.vault-token"},
-		{"~/sub/.vault-token", ""},
-		{"harmless", hardLinkEntry("hard link to ~/.vault-token")},
+		{"~/.acme-token", "~/.acme-token"},
+		{"~/sub/.acme-token", ""},
+		{"harmless", hardLinkEntry("hard link to ~/.acme-token")},
 		{"certs/server.PEM", "*.pem"},
 		{"Secrets/db/password", "secrets/"},
 		{"key-01.json", "key-??.json"},
@@ -411,6 +411,33 @@ func TestResolveHardLinkAttack(t *testing.T) {
 		// Through a symlink to the hard link, too.
 		if got := r.Resolve("link-abc/../../../docs/notes.md", acc); got.Sensitive != "hard link to ~/.ssh/id_rsa" {
 			t.Errorf("Resolve(link-abc/../../../docs/notes.md, %v).Sensitive = %q, want hard link to ~/.ssh/id_rsa", acc, got.Sensitive)
+		}
+	}
+}
+
+// TestResolveHomeAnchored checks that the Resolver anchors the built-in ~/
+// entries at its Home: the caller's ~/.npmrc is the floor, a project's own
+// .npmrc is not, and a link from the project to ~/.npmrc is.
+func TestResolveHomeAnchored(t *testing.T) {
+	tr := newTree(t)
+	if err := os.Symlink(filepath.Join(tr.home, ".npmrc"), filepath.Join(tr.project, "registry")); err != nil {
+		t.Fatal(err)
+	}
+	r := &pathguard.Resolver{Home: tr.home, Cwd: tr.project}
+	for _, tt := range []struct {
+		raw  string
+		want string
+	}{
+		{"~/.npmrc", "~/.npmrc"},
+		{"$HOME/.docker/contexts/meta/x", "~/.docker/"},
+		{".npmrc", ""},
+		{".docker/compose.yml", ""},
+		{"registry", "~/.npmrc"},
+		{"~/backup/id_rsa.bak", "id_rsa*"},
+		{".bash_history", ".bash_history"},
+	} {
+		if got := r.Resolve(tt.raw, action.Read); got.Sensitive != tt.want || got.Err != "" {
+			t.Errorf("Resolve(%q) = Sensitive %q, Err %q; want %q", tt.raw, got.Sensitive, got.Err, tt.want)
 		}
 	}
 }

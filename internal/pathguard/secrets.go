@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 )
 
 // fileID is a file's identity: device and inode.
@@ -31,17 +32,24 @@ type node struct {
 
 // secretFiles are the known secrets under the home directory whose device
 // and inode are remembered, so that a hard link or a bind mount reaching
-// them under another name is still sensitive. They mirror the file entries
-// of the sensitive set.
-var secretFiles = []string{
-	".aws/credentials",
-	".aws/config",
-	".netrc",
-	".git-credentials",
-	".docker/config.json",
-	".kube/config",
-	".config/gh/hosts.yml",
-}
+// them under another name is still sensitive: every file entry of the
+// sensitive set without a wildcard, at the home, and the usual names of
+// those with one. Made on first use.
+var secretFiles = sync.OnceValue(func() []string {
+	var out []string
+	for _, e := range sensitiveTable {
+		p := strings.TrimPrefix(e.Pattern, "~/")
+		if strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.ContainsAny(p, "*?") {
+			continue
+		}
+		out = append(out, p)
+	}
+	return append(out,
+		".cargo/credentials.toml", ".cargo/credentials",
+		".terraform.d/credentials.tfrc.json",
+		".m2/settings.xml", ".m2/settings-security.xml",
+	)
+})
 
 // secretDirs are the directories under home whose own identity and whose
 // files' identities are remembered. private-keys-v1.d is where GnuPG keeps
@@ -50,6 +58,9 @@ var secretDirs = []string{
 	".ssh",
 	".gnupg",
 	".gnupg/private-keys-v1.d",
+	".kube",
+	".docker",
+	".config/gcloud",
 }
 
 // secret names a known secret found by identity.
@@ -77,7 +88,7 @@ func loadSecrets(home string, extra []string) map[fileID]secret {
 		}
 	}
 	if path.IsAbs(home) {
-		for _, f := range secretFiles {
+		for _, f := range secretFiles() {
 			add(path.Join(home, f), "~/"+f, false)
 		}
 		for _, d := range secretDirs {

@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,9 +28,10 @@ import (
 //     under it. Without it the pattern names a file and matches the last
 //     components of a path, so ".env" is not a virtualenv directory named
 //     .env/.
-//   - A leading / anchors the pattern at the root; a leading ~/ (only in
-//     [Resolver.Extra]) anchors it at the home directory, or, when the home
-//     is unknown, leaves it unanchored. Otherwise it matches at any depth.
+//   - A leading / anchors the pattern at the root; a leading ~/ anchors it
+//     at the home directory, or, when the home is unknown ([Sensitive]),
+//     leaves it unanchored, the stricter reading. Otherwise it matches at
+//     any depth.
 //   - Except lists globs for the last component that the entry exempts.
 type Entry struct {
 	// Pattern is what the entry matches; it is also the name reported
@@ -42,10 +44,15 @@ type Entry struct {
 	Why string
 }
 
-// sensitiveTable is the built-in floor of DESIGN.md §5. Deliberately absent:
-// .envrc (a direnv script, read by the shell on every cd), prod.env and
-// other *.env (conventional names for non-secret configuration), and *.pub
-// outside .ssh (public keys are published on purpose).
+// sensitiveTable is the built-in floor of DESIGN.md §5, which is also what
+// the sandbox masks. Each entry is either anchored at the home (~/: only the
+// caller's own file, because the same name in a project is that project's
+// configuration, which its tools need) or matches at any depth (the name is
+// a secret wherever it is: a copy of a home, a backup, a file in a project).
+// Deliberately absent: .envrc (a direnv script, read by the shell on every
+// cd), prod.env and other *.env (conventional names for non-secret
+// configuration), and *.pub outside .ssh (public keys are published on
+// purpose).
 var sensitiveTable = []Entry{
 	// The whole directory: private keys of any name, and also
 	// authorized_keys and config, whose modification is persistence.
@@ -57,12 +64,76 @@ var sensitiveTable = []Entry{
 	// Private keys live in private-keys-v1.d; the rest is the trust
 	// database, whose modification forges trust.
 	{Pattern: ".gnupg/", Why: "GnuPG private keys and trust database"},
-	{Pattern: ".kube/config", Why: "Kubernetes cluster credentials"},
-	// auths is base64("user:password") for each registry.
+	// Whole, at any depth: kubeconfigs are often split over several
+	// files (KUBECONFIG=~/.kube/a.yaml:~/.kube/b.yaml), and cache/ holds
+	// OIDC and exec-plugin tokens. A project has no .kube of its own
+	// but a kubeconfig for a local cluster, which is a credential too.
+	{Pattern: ".kube/", Why: "Kubernetes cluster credentials and token caches"},
+	// auths is base64("user:password") for each registry; at any depth,
+	// as a copied or mounted config.json is the same secret.
 	{Pattern: ".docker/config.json", Why: "container registry credentials"},
+	// Whole in the home: contexts/ and machine/ hold the TLS client keys
+	// of remote daemons, and credential helpers are configured there.
+	// Anchored, because many projects keep their Dockerfiles and compose
+	// files in a .docker/ directory of their own.
+	{Pattern: "~/.docker/", Why: "container registry credentials and daemon TLS keys"},
 	{Pattern: ".netrc", Why: "plain-text logins used by curl, git and ftp"},
 	{Pattern: ".git-credentials", Why: "git credential-store tokens in plain text"},
 	{Pattern: ".config/gh/hosts.yml", Why: "GitHub CLI OAuth token"},
+	// hub's token file (the predecessor of gh).
+	{Pattern: ".config/hub", Why: "hub GitHub OAuth token"},
+	// Access tokens, refresh tokens and service-account keys of every
+	// configuration (credentials.db, legacy_credentials/, access_tokens.db).
+	{Pattern: ".config/gcloud/", Why: "Google Cloud SDK credentials"},
+	// npm login writes _authToken lines here. Anchored at the home: a
+	// project's .npmrc is the registry, scope and install configuration
+	// npm needs inside the sandbox, and where it authenticates it
+	// normally does so by reference (_authToken=${NPM_TOKEN}); a literal
+	// token in a project's .npmrc is already in that project's history,
+	// and a policy that wants it masked lists it (sensitive: for the
+	// floor, sandbox.filesystem.hide for the sandbox).
+	{Pattern: "~/.npmrc", Why: "npm registry tokens"},
+	// Yarn 2+ keeps npmAuthToken in the home's .yarnrc.yml; a project's
+	// .yarnrc.yml is its Yarn configuration, as for .npmrc.
+	{Pattern: "~/.yarnrc.yml", Why: "Yarn registry tokens"},
+	// Only twine and setuptools read it, and only for credentials: at any
+	// depth.
+	{Pattern: ".pypirc", Why: "PyPI upload passwords and tokens"},
+	// credentials and credentials.toml. A project's .cargo/ holds
+	// config.toml, never these.
+	{Pattern: ".cargo/credentials*", Why: "crates.io API tokens"},
+	{Pattern: ".vault-token", Why: "HashiCorp Vault token"},
+	// credentials.tfrc.json, written by terraform login.
+	{Pattern: ".terraform.d/credentials*", Why: "Terraform Cloud API tokens"},
+	// settings.xml holds <server> passwords, settings-security.xml the
+	// master key that decrypts them. A project's Maven files are in .mvn/.
+	{Pattern: ".m2/settings*.xml", Why: "Maven repository passwords"},
+	{Pattern: ".gem/credentials", Why: "RubyGems API keys"},
+	// Shell and REPL histories: every command and query typed, with the
+	// tokens and passwords pasted into them (export TOKEN=..., mysql
+	// -p..., \password). At any depth: a history file is history data
+	// wherever it is kept.
+	{Pattern: ".bash_history", Why: "bash history"},
+	{Pattern: ".sh_history", Why: "sh and ksh history"},
+	{Pattern: ".zsh_history", Why: "zsh history"},
+	{Pattern: ".zhistory", Why: "zsh history (oh-my-zsh and prezto name)"},
+	// The name zsh's own setup wizard gives HISTFILE.
+	{Pattern: ".histfile", Why: "zsh history"},
+	{Pattern: ".local/share/fish/fish_history", Why: "fish history"},
+	{Pattern: ".python_history", Why: "Python REPL history"},
+	{Pattern: ".node_repl_history", Why: "Node.js REPL history"},
+	{Pattern: ".psql_history", Why: "PostgreSQL client history"},
+	{Pattern: ".mysql_history", Why: "MySQL client history"},
+	{Pattern: ".sqlite_history", Why: "SQLite shell history"},
+	{Pattern: ".irb_history", Why: "Ruby irb history"},
+	{Pattern: ".pry_history", Why: "Ruby pry history"},
+	{Pattern: ".rediscli_history", Why: "redis-cli history (AUTH passwords included)"},
+	// The legacy mongo shell's history; mongosh keeps its own under
+	// .mongodb/mongosh/.
+	{Pattern: ".dbshell", Why: "MongoDB shell history"},
+	{Pattern: ".mongodb/mongosh/", Why: "MongoDB shell history and configuration"},
+	// R writes .Rhistory in its working directory, a project's too.
+	{Pattern: ".Rhistory", Why: "R history"},
 	{Pattern: ".env", Why: "dotenv file: application secrets by convention"},
 	// .env.local, .env.production...; the exceptions are templates meant
 	// to be committed without values.
@@ -72,9 +143,10 @@ var sensitiveTable = []Entry{
 		Why:     "per-environment dotenv file",
 	},
 	// Private keys outside ~/.ssh (copies, backups: id_rsa.bak,
-	// id_ed25519_deploy); inside .ssh the directory entry already covers
-	// the .pub too.
+	// id_ed25519_deploy), at any depth; inside .ssh the directory entry
+	// already covers the .pub too.
 	{Pattern: "id_rsa*", Except: []string{"*.pub"}, Why: "RSA private key"},
+	{Pattern: "id_dsa*", Except: []string{"*.pub"}, Why: "DSA private key"},
 	{Pattern: "id_ecdsa*", Except: []string{"*.pub"}, Why: "ECDSA private key"},
 	{Pattern: "id_ed25519*", Except: []string{"*.pub"}, Why: "Ed25519 private key"},
 	// Any pid, self and thread-self: a process's environment holds the
@@ -94,8 +166,9 @@ func SensitiveSet() []Entry {
 	return out
 }
 
-// builtin is sensitiveTable compiled.
-var builtin = mustCompileTable(sensitiveTable)
+// builtin is sensitiveTable compiled, on first use: the sandbox's init,
+// which never matches a path, does not pay for it at start.
+var builtin = sync.OnceValue(func() []pattern { return mustCompileTable(sensitiveTable) })
 
 func mustCompileTable(entries []Entry) []pattern {
 	pats := make([]pattern, len(entries))
@@ -118,9 +191,27 @@ func mustCompileTable(entries []Entry) []pattern {
 // Sensitive reports whether the absolute path p matches the built-in
 // sensitive set, and if so which entry. It is a pure function of the string:
 // it follows no links and compares no inodes (a [Resolver] does both), and
-// it does not see [Resolver.Extra]. p is cleaned lexically first.
+// it does not see [Resolver.Extra]. p is cleaned lexically first. Without a
+// home, the entries anchored at it (~/.npmrc) match at any depth: use it
+// to find candidates, and [SensitiveIn] or a Resolver to judge them.
 func Sensitive(p string) (entry string, ok bool) {
-	return match(builtin, path.Clean(p))
+	return match(builtin(), path.Clean(p), nil)
+}
+
+// SensitiveIn is [Sensitive] for a caller whose home is home: the entries
+// anchored at the home match only there. An empty or relative home is
+// unknown, as for Sensitive.
+func SensitiveIn(p, home string) (entry string, ok bool) {
+	return match(builtin(), path.Clean(p), homeComponents(home))
+}
+
+// homeComponents returns the components of an absolute home, or nil when
+// the home is unknown (empty, relative, or /).
+func homeComponents(home string) []string {
+	if !path.IsAbs(home) {
+		return nil
+	}
+	return components(path.Clean(home), nil)
 }
 
 // ValidatePattern reports whether p is a well-formed sensitive-set pattern,
@@ -135,13 +226,17 @@ type pattern struct {
 	name     string // the source pattern, reported on a match
 	comps    []string
 	anchored bool // comps start at the root
-	dir      bool // the directory and anything under it
-	except   []string
+	// home: comps start at the home directory, which is given when
+	// matching (a built-in ~/ entry); unanchored when it is not.
+	home   bool
+	dir    bool // the directory and anything under it
+	except []string
 }
 
 // compile parses a pattern. A leading ~/ is anchored at home when home is
-// a known absolute path; otherwise it matches at any depth, which is the
-// stricter reading.
+// a known absolute path; otherwise the pattern is marked home, to be
+// anchored at the home given when matching, or at any depth without one,
+// which is the stricter reading.
 func compile(src, home string) (pattern, error) {
 	p := pattern{name: src}
 	s := src
@@ -154,6 +249,8 @@ func compile(src, home string) (pattern, error) {
 		if path.IsAbs(home) {
 			p.anchored = true
 			p.comps = components(path.Clean(home), nil)
+		} else {
+			p.home = true
 		}
 	case strings.HasPrefix(s, "/"):
 		s = s[1:]
@@ -189,8 +286,9 @@ func validComponent(c string) error {
 	return nil
 }
 
-// match returns the first pattern of pats that matches the clean path p.
-func match(pats []pattern, p string) (string, bool) {
+// match returns the first pattern of pats that matches the clean path p,
+// home-anchored patterns at home's components (nil: at any depth).
+func match(pats []pattern, p string, home []string) (string, bool) {
 	if p == "" {
 		return "", false
 	}
@@ -198,17 +296,31 @@ func match(pats []pattern, p string) (string, bool) {
 	comps := components(p, buf[:0])
 	abs := strings.HasPrefix(p, "/")
 	for i := range pats {
-		if pats[i].matches(comps, abs) {
+		if pats[i].matches(comps, abs, home) {
 			return pats[i].name, true
 		}
 	}
 	return "", false
 }
 
-func (p *pattern) matches(comps []string, abs bool) bool {
+func (p *pattern) matches(comps []string, abs bool, home []string) bool {
 	k := len(p.comps)
 	if k > len(comps) {
 		return false
+	}
+	if p.home && len(home) > 0 {
+		if !abs || len(home)+k > len(comps) {
+			return false
+		}
+		for i, h := range home {
+			if !strings.EqualFold(h, comps[i]) {
+				return false
+			}
+		}
+		if p.dir {
+			return p.at(comps, len(home))
+		}
+		return len(home)+k == len(comps) && p.at(comps, len(home))
 	}
 	switch {
 	case p.anchored && !abs:

@@ -34,9 +34,53 @@ func TestSensitive(t *testing.T) {
 		{"/home/u/aws/credentials", ""},
 		{"/home/u/.gnupg", ".gnupg/"},
 		{"/home/u/.gnupg/private-keys-v1.d/AB.key", ".gnupg/"},
-		{"/home/u/.kube/config", ".kube/config"},
-		{"/home/u/.kube/cache/x", ""},
+		{"/home/u/.kube/config", ".kube/"},
+		{"/home/u/.kube/cache/x", ".kube/"},
+		{"/home/u/.kube/prod.yaml", ".kube/"},
+		{"/home/u/.kubex/config", ""},
 		{"/home/u/.docker/config.json", ".docker/config.json"},
+		{"/p/.docker/config.json", ".docker/config.json"},
+		// Without a home, ~/ entries match at any depth (see
+		// TestSensitiveIn for the home-anchored reading).
+		{"/home/u/.docker/contexts/meta/x/key.pem", "~/.docker/"},
+		{"/home/u/.npmrc", "~/.npmrc"},
+		{"/p/sub/.npmrc", "~/.npmrc"},
+		{"/home/u/.yarnrc.yml", "~/.yarnrc.yml"},
+		{"/home/u/.npmrc.bak", ""},
+		{"/home/u/.pypirc", ".pypirc"},
+		{"/p/.pypirc", ".pypirc"},
+		{"/home/u/.config/gcloud", ".config/gcloud/"},
+		{"/home/u/.config/gcloud/legacy_credentials/a@b/adc.json", ".config/gcloud/"},
+		{"/home/u/.config/gcloudx/a", ""},
+		{"/home/u/.cargo/credentials", ".cargo/credentials*"},
+		{"/home/u/.cargo/credentials.toml", ".cargo/credentials*"},
+		{"/p/.cargo/config.toml", ""},
+		{"/home/u/.cargo/registry/index/x", ""},
+		{"/home/u/.vault-token", ".vault-token"},
+		{"/home/u/.terraform.d/credentials.tfrc.json", ".terraform.d/credentials*"},
+		{"/home/u/.terraform.d/plugins/x", ""},
+		{"/home/u/.m2/settings.xml", ".m2/settings*.xml"},
+		{"/home/u/.m2/settings-security.xml", ".m2/settings*.xml"},
+		{"/home/u/.m2/repository/a/b.jar", ""},
+		{"/p/.mvn/settings.xml", ""},
+		{"/home/u/.gem/credentials", ".gem/credentials"},
+		{"/home/u/.config/hub", ".config/hub"},
+		{"/home/u/.bash_history", ".bash_history"},
+		{"/home/u/.ZSH_HISTORY", ".zsh_history"},
+		{"/home/u/.zhistory", ".zhistory"},
+		{"/home/u/.histfile", ".histfile"},
+		{"/home/u/.local/share/fish/fish_history", ".local/share/fish/fish_history"},
+		{"/home/u/.python_history", ".python_history"},
+		{"/home/u/.node_repl_history", ".node_repl_history"},
+		{"/home/u/.psql_history", ".psql_history"},
+		{"/home/u/.mysql_history", ".mysql_history"},
+		{"/home/u/.sqlite_history", ".sqlite_history"},
+		{"/home/u/.irb_history", ".irb_history"},
+		{"/home/u/.rediscli_history", ".rediscli_history"},
+		{"/home/u/.mongodb/mongosh/mongosh_repl_history", ".mongodb/mongosh/"},
+		{"/p/.Rhistory", ".Rhistory"},
+		{"/home/u/.bashrc", ""},
+		{"/home/u/.bash_logout", ""},
 		{"/home/u/.netrc", ".netrc"},
 		{"/home/u/_netrc", ""},
 		{"/home/u/.git-credentials", ".git-credentials"},
@@ -67,6 +111,10 @@ func TestSensitive(t *testing.T) {
 		{"/p/id_ed25519", "id_ed25519*"},
 		{"/p/id_ed25519.pub", ""},
 		{"/p/my_id_rsa", ""},
+		{"/home/u/backup/id_rsa.bak", "id_rsa*"},
+		{"/home/u/a/b/c/d/id_ed25519_deploy", "id_ed25519*"},
+		{"/home/u/old/id_dsa", "id_dsa*"},
+		{"/home/u/old/id_dsa.pub", ""},
 		{"/proc/1234/environ", "/proc/*/environ"},
 		{"/proc/self/environ", "/proc/*/environ"},
 		{"/proc/thread-self/environ", "/proc/*/environ"},
@@ -79,7 +127,7 @@ func TestSensitive(t *testing.T) {
 		{"/home/u/.ssh/../notes", ""}, // cleaned first
 		// Unicode simple folding: K (U+212A KELVIN SIGN) folds to k,
 		// ſ (U+017F) to s, as a case-folding filesystem would.
-		{"/home/u/.\u212Aube/config", ".kube/config"},
+		{"/home/u/.\u212Aube/config", ".kube/"},
 		{"/home/u/.\u017F\u017Fh/x", ".ssh/"},
 		{"/p/id_r\u017Fa", "id_rsa*"},
 		{"/", ""},
@@ -88,6 +136,43 @@ func TestSensitive(t *testing.T) {
 		got, ok := pathguard.Sensitive(tt.path)
 		if got != tt.want || ok != (tt.want != "") {
 			t.Errorf("Sensitive(%q) = %q, %v; want %q, %v", tt.path, got, ok, tt.want, tt.want != "")
+		}
+	}
+}
+
+// TestSensitiveIn checks the entries anchored at the home: the caller's
+// own files only, while the others still match at any depth.
+func TestSensitiveIn(t *testing.T) {
+	for _, tt := range []struct {
+		path, home string
+		want       string
+	}{
+		{"/home/u/.npmrc", "/home/u", "~/.npmrc"},
+		{"/home/u/.NPMRC", "/home/u/", "~/.npmrc"},
+		{"/HOME/U/.npmrc", "/home/u", "~/.npmrc"}, // case-folding filesystems
+		{"/home/u/src/app/.npmrc", "/home/u", ""},
+		{"/home/v/.npmrc", "/home/u", ""},
+		{"/home/u/.yarnrc.yml", "/home/u", "~/.yarnrc.yml"},
+		{"/home/u/src/app/.yarnrc.yml", "/home/u", ""},
+		{"/home/u/.docker", "/home/u", "~/.docker/"},
+		{"/home/u/.docker/contexts/meta/x/tls/key.pem", "/home/u", "~/.docker/"},
+		{"/home/u/src/app/.docker/Dockerfile", "/home/u", ""},
+		{"/home/u/src/app/.docker/config.json", "/home/u", ".docker/config.json"},
+		{"/home/u", "/home/u", ""},
+		{"/home/u/../u/.npmrc", "/home/u", "~/.npmrc"}, // cleaned first
+		// At any depth, whatever the home.
+		{"/home/u/backup/id_rsa.bak", "/home/u", "id_rsa*"},
+		{"/srv/x/.kube/config", "/home/u", ".kube/"},
+		{"/home/u/src/app/.env", "/home/u", ".env"},
+		{"/home/u/src/app/.pypirc", "/home/u", ".pypirc"},
+		// An unknown home is the stricter, unanchored reading.
+		{"/home/u/src/app/.npmrc", "", "~/.npmrc"},
+		{"/home/u/src/app/.npmrc", "relative", "~/.npmrc"},
+		{"/home/u/src/app/.npmrc", "/", "~/.npmrc"},
+	} {
+		got, ok := pathguard.SensitiveIn(tt.path, tt.home)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("SensitiveIn(%q, %q) = %q, %v; want %q, %v", tt.path, tt.home, got, ok, tt.want, tt.want != "")
 		}
 	}
 }
@@ -105,9 +190,16 @@ func TestSensitiveSet(t *testing.T) {
 		patterns = append(patterns, e.Pattern)
 	}
 	want := []string{
-		".ssh/", ".aws/credentials", ".aws/config", ".gnupg/", ".kube/config",
-		".docker/config.json", ".netrc", ".git-credentials", ".config/gh/hosts.yml",
-		".env", ".env.*", "id_rsa*", "id_ecdsa*", "id_ed25519*",
+		".ssh/", ".aws/credentials", ".aws/config", ".gnupg/", ".kube/",
+		".docker/config.json", "~/.docker/", ".netrc", ".git-credentials",
+		".config/gh/hosts.yml", ".config/hub", ".config/gcloud/",
+		"~/.npmrc", "~/.yarnrc.yml", ".pypirc", ".cargo/credentials*", ".vault-token",
+		".terraform.d/credentials*", ".m2/settings*.xml", ".gem/credentials",
+		".bash_history", ".sh_history", ".zsh_history", ".zhistory", ".histfile",
+		".local/share/fish/fish_history", ".python_history", ".node_repl_history",
+		".psql_history", ".mysql_history", ".sqlite_history", ".irb_history",
+		".pry_history", ".rediscli_history", ".dbshell", ".mongodb/mongosh/", ".Rhistory",
+		".env", ".env.*", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
 		"/proc/*/environ", "/proc/*/task/*/environ",
 	}
 	if diff := cmp.Diff(want, patterns); diff != "" {

@@ -6,6 +6,7 @@ package proxy
 import (
 	"context"
 	"crypto/tls"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -15,30 +16,74 @@ import (
 
 // trackedConn is an accepted connection; Close forgets it. Close of the
 // proxy closes every tracked connection, which ends whatever serves it.
+//
+// A tracked connection is pending from its accept until it is judged
+// (judged, called once the proxy has read what it judges: a request
+// header, a SOCKS5 request, a ClientHello) or closed; Limits.MaxConns and
+// MaxPending bound them.
 type trackedConn struct {
 	net.Conn
-	p    *Proxy
-	once sync.Once
+	p       *Proxy
+	once    sync.Once
+	pending bool // guarded by p.mu
 }
 
-func (p *Proxy) track(c net.Conn) *trackedConn {
-	tc := &trackedConn{Conn: c, p: p}
+// track starts tracking c, or says which limit refuses it ("connections",
+// "pending") and why; the error is ErrClosed once the proxy is closed.
+func (p *Proxy) track(c net.Conn) (*trackedConn, string, error) {
+	tc := &trackedConn{Conn: c, p: p, pending: true}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
-		return nil
+	switch {
+	case p.closed:
+		return nil, "", ErrClosed
+	case len(p.conns) >= p.lim.MaxConns:
+		return nil, "connections", fmt.Errorf("%d connections from the sandbox are open, the most the proxy holds at once for one run; this one was closed", p.lim.MaxConns)
+	case p.pending >= p.lim.MaxPending:
+		return nil, "pending", fmt.Errorf("%d connections from the sandbox are waiting to be judged, the most the proxy holds at once for one run; this one was closed", p.lim.MaxPending)
 	}
 	p.conns[tc] = struct{}{}
-	return tc
+	p.pending++
+	return tc, "", nil
+}
+
+// judged says the connection's first request, stream or handshake has
+// been read: it no longer counts against Limits.MaxPending.
+func (c *trackedConn) judged() {
+	c.p.mu.Lock()
+	if c.pending {
+		c.pending = false
+		c.p.pending--
+	}
+	c.p.mu.Unlock()
 }
 
 func (c *trackedConn) Close() error {
 	c.once.Do(func() {
 		c.p.mu.Lock()
 		delete(c.p.conns, c)
+		if c.pending {
+			c.pending = false
+			c.p.pending--
+		}
 		c.p.mu.Unlock()
 	})
 	return c.Conn.Close()
+}
+
+// judgedConn marks c's tracked connection judged, if c wraps one.
+func judgedConn(c net.Conn) {
+	for {
+		if tc, ok := c.(*trackedConn); ok {
+			tc.judged()
+			return
+		}
+		u, ok := c.(interface{ NetConn() net.Conn })
+		if !ok {
+			return
+		}
+		c = u.NetConn()
+	}
 }
 
 // NetConn returns the connection under c, for splicing.
@@ -83,6 +128,7 @@ const (
 // connInfo is what the HTTP server's handler knows about a connection.
 type connInfo struct {
 	kind    connKind
+	conn    net.Conn                            // kindFront, kindTransparentHTTP: the accepted connection
 	st      *stream                             // kindInner
 	local   netip.AddrPort                      // kindTransparentHTTP
 	nameFor func(netip.AddrPort) (string, bool) // kindTransparentHTTP

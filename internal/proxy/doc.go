@@ -105,7 +105,9 @@
 // request that cannot be parsed ("bad_request"), 431 for a header over
 // Limits.MaxHeaderBytes, 502 when the upstream cannot be resolved, dialed
 // or verified ("upstream_failed", "upstream_tls_failed") and 503 past
-// Limits.MaxTunnels ("too_many_tunnels"). A denial by one of the proxy's
+// Limits.MaxTunnels ("too_many_tunnels"), with the rule and reason of an
+// always-denied address for an address of this machine (rule
+// "always-denied: this machine"). A denial by one of the proxy's
 // own checks rather than the decider (a request it cannot read, a Host
 // header or TLS server name for another host, a limit) names the rule
 // "proxy". Every stream and every request
@@ -116,7 +118,22 @@
 //
 // # Limits
 //
-// [Limits] bound header sizes, concurrent streams, idle time, handshakes
-// and buffered bodies. [Proxy.Close] closes every listener, connection and
-// stream and waits for the proxy's goroutines.
+// [Limits] bound header sizes, connections, concurrent streams, idle
+// time, handshakes and buffered bodies, so that what a sandbox makes the
+// proxy (warden's own memory) hold is bounded per run: at most MaxConns
+// (512) connections from the sandbox, of which MaxPending (128) not yet
+// judged, each given HandshakeTimeout (10 s) to send its request; at most
+// MaxTunnels (512) streams, each with its upstream; at most
+// MaxLargeBuffers (64) 256 KiB copy buffers lent at once. Past a cap a
+// new connection is closed at once, a CONNECT gets 503, and the refusal
+// is recorded with [Attempt.Limit]. With the defaults, warden holds at
+// most about 1,100 descriptors for the proxy, and its memory for it is
+// about MaxConns × 100 KiB (a connection's goroutines, buffers and, while
+// it arrives, a header up to MaxHeaderBytes) plus 16 MiB of copy buffers:
+// about 70 MiB. The kernel's buffers of its sockets are bounded by the
+// sandbox's namespace (tcp_rmem, tcp_wmem, set by init: 512 KiB a
+// connection) on the sandbox's side and by the host's on the upstream
+// side. An address of this machine is never dialed (local.go).
+// [Proxy.Close] closes every listener, connection and stream and waits
+// for the proxy's goroutines.
 package proxy

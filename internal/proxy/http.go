@@ -65,6 +65,9 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if ci == nil {
 		return
 	}
+	if ci.conn != nil {
+		judgedConn(ci.conn)
+	}
 	t := Target{Method: r.Method, Protocol: ProtoHTTP, Path: r.URL.Path}
 	bad := func(status int, code string, err error, hint string) {
 		p.refuse(w, start, t, status, code, Decision{Rule: ruleProxy, Reason: err.Error(), Hint: hint}, nil)
@@ -332,6 +335,7 @@ func (p *Proxy) refuse(w http.ResponseWriter, start time.Time, t Target, status 
 		Rule:     d.Rule,
 		Reason:   p.inj.redact(d.Reason),
 		Status:   status,
+		Limit:    d.limit,
 	}
 	if inj != nil {
 		a.Flagged = inj.flagged
@@ -356,6 +360,20 @@ func (b *countingBody) Read(p []byte) (int, error) {
 type checkedConn struct {
 	net.Conn
 	addr netip.AddrPort
+	p    *Proxy
+	once sync.Once
+}
+
+// Close forgets the connection: Close of the proxy closes every upstream
+// connection still open, so that none whose server stopped reading holds
+// a copy (and the proxy's Close) until the server gives up.
+func (c *checkedConn) Close() error {
+	c.once.Do(func() {
+		c.p.mu.Lock()
+		delete(c.p.ups, c)
+		c.p.mu.Unlock()
+	})
+	return c.Conn.Close()
 }
 
 func (c *checkedConn) NetConn() net.Conn { return c.Conn }

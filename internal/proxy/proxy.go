@@ -76,6 +76,8 @@ type Decision struct {
 	// proxy to terminate the stream's TLS and judge each request in it:
 	// the decider sets it when a rule names methods.
 	Intercept bool
+
+	limit string // Attempt.Limit, for a refusal by one of the Limits
 }
 
 // ruleProxy is the rule of a denial the proxy took by a check of its own,
@@ -106,6 +108,9 @@ type Attempt struct {
 	BytesUp, BytesDown int64
 	// Intercepted is set on a stream whose TLS the proxy terminated.
 	Intercepted bool
+	// Limit names the limit that refused the attempt ("connections",
+	// "pending", "tunnels"; see [Limits]); "" for any other verdict.
+	Limit string
 	// Injected names the credentials whose values were put into the
 	// request; Flagged names the placeholders found where their
 	// credential may not go (the request was denied).
@@ -118,9 +123,25 @@ type Limits struct {
 	// MaxHeaderBytes bounds a request's header (default 64 KiB; larger
 	// headers get 431) and a response's header.
 	MaxHeaderBytes int
+	// MaxConns bounds the connections from the sandbox held at once, in
+	// any state: being judged, idle between requests, carrying a stream
+	// (default 512). Past it a new connection is closed at once, and
+	// recorded with Attempt.Limit "connections".
+	MaxConns int
+	// MaxPending bounds, among those, the connections accepted and not
+	// yet judged: nothing read yet, or a request line, SOCKS5 request
+	// or ClientHello still arriving (default 128). Past it a new
+	// connection is closed at once (Limit "pending"). Each has
+	// HandshakeTimeout to be judged.
+	MaxPending int
 	// MaxTunnels bounds the streams open at once (CONNECT, SOCKS5,
-	// transparent; default 4096); past it a CONNECT gets 503.
+	// transparent; default 512); past it a CONNECT gets 503 (Limit
+	// "tunnels").
 	MaxTunnels int
+	// MaxLargeBuffers bounds the 256 KiB copy buffers that streams
+	// moving bytes borrow (default 64); past it a stream copies with its
+	// own 2 KiB one.
+	MaxLargeBuffers int
 	// IdleTimeout closes a stream where no byte moved either way for
 	// about this long (between one and three times it; default 5
 	// minutes), and an idle keep-alive connection.
@@ -148,8 +169,17 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxHeaderBytes <= 0 {
 		l.MaxHeaderBytes = 64 << 10
 	}
+	if l.MaxConns <= 0 {
+		l.MaxConns = 512
+	}
+	if l.MaxPending <= 0 {
+		l.MaxPending = 128
+	}
 	if l.MaxTunnels <= 0 {
-		l.MaxTunnels = 4096
+		l.MaxTunnels = 512
+	}
+	if l.MaxLargeBuffers <= 0 {
+		l.MaxLargeBuffers = 64
 	}
 	if l.MaxBodyBuffer <= 0 {
 		l.MaxBodyBuffer = 1 << 20
@@ -177,6 +207,10 @@ type Config struct {
 	// Dial dials one checked address ("tcp", "ip:port"); the default is
 	// a net.Dialer.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// HostAddrs are this machine's addresses, which are never dialed
+	// whatever the decider says (local.go); nil means the interfaces'
+	// (NewHostAddrs(nil)).
+	HostAddrs *HostAddrs
 	// Credentials are the secrets whose placeholders the proxy replaces.
 	// They need CA.
 	Credentials []credential.Credential
@@ -214,9 +248,13 @@ type Proxy struct {
 	hsStarted bool
 	listeners map[net.Listener]struct{}
 	conns     map[*trackedConn]struct{}
+	ups       map[*checkedConn]struct{} // upstream connections
+	pending   int                       // conns not yet judged
 	active    int
 	idle      *sync.Cond
 	tunnels   int
+
+	large chan struct{} // a token for each large copy buffer lent
 }
 
 // New returns a proxy for cfg, ready to [Proxy.Serve]. It fails if a
@@ -242,14 +280,19 @@ func New(cfg Config) (*Proxy, error) {
 		d := &net.Dialer{}
 		cfg.Dial = d.DialContext
 	}
+	if cfg.HostAddrs == nil {
+		cfg.HostAddrs = NewHostAddrs(nil)
+	}
 	p := &Proxy{
 		cfg:       cfg,
 		lim:       cfg.Limits.withDefaults(),
 		inj:       inj,
 		listeners: map[net.Listener]struct{}{},
 		conns:     map[*trackedConn]struct{}{},
+		ups:       map[*checkedConn]struct{}{},
 	}
 	p.idle = sync.NewCond(&p.mu)
+	p.large = make(chan struct{}, p.lim.MaxLargeBuffers)
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.httpLn = newChanListener()
 	p.hs = &http.Server{
@@ -284,10 +327,12 @@ var ErrClosed = errors.New("proxy closed")
 // SOCKS5 greeting, as a SOCKS5 proxy. It returns when ln fails or the
 // proxy is closed ([ErrClosed]), and closes ln when it returns.
 func (p *Proxy) Serve(ln net.Listener) error {
-	return p.serve(ln, p.handleFront)
+	return p.serve(ln, ViaConnect, p.handleFront)
 }
 
-func (p *Proxy) serve(ln net.Listener, handle func(*trackedConn)) error {
+// serve accepts on ln; via is what a refusal by a limit is recorded
+// with, before anything is read.
+func (p *Proxy) serve(ln net.Listener, via string, handle func(*trackedConn)) error {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -327,10 +372,14 @@ func (p *Proxy) serve(ln net.Listener, handle func(*trackedConn)) error {
 			return err
 		}
 		backoff = 0
-		tc := p.track(c)
-		if tc == nil {
+		tc, limit, err := p.track(c)
+		if err != nil {
 			c.Close()
-			return ErrClosed
+			if errors.Is(err, ErrClosed) {
+				return ErrClosed
+			}
+			p.record(Attempt{Time: time.Now(), Target: Target{Via: via}, Rule: ruleProxy, Reason: err.Error(), Limit: limit})
+			continue
 		}
 		if !p.goTracked(func() { handle(tc) }) {
 			tc.Close()
@@ -352,8 +401,11 @@ func (p *Proxy) Close() error {
 	for ln := range p.listeners {
 		lns = append(lns, ln)
 	}
-	var conns []*trackedConn
+	var conns []net.Conn
 	for c := range p.conns {
+		conns = append(conns, c)
+	}
+	for c := range p.ups {
 		conns = append(conns, c)
 	}
 	p.mu.Unlock()
@@ -374,6 +426,9 @@ func (p *Proxy) Close() error {
 	p.mu.Unlock()
 	return nil
 }
+
+// Limits returns the limits in force, defaults filled in.
+func (p *Proxy) Limits() Limits { return p.lim }
 
 func (p *Proxy) isClosed() bool {
 	p.mu.Lock()
@@ -412,6 +467,24 @@ func (p *Proxy) goTracked(f func()) bool {
 	}()
 	return true
 }
+
+// tunnelsFull is the refusal past Limits.MaxTunnels.
+func (p *Proxy) tunnelsFull() Decision {
+	return Decision{Rule: ruleProxy, Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once for one run", p.lim.MaxTunnels),
+		Hint: "close idle connections and retry", limit: "tunnels"}
+}
+
+// borrowLarge takes a token for a large copy buffer, if one is free.
+func (p *Proxy) borrowLarge() bool {
+	select {
+	case p.large <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (p *Proxy) returnLarge() { <-p.large }
 
 func (p *Proxy) acquireTunnel() bool {
 	p.mu.Lock()
@@ -508,8 +581,13 @@ func (p *Proxy) checkAddrs(ctx context.Context, t Target) (d Decision, err error
 }
 
 // dialAddrs dials t's port on each checked address in turn and returns
-// the first connection made.
+// the first connection made. An address of this machine is never dialed:
+// when one is among addrs, nothing is, and the error is a *deniedError
+// (local.go).
 func (p *Proxy) dialAddrs(ctx context.Context, t Target, addrs []netip.Addr) (net.Conn, netip.AddrPort, error) {
+	if d, ok := p.cfg.HostAddrs.Check(t.Host, addrs); !ok {
+		return nil, netip.AddrPort{}, &deniedError{d}
+	}
 	ctx, cancel := context.WithTimeout(ctx, p.lim.DialTimeout)
 	defer cancel()
 	var last error
@@ -517,7 +595,18 @@ func (p *Proxy) dialAddrs(ctx context.Context, t Target, addrs []netip.Addr) (ne
 		ap := netip.AddrPortFrom(a, uint16(t.Port))
 		c, err := p.cfg.Dial(ctx, "tcp", ap.String())
 		if err == nil {
-			return &checkedConn{Conn: c, addr: ap}, ap, nil
+			cc := &checkedConn{Conn: c, addr: ap, p: p}
+			p.mu.Lock()
+			closed := p.closed
+			if !closed {
+				p.ups[cc] = struct{}{}
+			}
+			p.mu.Unlock()
+			if closed {
+				c.Close()
+				return nil, netip.AddrPort{}, ErrClosed
+			}
+			return cc, ap, nil
 		}
 		last = err
 	}

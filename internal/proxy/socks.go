@@ -42,7 +42,7 @@ func (p *Proxy) serveSOCKS(c *trackedConn) {
 	fail := func(code byte, d Decision) {
 		c.Write([]byte{socksVersion, code, 0, 1, 0, 0, 0, 0, 0, 0})
 		c.Close()
-		p.record(Attempt{Time: start, Duration: time.Since(start), Target: t, Allow: d.Allow && code == socksOK, Rule: d.Rule, Reason: d.Reason})
+		p.record(Attempt{Time: start, Duration: time.Since(start), Target: t, Allow: d.Allow && code == socksOK, Rule: d.Rule, Reason: d.Reason, Limit: d.limit})
 	}
 	var hdr [2]byte
 	var methods [255]byte
@@ -84,6 +84,7 @@ func (p *Proxy) serveSOCKS(c *trackedConn) {
 		return
 	}
 	t.Port = int(binary.BigEndian.Uint16(pb[:]))
+	c.judged()
 	if req[1] != 1 {
 		fail(socksCmdUnsupported, Decision{Rule: ruleProxy, Reason: fmt.Sprintf("SOCKS5 command %d: only CONNECT is served", req[1])})
 		return
@@ -98,7 +99,7 @@ func (p *Proxy) serveSOCKS(c *trackedConn) {
 		return
 	}
 	if !p.acquireTunnel() {
-		fail(socksFailure, Decision{Rule: ruleProxy, Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once", p.lim.MaxTunnels)})
+		fail(socksFailure, p.tunnelsFull())
 		return
 	}
 	defer p.releaseTunnel()
@@ -112,6 +113,11 @@ func (p *Proxy) serveSOCKS(c *trackedConn) {
 		return
 	}
 	up, addr, err := p.dialAddrs(p.ctx, t, ad.Addrs)
+	var de *deniedError
+	if errors.As(err, &de) {
+		fail(socksNotAllowed, de.d)
+		return
+	}
 	if err != nil {
 		fail(socksRefused, Decision{Allow: true, Rule: d.Rule, Reason: fmt.Sprintf("dialing %s: %v", t.Host, err)})
 		return

@@ -64,7 +64,7 @@ func (p *Proxy) handleFront(c *trackedConn) {
 		return
 	}
 	c.SetReadDeadline(time.Time{})
-	p.httpLn.push(newHTTPConn(c, &prefixReader{pre: b[:], r: c}, &connInfo{kind: kindFront}))
+	p.httpLn.push(newHTTPConn(c, &prefixReader{pre: b[:], r: c}, &connInfo{kind: kindFront, conn: c}))
 }
 
 // serveConnect serves a CONNECT request: the name is judged, the
@@ -87,7 +87,7 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !p.acquireTunnel() {
-		p.refuse(w, start, t, http.StatusServiceUnavailable, "too_many_tunnels", Decision{Rule: ruleProxy, Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once", p.lim.MaxTunnels), Hint: "close idle connections and retry"}, nil)
+		p.refuse(w, start, t, http.StatusServiceUnavailable, "too_many_tunnels", p.tunnelsFull(), nil)
 		return
 	}
 	defer p.releaseTunnel()
@@ -101,6 +101,11 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	up, addr, err := p.dialAddrs(r.Context(), t, ad.Addrs)
+	var de *deniedError
+	if errors.As(err, &de) {
+		p.refuse(w, start, t, http.StatusForbidden, "policy_denied", de.d, nil)
+		return
+	}
 	if err != nil {
 		p.refuse(w, start, t, http.StatusBadGateway, "upstream_failed", Decision{Allow: true, Rule: d.Rule, Reason: fmt.Sprintf("dialing %s: %v", t.Host, err)}, nil)
 		return
@@ -295,6 +300,7 @@ func (p *Proxy) recordStream(st *stream, d Decision, up, down int64) {
 		BytesUp:     up,
 		BytesDown:   down,
 		Intercepted: st.tls && d.Allow,
+		Limit:       d.limit,
 	})
 }
 
@@ -365,7 +371,7 @@ func (p *Proxy) pump(dst, dstRaw net.Conn, src net.Conn, r io.Reader, count, las
 		src.SetReadDeadline(time.Now().Add(idle))
 		var n int64
 		var err error
-		n, err = copyAdaptive(dstRaw, r)
+		n, err = p.copyAdaptive(dstRaw, r)
 		count.Add(n)
 		now := time.Now().UnixNano()
 		if n > 0 {
@@ -465,10 +471,17 @@ func (p *Proxy) newTransport(dial func(ctx context.Context, network, addr string
 		MaxResponseHeaderBytes: int64(p.lim.MaxHeaderBytes),
 		IdleConnTimeout:        p.lim.IdleTimeout,
 		MaxIdleConnsPerHost:    4,
-		ExpectContinueTimeout:  time.Second,
-		TLSNextProto:           map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1 only
+		// In all, not per host: a sandbox asking many names must not
+		// leave an idle upstream connection for each.
+		MaxIdleConns:          maxIdleUpstream,
+		ExpectContinueTimeout: time.Second,
+		TLSNextProto:          map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1 only
 	}
 }
+
+// maxIdleUpstream bounds the idle upstream connections a transport
+// keeps.
+const maxIdleUpstream = 64
 
 // deniedError is a dial refused by CheckAddrs.
 type deniedError struct{ d Decision }
@@ -482,6 +495,8 @@ func (e *deniedError) Error() string { return "denied: " + e.d.Reason }
 // reads far larger than that, and switching would cost syscalls). A
 // stream that goes quiet right after a burst holds its large buffer
 // until its next read returns or the idle timeout restarts the copy.
+// At most Limits.MaxLargeBuffers are lent at once; a stream that finds
+// none free goes on with its small one.
 const (
 	smallCopyBuf = 2 << 10
 	largeCopyBuf = 256 << 10
@@ -491,12 +506,13 @@ var largeBufs = sync.Pool{New: func() any { return make([]byte, largeCopyBuf) }}
 
 // copyAdaptive copies src to dst in user space, like io.Copy, with
 // copyAdaptive's buffers.
-func copyAdaptive(dst io.Writer, src io.Reader) (int64, error) {
+func (p *Proxy) copyAdaptive(dst io.Writer, src io.Reader) (int64, error) {
 	var small [smallCopyBuf]byte
 	var large []byte
 	defer func() {
 		if large != nil {
 			largeBufs.Put(large) //nolint:staticcheck // a slice header is small
+			p.returnLarge()
 		}
 	}()
 	var total int64
@@ -514,10 +530,11 @@ func copyAdaptive(dst io.Writer, src io.Reader) (int64, error) {
 			}
 		}
 		switch {
-		case large == nil && n == len(small):
+		case large == nil && n == len(small) && p.borrowLarge():
 			large = largeBufs.Get().([]byte)
 		case large != nil && n < len(small):
 			largeBufs.Put(large) //nolint:staticcheck // a slice header is small
+			p.returnLarge()
 			large = nil
 		}
 		if err == io.EOF {

@@ -43,11 +43,11 @@ func (p *Proxy) ServeTransparent(ln net.Listener, kind string, nameFor func(loca
 	}
 	switch kind {
 	case ProtoHTTP:
-		return p.serve(ln, func(c *trackedConn) {
-			p.httpLn.push(newHTTPConn(c, nil, &connInfo{kind: kindTransparentHTTP, local: addrPortOf(c.LocalAddr()), nameFor: nameFor}))
+		return p.serve(ln, ViaTransparent, func(c *trackedConn) {
+			p.httpLn.push(newHTTPConn(c, nil, &connInfo{kind: kindTransparentHTTP, conn: c, local: addrPortOf(c.LocalAddr()), nameFor: nameFor}))
 		})
 	case ProtoHTTPS:
-		return p.serve(ln, func(c *trackedConn) { p.serveTransparentTLS(c, nameFor) })
+		return p.serve(ln, ViaTransparent, func(c *trackedConn) { p.serveTransparentTLS(c, nameFor) })
 	}
 	ln.Close()
 	return fmt.Errorf("transparent capture of %q: want http or https", kind)
@@ -68,6 +68,7 @@ func (p *Proxy) serveTransparentTLS(c *trackedConn, nameFor func(netip.AddrPort)
 	}
 	// sniff checks the server name against st.t.Host when that is set.
 	err := p.sniff(st)
+	c.judged()
 	switch {
 	case errors.Is(err, errNoHello):
 		c.Close()
@@ -82,7 +83,7 @@ func (p *Proxy) serveTransparentTLS(c *trackedConn, nameFor func(netip.AddrPort)
 		return
 	}
 	if !p.acquireTunnel() {
-		p.endStream(st, Decision{Rule: ruleProxy, Reason: fmt.Sprintf("%d streams are open, the most the proxy carries at once", p.lim.MaxTunnels)}, false)
+		p.endStream(st, p.tunnelsFull(), false)
 		return
 	}
 	defer p.releaseTunnel()
@@ -102,6 +103,11 @@ func (p *Proxy) serveTransparentTLS(c *trackedConn, nameFor func(netip.AddrPort)
 		return
 	}
 	up, addr, err := p.dialAddrs(p.ctx, st.t, ad.Addrs)
+	var de *deniedError
+	if errors.As(err, &de) {
+		p.endStream(st, de.d, true)
+		return
+	}
 	if err != nil {
 		p.endStream(st, Decision{Rule: d.Rule, Reason: fmt.Sprintf("dialing %s: %v", st.t.Host, err)}, true)
 		return

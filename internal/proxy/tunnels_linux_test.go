@@ -64,7 +64,7 @@ func TestManyTunnels(t *testing.T) {
 		t.Skipf("needs RLIMIT_NOFILE >= %d for %d tunnels (one upstream descriptor each, with clients in memory and the echo server in a child process); the limit is %d (hard %d) and raising it failed: %v", n+1024, n, cur, hard, rerr)
 	}
 	proxytest.ResourceCheck(t)
-	e := newEnv(t, withLimits(proxy.Limits{MaxTunnels: n + 16, PeekTimeout: 50 * time.Millisecond}))
+	e := newEnv(t, withLimits(proxy.Limits{MaxTunnels: n + 16, MaxConns: n + 16, MaxPending: n + 16, PeekTimeout: 50 * time.Millisecond}))
 	dial := func() (net.Conn, error) { return net.Dial("tcp", e.addr) }
 	var echoAddr string
 	var echoes sync.WaitGroup

@@ -367,7 +367,7 @@ func sensitiveUnder(res *pathguard.Resolver, root string) []action.Path {
 		if n++; n > maxWalk {
 			return errWalkTooLarge
 		}
-		if _, ok := pathguard.Sensitive(p); ok {
+		if _, ok := pathguard.SensitiveIn(p, res.Home); ok {
 			out = append(out, res.Resolve(p, action.Read))
 			if d.IsDir() {
 				return fs.SkipDir

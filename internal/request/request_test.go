@@ -166,6 +166,13 @@ func TestRealFilesystem(t *testing.T) {
 	must(t, os.WriteFile(project+"/.env", []byte("TOKEN=x"), 0o600))
 	must(t, os.MkdirAll(project+"/src/sub", 0o755))
 	must(t, os.WriteFile(project+"/src/sub/a.go", []byte("package a"), 0o644))
+	// A project's own .docker/ and .npmrc are its configuration (the
+	// set anchors those names at the home), but what they hold is
+	// still looked at.
+	must(t, os.MkdirAll(project+"/deploy/.docker", 0o755))
+	must(t, os.WriteFile(project+"/deploy/.docker/.env", []byte("TOKEN=x"), 0o600))
+	must(t, os.WriteFile(project+"/deploy/.npmrc", []byte("registry=https://r.example/"), 0o644))
+	must(t, os.WriteFile(home+"/.npmrc", []byte("//r.example/:_authToken=x"), 0o600))
 	eng, err := policy.Compile(nil, policy.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -194,6 +201,9 @@ func TestRealFilesystem(t *testing.T) {
 		{`{"tool":"bash","command":"grep -r TOKEN src/sub"}`, action.Allow},
 		{`{"tool":"bash","command":"grep -r TOKEN ."}`, action.Deny},
 		{`{"tool":"bash","command":"tar -czf /tmp/x.tgz .","contained":true}`, action.Deny},
+		{`{"tool":"bash","command":"grep -r TOKEN deploy"}`, action.Deny},
+		{`{"tool":"read_file","path":"deploy/.npmrc"}`, action.Allow},
+		{`{"tool":"read_file","path":"~/.npmrc"}`, action.Deny},
 	} {
 		req, err := request.Parse([]byte(tt.in))
 		if err != nil {

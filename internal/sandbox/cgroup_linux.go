@@ -174,7 +174,9 @@ func cgroupWants(l Limits) []cgroupWant {
 	ws = append(ws, cgroupWant{ctrl: "memory", required: memReq, what: "memory " + formatBytes(mem), value: mem,
 		// memsw must follow the plain limit; it exists only with swap
 		// accounting (else swappiness 0 keeps the group out of swap).
-		v1: [][2]string{{"memory.limit_in_bytes", ms}, {"?memory.memsw.limit_in_bytes", ms}, {"!memory.swappiness", "0"}},
+		// kmem.tcp: v1 charges TCP socket buffers only with a limit of
+		// their own (v2 charges them to memory.max).
+		v1: [][2]string{{"memory.limit_in_bytes", ms}, {"?memory.memsw.limit_in_bytes", ms}, {"!memory.swappiness", "0"}, {"?memory.kmem.tcp.limit_in_bytes", ms}},
 		v2: [][2]string{{"memory.max", ms}, {"?memory.swap.max", "0"}},
 	})
 	pids, pidsReq := l.Pids, l.Pids > 0

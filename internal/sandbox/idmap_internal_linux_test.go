@@ -97,16 +97,14 @@ func TestIdmapRoots(t *testing.T) {
 		{Path: ro, Dir: true},                      // read-only outside: no idmap
 		{Path: project + "/.git/hooks", Dir: true}, // read-only inside: from the project's
 	}
-	roots, owners, err := idmapRoots(binds, project)
+	roots, err := idmapRoots(binds, project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{project, cache}, roots); diff != "" {
-		t.Errorf("roots (-want +got):\n%s", diff)
-	}
 	me := owner{uint32(os.Getuid()), uint32(os.Getgid())}
-	if owners[project] != me || owners[cache] != me {
-		t.Errorf("owners = %v, want %v for both", owners, me)
+	want := []idmapRoot{{binds[0], me}, {binds[2], me}}
+	if diff := cmp.Diff(want, roots, cmp.AllowUnexported(idmapRoot{}, owner{})); diff != "" {
+		t.Errorf("roots (-want +got):\n%s", diff)
 	}
 	if os.Getuid() != 0 {
 		return
@@ -120,14 +118,13 @@ func TestIdmapRoots(t *testing.T) {
 	if err := os.Chown(other, 4242, 4242); err != nil {
 		t.Fatal(err)
 	}
-	roots, owners, err = idmapRoots(append(binds, bind{Path: other, Writable: true, Dir: true}), project)
+	ob := bind{Path: other, Writable: true, Dir: true}
+	roots, err = idmapRoots(append(binds, ob), project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{project, cache, other}, roots); diff != "" {
+	want = append(want, idmapRoot{ob, owner{4242, 4242}})
+	if diff := cmp.Diff(want, roots, cmp.AllowUnexported(idmapRoot{}, owner{})); diff != "" {
 		t.Errorf("roots with another owner inside (-want +got):\n%s", diff)
-	}
-	if owners[other] != (owner{4242, 4242}) {
-		t.Errorf("owner of %s = %v", other, owners[other])
 	}
 }

@@ -126,39 +126,47 @@ type idmapped struct {
 // owner is the uid and gid that own a host path.
 type owner struct{ uid, gid uint32 }
 
+// idmapRoot is a bind attached from an idmapped mount of its own, and
+// the owner its idmapping maps to hostID.
+type idmapRoot struct {
+	bind
+	owner owner
+}
+
 // idmapRoots returns, for a root caller, which binds are attached from
 // an idmapped mount of their own: the project (binds[0] is not assumed)
 // and every writable bind, except those inside another such root with
 // the same owner, which init binds from that root's mount and so share
 // its idmapping.
-func idmapRoots(binds []bind, project string) ([]string, map[string]owner, error) {
-	owners := map[string]owner{}
-	var roots []string
+func idmapRoots(binds []bind, project string) ([]idmapRoot, error) {
+	var roots []idmapRoot
 	for _, b := range binds {
 		if !b.Writable && b.Path != project {
 			continue
 		}
 		var st unix.Stat_t
 		if err := unix.Stat(b.Path, &st); err != nil {
-			return nil, nil, fmt.Errorf("stat %s: %w", b.Path, err)
+			return nil, fmt.Errorf("stat %s: %w", b.Path, err)
 		}
 		o := owner{st.Uid, st.Gid}
 		inside := false
 		for _, r := range roots {
-			inside = inside || (within(b.Path, r) && owners[r] == o)
+			// A writable bind in a read-only root is a root of its own:
+			// a bind from the root's mount would be read-only too.
+			inside = inside || (within(b.Path, r.Path) && r.owner == o && (r.Writable || !b.Writable))
 		}
 		if !inside {
-			roots = append(roots, b.Path)
-			owners[b.Path] = o
+			roots = append(roots, idmapRoot{b, o})
 		}
 	}
-	return roots, owners, nil
+	return roots, nil
 }
 
 // makeIdmapped makes the idmapped mounts of roots: each shows files
-// owned by its owner as hostID's, nosuid and nodev (init adds read-only
-// where the bind is). On error nothing is left open.
-func makeIdmapped(roots []string, owners map[string]owner, early *earlyUserns) (out []idmapped, err error) {
+// owned by its owner as hostID's, nosuid, nodev, and read-only where the
+// bind is. Each root is opened without following a link and must be the
+// file planned. On error nothing is left open.
+func makeIdmapped(roots []idmapRoot, early *earlyUserns) (out []idmapped, err error) {
 	defer func() {
 		if err != nil {
 			for _, m := range out {
@@ -179,8 +187,8 @@ func makeIdmapped(roots []string, owners map[string]owner, early *earlyUserns) (
 			unix.Close(fd)
 		}
 	}()
-	for _, p := range roots {
-		o := owners[p]
+	for _, r := range roots {
+		p, o := r.Path, r.owner
 		ns, ok := userns[o]
 		if !ok {
 			if ns, err = mappingUserns(o); err != nil {
@@ -188,7 +196,12 @@ func makeIdmapped(roots []string, owners map[string]owner, early *earlyUserns) (
 			}
 			userns[o] = ns
 		}
-		fd, err := unix.OpenTree(unix.AT_FDCWD, p, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
+		src, err := openNoLinks(p, p)
+		if err != nil {
+			return out, err
+		}
+		fd, err := unix.OpenTree(src, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH|unix.AT_RECURSIVE)
+		unix.Close(src)
 		if err != nil {
 			return out, fmt.Errorf("open_tree %s: %w", p, err)
 		}
@@ -198,14 +211,17 @@ func makeIdmapped(roots []string, owners map[string]owner, early *earlyUserns) (
 		if err := unix.Fstat(fd, &st); err != nil {
 			return out, fmt.Errorf("stat %s: %w", p, err)
 		}
+		if r.Ino != 0 && (st.Dev != r.Dev || st.Ino != r.Ino) {
+			return out, fmt.Errorf("%s was replaced after the run was planned; retry the run", p)
+		}
 		if (owner{st.Uid, st.Gid}) != o {
 			return out, fmt.Errorf("%s changed owner while the sandbox was set up (%d:%d, then %d:%d); retry the run", p, o.uid, o.gid, st.Uid, st.Gid)
 		}
-		attr := &unix.MountAttr{
-			Attr_set:  unix.MOUNT_ATTR_IDMAP | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV,
-			Userns_fd: uint64(ns),
+		flags := uint64(unix.MOUNT_ATTR_IDMAP | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
+		if !r.Writable {
+			flags |= unix.MOUNT_ATTR_RDONLY
 		}
-		err = unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, attr)
+		err = unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: flags, Userns_fd: uint64(ns)})
 		if testOnlyRefuseIdmap {
 			err = unix.EINVAL
 		}
@@ -214,6 +230,37 @@ func makeIdmapped(roots []string, owners map[string]owner, early *earlyUserns) (
 		}
 	}
 	return out, nil
+}
+
+// recheckIdmapped checks, just before init gets them, that each idmapped
+// mount's path still names the file it was made from, as init checks its
+// other binds: a path replaced after the run was planned stops the run.
+func recheckIdmapped(idm []idmapped) error {
+	for _, m := range idm {
+		var was, now unix.Stat_t
+		if err := unix.Fstat(m.fd, &was); err != nil {
+			return &SetupError{What: fmt.Sprintf("bind project: %s: stat: %v", m.path, err)}
+		}
+		if fi, err := os.Lstat(m.path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return &SetupError{What: "bind project: " + m.path + " is a symbolic link in the sandbox view", Hint: "retry the run"}
+		}
+		fd, err := openNoLinks(m.path, m.path)
+		if err == nil {
+			err = unix.Fstat(fd, &now)
+			unix.Close(fd)
+		}
+		var se *stepError
+		switch {
+		case errors.As(err, &se):
+			return &SetupError{What: "bind project: " + se.what, Hint: se.hint}
+		case err != nil:
+			return &SetupError{What: fmt.Sprintf("bind project: %s: %v", m.path, err), Hint: "retry the run"}
+		case now.Dev != was.Dev || now.Ino != was.Ino:
+			return &SetupError{What: fmt.Sprintf("bind project: %s was replaced after the run was planned (device %d inode %d, planned %d %d)", m.path, now.Dev, now.Ino, was.Dev, was.Ino),
+				Hint: "retry the run; if it happens again, something on the host keeps replacing this path"}
+		}
+	}
+	return nil
 }
 
 // idmapError is the setup error of a root run whose idmapped mounts
@@ -363,7 +410,7 @@ func prepareIdmapped(binds []bind, project string, early *earlyUserns) ([]idmapp
 		return nil, &SetupError{What: "unprivileged identity for a root caller: " + err.Error(),
 			Hint: "give that id back (warden needs it unused), " + degradedHostIDHint}
 	}
-	roots, owners, err := idmapRoots(binds, project)
+	roots, err := idmapRoots(binds, project)
 	if err != nil {
 		return nil, idmapError(err)
 	}
@@ -371,7 +418,7 @@ func prepareIdmapped(binds []bind, project string, early *earlyUserns) ([]idmapp
 		return nil, &SetupError{What: fmt.Sprintf("unprivileged identity for a root caller: %d writable paths with different owners, more than %d", len(roots), maxIdmapped),
 			Hint: "list fewer sandbox.filesystem.read_write paths, or paths inside one another"}
 	}
-	m, err := makeIdmapped(roots, owners, early)
+	m, err := makeIdmapped(roots, early)
 	if err != nil {
 		return nil, idmapError(err)
 	}
@@ -529,45 +576,31 @@ func (i *initProc) bindIdmapped(b bind) error {
 	}
 	for _, r := range i.attached {
 		if within(b.Path, r) {
-			return bindWithin(b)
+			return bindFrom(newRoot, b)
 		}
 	}
 	return bindOne(b)
 }
 
-// attachIdmapped moves the parent's detached idmapped mount fd to b's
-// place in the view.
+// attachIdmapped moves the parent's detached idmapped mount fd, its
+// flags set already, to b's place in the view, opened without following
+// a link.
 func (i *initProc) attachIdmapped(b bind, fd int) error {
+	defer unix.Close(fd)
 	target := newRoot + b.Path
 	if err := makeMountPoint(b, target); err != nil {
 		return err
 	}
-	if err := unix.MoveMount(fd, "", unix.AT_FDCWD, target, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+	dst, err := openNoLinks(target, b.Path)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dst)
+	if err := unix.MoveMount(fd, "", dst, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
 		return fmt.Errorf("move_mount: %w", err)
 	}
-	unix.Close(fd)
 	i.attached = append(i.attached, b.Path)
-	flags := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
-	if !b.Writable {
-		flags |= unix.MOUNT_ATTR_RDONLY
-	}
-	return setattr(target, flags)
-}
-
-// bindWithin binds a path of an attached idmapped root onto itself.
-func bindWithin(b bind) error {
-	target := newRoot + b.Path
-	if err := makeMountPoint(b, target); err != nil {
-		return err
-	}
-	if err := unix.Mount(target, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-		return err
-	}
-	flags := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
-	if !b.Writable {
-		flags |= unix.MOUNT_ATTR_RDONLY
-	}
-	return setattr(target, flags)
+	return nil
 }
 
 // makeMountPoint makes b's mount point where the view has nothing (below
@@ -582,7 +615,7 @@ func makeMountPoint(b bind, target string) error {
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
-		f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY, 0o644)
+		f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|unix.O_NOFOLLOW, 0o644)
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,10 @@ func TestResultStatus(t *testing.T) {
 func TestHomeMasks(t *testing.T) {
 	got := HomeMasks("/home/u")
 	for _, want := range []string{"/home/u/.ssh", "/home/u/.gnupg", "/home/u/.aws", "/home/u/.netrc",
-		"/home/u/.git-credentials", "/home/u/.docker/config.json", "/home/u/.kube/config", "/home/u/.config/gh/hosts.yml"} {
+		"/home/u/.git-credentials", "/home/u/.docker/config.json", "/home/u/.kube", "/home/u/.config/gh/hosts.yml",
+		"/home/u/.docker", "/home/u/.npmrc", "/home/u/.pypirc", "/home/u/.config/gcloud", "/home/u/.vault-token",
+		"/home/u/.gem/credentials", "/home/u/.config/hub", "/home/u/.bash_history", "/home/u/.zsh_history",
+		"/home/u/.local/share/fish/fish_history", "/home/u/.python_history", "/home/u/.psql_history"} {
 		found := false
 		for _, g := range got {
 			found = found || g == want

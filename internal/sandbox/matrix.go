@@ -12,6 +12,7 @@ import (
 // Rows of the honesty matrix ([Coverage.Layer]).
 const (
 	rowFilesystem = "filesystem"
+	rowHome       = "home"
 	rowLandlock   = "landlock"
 	rowSeccomp    = "seccomp"
 	rowNetwork    = "network"
@@ -39,7 +40,7 @@ const rootRunUID = 0x7ffd0000
 const notLinux = "not Linux: nothing can be contained"
 
 // nsRows are the layers that exist only through a run's namespaces.
-var nsRows = []string{rowFilesystem, rowNetwork, rowProcesses, rowIdentity, rowTimeout, rowEgress}
+var nsRows = []string{rowFilesystem, rowHome, rowNetwork, rowProcesses, rowIdentity, rowTimeout, rowEgress}
 
 // setupStages attribute a failed trial run to the layers whose setup
 // failed, by the start of its [SetupError]'s What: the parent's steps
@@ -69,11 +70,14 @@ var setupStages = []struct {
 	{"make mounts private: ", []string{rowFilesystem}},
 	{"prepare new root: ", []string{rowFilesystem}},
 	{"bind / read-only: ", []string{rowFilesystem}},
+	{"mount private tmpfs: ", []string{rowFilesystem}},
 	{"mount /dev: ", []string{rowFilesystem}},
 	{"mount /tmp: ", []string{rowFilesystem}},
 	{"mount /run: ", []string{rowFilesystem}},
 	{"mount exec scratch: ", []string{rowFilesystem}},
+	{"hide home: ", []string{rowHome}},
 	{"bind project: ", []string{rowFilesystem}},
+	{"bound private tmpfs: ", []string{rowFilesystem}},
 	{"mask sensitive paths: ", []string{rowFilesystem}},
 	{"mount /proc: ", []string{rowFilesystem}},
 	{"mount /sys: ", []string{rowFilesystem}},
@@ -111,7 +115,7 @@ func Assess(f HostFacts, t Trial) []Coverage {
 		}
 	}
 	return []Coverage{
-		a.filesystem(), a.landlock(), a.seccomp(), a.network(), a.processes(), a.identity(),
+		a.filesystem(), a.homeVisible(), a.homeHidden(), a.landlock(), a.seccomp(), a.network(), a.processes(), a.identity(),
 		a.cgroupDefault(rowMemory), a.cgroupLimit(rowMemory),
 		a.cgroupDefault(rowPids), a.cgroupLimit(rowPids),
 		a.cgroupLimit(rowCPU),
@@ -245,6 +249,30 @@ func (a *assessor) filesystem() Coverage {
 	}, ok, why, hint)
 }
 
+// homeVisible and homeHidden are the two home modes
+// (sandbox.filesystem.home), and what each shows of the caller's home.
+// The trial run is a visible one; a hidden home is made of the same
+// mounts (a tmpfs, binds), which the trial made too.
+func (a *assessor) homeVisible() Coverage {
+	ok, why, hint := a.nsCheck()
+	return a.settle(Coverage{
+		Layer: rowHome, When: "home: visible",
+		Mechanism: "the default: the home read-only, its sensitive set masked at their fixed places, and the names of the set found " +
+			fmt.Sprintf("to depth %d below the home (at most %d entries in %d directories, caches, toolchains, network and FUSE filesystems not entered)", maxHomeDepth, maxHomeEntries, maxHomeDirs),
+		Detail: fmt.Sprintf("with the home visible, a private key or dotenv file deeper than %d directories in the home, or in a skipped cache, is readable; "+
+			"sandbox.filesystem.home: hidden shows none of the home", maxHomeDepth),
+	}, ok, why, hint)
+}
+
+func (a *assessor) homeHidden() Coverage {
+	ok, why, hint := a.nsCheck()
+	return a.settle(Coverage{
+		Layer: rowHome, When: "home: hidden",
+		Mechanism: "an empty read-only tmpfs over the home; only the project, the toolchain caches (Go modules, cargo, rustup, npm, Maven, Gradle, pip, uv…) " +
+			"read-only and the policy's read_write and read_only paths bound back",
+	}, ok, why, hint)
+}
+
 func (a *assessor) landlock() Coverage {
 	l := a.f.Landlock
 	c := Coverage{Layer: rowLandlock, When: everyRun, Degraded: LayerLandlock,
@@ -307,13 +335,44 @@ func (a *assessor) seccomp() Coverage {
 		"the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER, Linux 4.14 or newer) on x86_64")
 }
 
+// socketBufferMax is the most one TCP socket of the sandbox's network
+// namespace holds each way, received and unsent, in bytes (init sets it:
+// network_linux.go).
+const socketBufferMax = 256 << 10
+
 func (a *assessor) network() Coverage {
 	ok, why, hint := a.nsCheck()
 	return a.settle(Coverage{Layer: rowNetwork, When: everyRun,
 		Mechanism: "network namespace with only loopback",
-		Detail:    "nothing outside the sandbox can be reached, the host's loopback included",
+		Detail:    "nothing outside the sandbox can be reached, the host's loopback included; " + a.socketBuffers(),
 	}, ok, why, hint)
 }
+
+// socketBuffers is the doctor's line on socket buffer memory: the cap
+// each socket has, and who pays for it.
+func (a *assessor) socketBuffers() string {
+	s := fmt.Sprintf("socket buffers: a TCP socket grows to %d KiB each way at most (the namespace's tcp_rmem, tcp_wmem; SO_RCVBUF may ask twice the host's rmem_max); ",
+		socketBufferMax>>10)
+	v := ""
+	for _, tr := range a.f.Cgroups.Limits {
+		if tr.Limit == rowMemory {
+			v = tr.Version
+		}
+	}
+	switch v {
+	case "v2":
+		s += "the sandbox's are charged to its memory cgroup (v2)"
+	case "v1":
+		s += "the sandbox's are charged to its memory.kmem.tcp limit, its memory limit (v1)"
+	default:
+		s += "without a memory cgroup the sandbox's are bounded only by its descriptors"
+	}
+	return s + fmt.Sprintf("; warden's ends of its %d connections to the proxy hold %d MiB at most", proxyMaxConns, proxyMaxConns*2*socketBufferMax>>20)
+}
+
+// proxyMaxConns is the egress proxy's default Limits.MaxConns (the
+// sandbox package does not import the proxy).
+const proxyMaxConns = 512
 
 func (a *assessor) processes() Coverage {
 	ok, why, hint := a.nsCheck()
@@ -525,6 +584,8 @@ func assessNotLinux(f HostFacts) []Coverage {
 	fake := &assessor{f: f}
 	rows := []Coverage{
 		{Layer: rowFilesystem, When: everyRun},
+		{Layer: rowHome, When: "home: visible"},
+		{Layer: rowHome, When: "home: hidden"},
 		{Layer: rowLandlock, When: everyRun},
 		{Layer: rowSeccomp, When: everyRun},
 		{Layer: rowNetwork, When: everyRun},

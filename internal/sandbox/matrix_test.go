@@ -89,7 +89,8 @@ func rows(cs []sandbox.Coverage) []row {
 // named in over ("layer" or "layer/when").
 func matrix(def sandbox.Enforcement, over map[string]sandbox.Enforcement) []row {
 	rs := []row{
-		{"filesystem", "every run", def}, {"landlock", "every run", def}, {"seccomp", "every run", def},
+		{"filesystem", "every run", def}, {"home", "home: visible", def}, {"home", "home: hidden", def},
+		{"landlock", "every run", def}, {"seccomp", "every run", def},
 		{"network", "every run", def}, {"processes", "every run", def}, {"identity", "every run", def},
 		{"memory", "default 4GiB", def}, {"memory", "limits.memory", def},
 		{"pids", "default 1024", def}, {"pids", "limits.pids", def},
@@ -205,7 +206,7 @@ func TestAssess(t *testing.T) {
 			},
 			trial: failedTrial("cannot create the sandbox namespaces: fork/exec /proc/self/exe: operation not permitted", "allow unprivileged user namespaces"),
 			want: matrix(U, map[string]sandbox.Enforcement{
-				"filesystem": FC, "network": FC, "processes": FC, "identity": FC, "timeout": FC, "egress": FC,
+				"filesystem": FC, "home": FC, "network": FC, "processes": FC, "identity": FC, "timeout": FC, "egress": FC,
 				"memory/limits.memory": FC, "pids/limits.pids": FC, "cpu": FC,
 			}),
 		},

@@ -98,6 +98,33 @@ func bindSocket(typ int, ap netip.AddrPort) (int, error) {
 	return fd, nil
 }
 
+// socketBuffers cap the buffers the kernel grows a TCP socket of the
+// sandbox's network namespace to (per namespace): the sandbox's own
+// sockets and warden's ends of its connections to the proxy and the DNS
+// stub, which live in the namespace too and on which warden never asks
+// for more. 256 KiB a way keeps loopback transfers fast. The net.core
+// [rw]mem_{max,default} are per namespace on Linux 6.18 too, but a child
+// namespace only reads them (mode 0444, the initial namespace's values),
+// so a socket of the command that asks with SO_RCVBUF or SO_SNDBUF may
+// still get up to twice the host's net.core.rmem_max or wmem_max: those
+// are the command's own memory, charged to its cgroup (cgroup.go).
+// SO_RCVBUFFORCE needs a capability the command does not have.
+var socketBuffers = [][2]string{
+	{"net/ipv4/tcp_rmem", "4096 131072 262144"},
+	{"net/ipv4/tcp_wmem", "4096 16384 262144"},
+}
+
+// limitSocketBuffers writes socketBuffers under sys, the namespace's
+// /proc/sys.
+func limitSocketBuffers(sys string) error {
+	for _, s := range socketBuffers {
+		if err := os.WriteFile(sys+"/"+s[0], []byte(s[1]), 0); err != nil {
+			return fmt.Errorf("socket buffers: %w", err)
+		}
+	}
+	return nil
+}
+
 // resolvConf is the sandbox's resolver configuration: the stub only.
 var resolvConf = "# Warden's sandbox: names are resolved by its DNS stub, which answers\n" +
 	"# only what the policy allows and never asks the host's resolver.\n" +

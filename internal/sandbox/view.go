@@ -6,8 +6,10 @@ package sandbox
 // This file plans the filesystem view of a run on the host, before init
 // builds it. The rules:
 //
-//   - Every path is resolved on the host first (links followed), so init
-//     mounts on real paths and a link cannot redirect a mount.
+//   - Every path is resolved on the host first (links followed, but for
+//     a link in a directory the run can write, which is refused: see
+//     hostpath.go), so init mounts on real paths and a link cannot
+//     redirect a mount.
 //   - Binds are applied parents first: the project, the extra writable
 //     paths (Spec.ReadWrite, the run's cache), then the read-only ones
 //     (Spec.ReadOnly and the protected paths of the project), so that a
@@ -71,6 +73,10 @@ type bind struct {
 	// Dir tells init whether to make a directory or a file to mount on
 	// where the view has nothing at Path (under its own tmpfs).
 	Dir bool `json:"dir,omitempty"`
+	// Dev and Ino are the device and inode numbers of Path as planned:
+	// init checks that what it opens to bind is that file.
+	Dev uint64 `json:"dev,omitempty"`
+	Ino uint64 `json:"ino,omitempty"`
 }
 
 // view is the planned filesystem view of one run.
@@ -81,6 +87,9 @@ type view struct {
 	notes []string
 	// cache is the resolved Spec.Cache.
 	cache string
+	// home, when set, is the resolved home that init replaces with an
+	// empty directory (Spec.HideHome).
+	home string
 }
 
 // writableRoots are the writable binds but the cache, without those inside
@@ -106,11 +115,16 @@ func (v view) writableRoots() []string {
 // masks of the run. project is the resolved project directory.
 func planView(spec Spec, project string) (view, error) {
 	var v view
+	r := planResolver(spec, project)
+	defer r.close()
 	writable := spec.Mode == WorkspaceWrite || spec.Mode == FullAccess
 	v.binds = append(v.binds, bind{Path: project, Writable: writable, Dir: true})
 	rw := map[string]bool{}
 	for _, p := range spec.ReadWrite {
-		real, fi, err := resolveHost(p, true)
+		real, fi, err := r.resolveHost(p, true)
+		if se := linkSetupError("read_write", p, err); se != nil {
+			return v, se
+		}
 		if err != nil {
 			return v, &SetupError{What: fmt.Sprintf("read_write path %s: %v", p, err), Hint: "list existing absolute paths (or paths whose parent exists) in sandbox.filesystem.read_write"}
 		}
@@ -133,9 +147,12 @@ func planView(spec Spec, project string) (view, error) {
 		}
 	}
 	for _, p := range readOnly {
-		real, fi, err := resolveHost(p, false)
+		real, fi, err := r.resolveHost(p, false)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
+		}
+		if se := linkSetupError("read_only", p, err); se != nil {
+			return v, se
 		}
 		if err != nil {
 			return v, &SetupError{What: fmt.Sprintf("read_only path %s: %v", p, err), Hint: "make the path resolvable or remove it"}
@@ -145,43 +162,54 @@ func planView(spec Spec, project string) (view, error) {
 		}
 		v.binds = append(v.binds, bind{Path: real, Dir: fi.IsDir()})
 	}
+	if err := planHome(r, spec, project, &v); err != nil {
+		return v, err
+	}
+	if v.home == "" {
+		// A hidden home is a tmpfs of its own: nothing binds the real
+		// one back over it.
+		v.binds = append(v.binds, homeBind(r, spec.Home, v.binds)...)
+	}
 	v.binds = pinParents(v.binds)
 	// Parents first; for the same path the later entry wins, so sort
 	// stably by depth and drop all but the last of each path.
 	slices.SortStableFunc(v.binds, func(a, b bind) int { return depth(a.Path) - depth(b.Path) })
 	v.binds = lastOfEach(v.binds)
+	if err := r.identify(v.binds); err != nil {
+		return v, err
+	}
 
 	masks, notes, err := planMasks(spec, project)
 	v.masks, v.notes = masks, append(v.notes, notes...)
 	return v, err
 }
 
-// makeCache makes the run cache and resolves it. The cache is a
-// convenience, not a boundary: a run without it has its caches read-only,
-// as the rest of the home.
-func makeCache(dir string) (string, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
+// makeCache makes the run cache, spec.Cache, and resolves it. The cache
+// is a convenience, not a boundary: a run without it has its caches
+// read-only, as the rest of the home. It is made as mkdir -p would, but
+// one checked directory at a time: a link in the project or a read_write
+// path on the way (a run could have planted it) is refused, and nothing
+// is made at a link's target.
+func makeCache(spec Spec) (string, error) {
+	r := runRoots(spec)
+	defer r.close()
+	f, err := r.stat(spec.Cache, resolveHow{create: createAll})
+	if err == nil && !f.isDir() {
+		err = fmt.Errorf("%s is not a directory", f.path)
 	}
-	real, _, err := resolveHost(dir, false)
-	return real, err
+	return f.path, err
 }
 
 // planMasks lists the real paths to mask: the fixed places of the
-// sensitive set in the home, sensitive names at the top of the home and
-// anywhere in the project, and Spec.Hide.
+// sensitive set in the home, Spec.Mask, sensitive names in the home (a
+// bounded walk, see homeSensitive) and anywhere in the project, and
+// Spec.Hide.
 func planMasks(spec Spec, project string) ([]string, []string, error) {
 	var candidates, notes []string
-	candidates = append(candidates, HomeMasks(spec.Home)...)
-	if spec.Home != "" {
-		if ents, err := os.ReadDir(spec.Home); err == nil {
-			for _, e := range ents {
-				p := filepath.Join(spec.Home, e.Name())
-				if _, ok := pathguard.Sensitive(p); ok {
-					candidates = append(candidates, p)
-				}
-			}
-		}
+	inHome, truncated := homeSensitive(spec.Home, project)
+	candidates = append(append(candidates, inHome...), spec.Mask...)
+	if truncated {
+		notes = append(notes, fmt.Sprintf("sensitive names in the home past its first %d entries or %d directories are not masked (sandbox.filesystem.home: hidden hides them all)", maxHomeEntries, maxHomeDirs))
 	}
 	var rel []string // project-relative patterns of Spec.Hide
 	for _, h := range spec.Hide {
@@ -201,7 +229,7 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 			candidates = append(candidates, h)
 		}
 	}
-	found, truncated := walkProject(project, rel)
+	found, truncated := walkProject(project, spec.Home, rel)
 	candidates = append(candidates, found...)
 	if truncated {
 		notes = append(notes, fmt.Sprintf("sensitive files of the project past its first %d entries are not masked", maxWalk))
@@ -209,8 +237,10 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 
 	var masks []string
 	seen := map[string]bool{}
+	mr := planResolver(spec, project)
+	defer mr.close()
 	for _, p := range candidates {
-		real, err := filepath.EvalSymlinks(p)
+		real, err := mr.maskTarget(p)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -236,8 +266,8 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 // (resolved later to its target). It reports whether it stopped early.
 // Directories are read by as many workers as there are CPUs: on a large
 // tree the walk is most of a run's set-up.
-func walkProject(project string, rel []string) (found []string, truncated bool) {
-	w := &walker{rel: rel, root: project, queue: []string{project}}
+func walkProject(project, home string, rel []string) (found []string, truncated bool) {
+	w := &walker{rel: rel, root: project, home: home, queue: []string{project}}
 	w.cond = sync.NewCond(&w.mu)
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
@@ -255,6 +285,7 @@ func walkProject(project string, rel []string) (found []string, truncated bool) 
 // walker is the state of one project walk.
 type walker struct {
 	root string
+	home string // the set's ~/ entries are anchored there
 	rel  []string
 	n    atomic.Int64 // entries seen
 
@@ -316,7 +347,7 @@ func (w *walker) read(dir string) (subdirs, found []string) {
 		case d.Type()&fs.ModeSymlink != 0:
 			// A link to a secret elsewhere: its target is masked.
 			if t, err := filepath.EvalSymlinks(p); err == nil {
-				if _, ok := pathguard.Sensitive(t); ok {
+				if _, ok := pathguard.SensitiveIn(t, w.home); ok {
 					found = append(found, t)
 				}
 			}
@@ -329,7 +360,7 @@ func (w *walker) read(dir string) (subdirs, found []string) {
 
 func (w *walker) sensitive(p string, d fs.DirEntry) bool {
 	if mayBeSensitive(d.Name()) {
-		if _, ok := pathguard.Sensitive(p); ok {
+		if _, ok := pathguard.SensitiveIn(p, w.home); ok {
 			return true
 		}
 	}
@@ -348,8 +379,9 @@ func (w *walker) sensitive(p string, d fs.DirEntry) bool {
 // sensitiveNames and sensitivePrefixes are the last components the
 // entries of the sensitive set can end in, lower case: a name that is
 // none of them cannot match, whatever its directory (a directory entry
-// such as .ssh/ is met, and masked, before what is below it).
-var sensitiveNames, sensitivePrefixes = func() (map[string]bool, []string) {
+// such as .ssh/ is met, and masked, before what is below it). Made on
+// first use: init never walks.
+var sensitiveNames = sync.OnceValues(func() (map[string]bool, []string) {
 	names := map[string]bool{}
 	var prefixes []string
 	for _, e := range pathguard.SensitiveSet() {
@@ -362,7 +394,7 @@ var sensitiveNames, sensitivePrefixes = func() (map[string]bool, []string) {
 		}
 	}
 	return names, prefixes
-}()
+})
 
 // mayBeSensitive is a quick test of a name before pathguard.Sensitive:
 // false only for an ASCII name that no entry of the set can end in.
@@ -373,10 +405,11 @@ func mayBeSensitive(name string) bool {
 		}
 	}
 	lower := strings.ToLower(name)
-	if sensitiveNames[lower] {
+	names, prefixes := sensitiveNames()
+	if names[lower] {
 		return true
 	}
-	for _, p := range sensitivePrefixes {
+	for _, p := range prefixes {
 		if strings.HasPrefix(lower, p) {
 			return true
 		}
@@ -384,28 +417,44 @@ func mayBeSensitive(name string) bool {
 	return false
 }
 
-// resolveHost resolves p on the host. With create, a missing directory
-// whose parent exists is made (an extra writable path the caller asked
-// for, like a cache).
-func resolveHost(p string, create bool) (string, fs.FileInfo, error) {
+// resolveHost resolves p on the host, refusing any link in a directory
+// the run can write (see hostResolver): a link there could have been
+// planted by an earlier run, and following it would bind, or make, what
+// it points to. With create, a missing directory whose parent exists is
+// made (an extra writable path the caller asked for, like a cache), with
+// mkdirat in its checked parent, and the result becomes a writable root.
+// The project's protected paths are the exception: links there are
+// followed (binding their target read-only protects more, and never
+// makes anything writable); and a pinned path (Spec.Pinned) must be, and
+// not link to, the very file the caller opened.
+func (r *hostResolver) resolveHost(p string, create bool) (string, fs.FileInfo, error) {
 	if !filepath.IsAbs(p) {
 		return "", nil, fmt.Errorf("not an absolute path")
 	}
-	real, err := filepath.EvalSymlinks(p)
-	if errors.Is(err, os.ErrNotExist) && create {
-		if err := os.Mkdir(p, 0o755); err != nil {
-			return "", nil, err
+	how := resolveHow{follow: !create && r.protected[p]}
+	if create {
+		how.create = createLast
+	}
+	pin, pinned := r.pinned[filepath.Clean(p)]
+	how.noLink = pinned
+	f, err := r.stat(p, how)
+	if pinned {
+		switch {
+		case isLinkError(err):
+		case err != nil:
+			return "", nil, fmt.Errorf("%s is gone since warden read it: %v", p, err)
+		case f.dev != pin.Dev || f.ino != pin.Ino:
+			return "", nil, fmt.Errorf("%s was replaced since warden read it", p)
 		}
-		real, err = filepath.EvalSymlinks(p)
 	}
 	if err != nil {
 		return "", nil, err
 	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return "", nil, err
+	if create {
+		r.addRoot(f.path)
 	}
-	return real, fi, nil
+	r.seen[f.path] = f
+	return f.path, statInfo{f}, nil
 }
 
 // pinParents adds, for each read-only bind inside a writable one, a

@@ -432,8 +432,9 @@ func (a *analyzer) addPath(p string, acc action.Access, rec bool) {
 func secretPath(p string) bool {
 	l := strings.ToLower(p)
 	base := l[strings.LastIndexByte(l, '/')+1:]
-	for _, s := range []string{"/.ssh/", "/.gnupg/", "/.aws/credentials", "/.aws/config", "/.kube/config",
-		"/.docker/config.json", "/.netrc", "/.git-credentials", "/.config/gh/hosts.yml"} {
+	for _, s := range []string{"/.ssh/", "/.gnupg/", "/.aws/credentials", "/.aws/config", "/.kube/",
+		"/.docker/config.json", "/.netrc", "/.git-credentials", "/.config/gh/hosts.yml", "/.config/hub",
+		"/.config/gcloud/", "/.pypirc", "/.vault-token", "/.gem/credentials", "/.bash_history", "/.zsh_history"} {
 		if strings.Contains("/"+l+"/", s) {
 			return true
 		}

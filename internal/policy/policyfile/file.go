@@ -65,21 +65,39 @@ type Sandbox struct {
 
 // Filesystem lists paths, as written (~ is not expanded here), that the
 // sandbox makes writable, read-only, or masks. A path appears in at most
-// one list.
+// one list. Home says how much of the caller's home the sandbox shows.
 type Filesystem struct {
 	ReadWrite []string
 	ReadOnly  []string
 	Hide      []string
+	Home      HomeMode
 }
+
+// HomeMode says what of the caller's home directory a sandboxed run sees.
+type HomeMode string
+
+// Home modes; empty means HomeVisible.
+const (
+	// HomeVisible shows the home read-only, its sensitive set masked.
+	HomeVisible HomeMode = "visible"
+	// HomeHidden replaces the home with an empty directory and binds
+	// back only the project, the toolchain caches and the paths the
+	// policy lists.
+	HomeHidden HomeMode = "hidden"
+)
 
 // Limits bounds a sandboxed run's resources. A zero field is unset.
 type Limits struct {
 	Memory Size
 	Pids   int64
 	// CPU is in cores and may be fractional.
-	CPU     float64
-	Nofile  int64
-	Fsize   Size
+	CPU    float64
+	Nofile int64
+	Fsize  Size
+	// Disk bounds the bytes written and Inodes the entries created, in
+	// total, by the sandboxed command.
+	Disk    Size
+	Inodes  int64
 	Timeout time.Duration
 	Output  Size
 }

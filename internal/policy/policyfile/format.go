@@ -131,8 +131,11 @@ func formatSandbox(sb *Sandbox) *mapping {
 	if sb.Approval != "" {
 		m.add("approval", str(string(sb.Approval)))
 	}
-	if fs := sb.Filesystem; len(fs.ReadWrite)+len(fs.ReadOnly)+len(fs.Hide) > 0 {
+	if fs := sb.Filesystem; len(fs.ReadWrite)+len(fs.ReadOnly)+len(fs.Hide) > 0 || fs.Home != "" {
 		fm := &mapping{block: true}
+		if fs.Home != "" {
+			fm.add("home", str(string(fs.Home)))
+		}
 		if len(fs.ReadWrite) > 0 {
 			fm.add("read_write", strs(fs.ReadWrite, quoted))
 		}
@@ -169,6 +172,8 @@ func formatSandbox(sb *Sandbox) *mapping {
 		}
 		count("nofile", l.Nofile)
 		size("fsize", l.Fsize)
+		size("disk", l.Disk)
+		count("inodes", l.Inodes)
 		if l.Timeout != 0 {
 			lm.add("timeout", str(formatDuration(l.Timeout)))
 		}

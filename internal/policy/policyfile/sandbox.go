@@ -17,12 +17,13 @@ import (
 
 var (
 	sandboxKeys    = []string{"mode", "approval", "filesystem", "limits", "env"}
-	filesystemKeys = []string{"read_write", "read_only", "hide"}
-	limitKeys      = []string{"memory", "pids", "cpu", "nofile", "fsize", "timeout", "output"}
+	filesystemKeys = []string{"read_write", "read_only", "hide", "home"}
+	limitKeys      = []string{"memory", "pids", "cpu", "nofile", "fsize", "disk", "inodes", "timeout", "output"}
 	envKeys        = []string{"pass", "set"}
 
 	sandboxModes     = []string{string(ReadOnly), string(WorkspaceWrite), string(FullAccess)}
 	approvalPolicies = []string{string(ApprovalUntrusted), string(ApprovalOnRequest), string(ApprovalOnFailure), string(ApprovalNever)}
+	homeModes        = []string{string(HomeVisible), string(HomeHidden)}
 )
 
 // envName is a portable environment variable name.
@@ -78,6 +79,14 @@ func (d *decoder) filesystem(n *yaml.Node) (Filesystem, error) {
 	// so rather than pick one silently.
 	listed := make(map[string]string)
 	for _, f := range fs {
+		if f.key == "home" {
+			s, err := d.oneOf(f.v, "home mode", homeModes...)
+			if err != nil {
+				return fsys, err
+			}
+			fsys.Home = HomeMode(s)
+			continue
+		}
 		ps, err := d.patterns(f.v, f.key, true)
 		if err != nil {
 			return fsys, err
@@ -116,7 +125,7 @@ func (d *decoder) limits(n *yaml.Node) (Limits, error) {
 	}
 	for _, f := range fs {
 		switch f.key {
-		case "memory", "fsize", "output":
+		case "memory", "fsize", "disk", "output":
 			s, err := d.size(f.v, f.key)
 			if err != nil {
 				return l, err
@@ -126,6 +135,8 @@ func (d *decoder) limits(n *yaml.Node) (Limits, error) {
 				l.Memory = s
 			case "fsize":
 				l.Fsize = s
+			case "disk":
+				l.Disk = s
 			case "output":
 				l.Output = s
 			}
@@ -135,6 +146,10 @@ func (d *decoder) limits(n *yaml.Node) (Limits, error) {
 			}
 		case "nofile":
 			if l.Nofile, err = d.integer(f.v, "nofile", 1, math.MaxInt64); err != nil {
+				return l, err
+			}
+		case "inodes":
+			if l.Inodes, err = d.integer(f.v, "inodes", 1, math.MaxInt64); err != nil {
 				return l, err
 			}
 		case "cpu":
