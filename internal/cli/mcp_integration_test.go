@@ -377,6 +377,25 @@ func TestMCPSandboxedServer(t *testing.T) {
 	// No tee here: the sandbox shows the server only the system and the
 	// project, not the test's scratch directory.
 	node, server := requireFilesystemServer(t)
+	// A root caller's sandbox runs the server as an unprivileged uid,
+	// which cannot search root's home where CI installs it: a copy of its
+	// modules goes where others may read them (not below /tmp, which the
+	// sandbox replaces).
+	if i := strings.LastIndex(server, "/node_modules/"); i >= 0 {
+		dir, err := os.MkdirTemp("/var/tmp", "warden-mcp-server-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mods := filepath.Join(dir, "node_modules")
+		if out, err := exec.Command("cp", "-a", server[:i+len("/node_modules")], mods).CombinedOutput(); err != nil {
+			t.Fatalf("copy the server: %v: %s", err, out)
+		}
+		server = mods + server[i+len("/node_modules"):]
+	}
 	w.serverCmd = []string{node, server, w.project, elsewhere}
 
 	for _, tt := range []struct {

@@ -81,6 +81,9 @@ type initProc struct {
 	// attached the roots init has attached them at.
 	idmapFDs []int
 	attached []string
+	// covers are the tmpfs mounts over directories the command could
+	// not search (coverAbove).
+	covers []string
 }
 
 // forwarded are the signals passed on to the command: those a shell or a
@@ -421,13 +424,6 @@ func (i *initProc) bindAll() error {
 	if i.cfg.Project == "/" {
 		return &stepError{"the project is /", "pass a project directory with --project"}
 	}
-	var covers []string
-	if i.cfg.HostID {
-		var err error
-		if covers, err = i.coverUnsearchable(); err != nil {
-			return err
-		}
-	}
 	for _, b := range i.cfg.Binds {
 		var err error
 		if i.cfg.HostID {
@@ -440,7 +436,10 @@ func (i *initProc) bindAll() error {
 		}
 	}
 	if i.cfg.HostID {
-		return readOnlyCovers(covers)
+		if err := i.bindToolchains(); err != nil {
+			return err
+		}
+		return readOnlyCovers(i.covers)
 	}
 	return nil
 }

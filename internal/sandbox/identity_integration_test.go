@@ -240,11 +240,13 @@ func TestAdversarialIdentityUnderRootHome(t *testing.T) {
 	if err := os.Chmod(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	project, cache := filepath.Join(home, "work", "proj"), filepath.Join(home, ".cache", "run")
-	for _, d := range []string{project, cache} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
+	// The cache's directories are 0700, as warden makes them.
+	project, cache := filepath.Join(home, "work", "proj"), filepath.Join(home, ".cache", "warden", "run")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(cache, 0o700); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(home, "notes"), []byte("root's own\n"), 0o644); err != nil {
 		t.Fatal(err)

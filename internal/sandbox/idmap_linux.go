@@ -443,60 +443,55 @@ func (cg *runCgroup) v2Dir() string {
 
 // In init.
 
-// coverUnsearchable makes the binds of a root caller's run reachable by
-// the command: a directory above a bind that the command could not search
-// (root's 0700 home above a project in it; an id that owns nothing searches
-// only what others may) is covered with an empty tmpfs, in which the bind
-// step makes the mount points. What a cover hides was out of the
-// command's reach anyway. Directories inside an idmapped root are the
-// command's own and need none.
-//
-// The command gets the caller's PATH, so the toolchains it names stay
-// reachable too: for a PATH entry below a cover, the directory just below
-// the cover on the way to it (root's ~/.pyenv, ~/.cargo, ~/go) is bound
-// read-only with its host ownership, so that its files only root may read
-// stay unreadable.
-func (i *initProc) coverUnsearchable() ([]string, error) {
-	var covers []string
-	// cover returns the cover above p, made if needed, or "" when p is
-	// reachable.
-	cover := func(p string) (string, error) {
-		for a := nextAncestor(p, p); a != ""; a = nextAncestor(p, a) {
-			if slices.Contains(covers, a) {
-				return a, nil
-			}
-			for _, r := range i.cfg.Idmapped {
-				if a == r || within(a, r) {
-					return "", nil
-				}
-			}
-			fi, err := os.Lstat(newRoot + a)
-			if errors.Is(err, os.ErrNotExist) {
-				return "", nil // below a tmpfs of the sandbox: made searchable
-			}
-			if err != nil {
-				return "", err
-			}
-			if fi.Mode()&0o001 != 0 {
-				continue
-			}
-			if err := unix.Mount("tmpfs", newRoot+a, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=64k,mode=0755"); err != nil {
-				return "", fmt.Errorf("cover %s: %w", a, err)
-			}
-			covers = append(covers, a)
+// coverAbove makes a bind of a root caller's run reachable by the
+// command: the directory above it that the command could not search
+// (root's 0700 home above a project in it, warden's 0700 cache above the
+// run cache; an id that owns nothing searches only what others may) is
+// covered with an empty tmpfs, in which the bind step makes the mount
+// point. What a cover hides was out of the command's reach anyway.
+// Directories inside an idmapped root are the command's own and need
+// none. It looks at the view as the binds made so far left it (binds
+// come parents first), and returns the cover above p, or "" when p is
+// reachable.
+func (i *initProc) coverAbove(p string) (string, error) {
+	for a := nextAncestor(p, p); a != ""; a = nextAncestor(p, a) {
+		if slices.Contains(i.covers, a) {
 			return a, nil
 		}
-		return "", nil
-	}
-	for _, b := range i.cfg.Binds {
-		if _, err := cover(b.Path); err != nil {
-			return nil, err
+		for _, r := range i.attached {
+			if a == r || within(a, r) {
+				return "", nil
+			}
 		}
-	}
-	for _, d := range pathEntries(i.cfg.Env) {
-		c, err := cover(d)
+		fi, err := os.Lstat(newRoot + a)
+		if errors.Is(err, os.ErrNotExist) {
+			return "", nil // below a tmpfs of the sandbox: made searchable
+		}
 		if err != nil {
-			return nil, err
+			return "", err
+		}
+		if fi.Mode()&0o001 != 0 {
+			continue
+		}
+		if err := unix.Mount("tmpfs", newRoot+a, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=64k,mode=0755"); err != nil {
+			return "", fmt.Errorf("cover %s: %w", a, err)
+		}
+		i.covers = append(i.covers, a)
+		return a, nil
+	}
+	return "", nil
+}
+
+// bindToolchains keeps the toolchains on the command's PATH (the
+// caller's) reachable: for a PATH entry below a directory the command
+// cannot search, the directory just below the cover on the way to it
+// (root's ~/.pyenv, ~/.cargo, ~/go) is bound read-only with its host
+// ownership, so that its files only root may read stay unreadable.
+func (i *initProc) bindToolchains() error {
+	for _, d := range pathEntries(i.cfg.Env) {
+		c, err := i.coverAbove(d)
+		if err != nil {
+			return err
 		}
 		if c == "" {
 			continue
@@ -514,10 +509,10 @@ func (i *initProc) coverUnsearchable() ([]string, error) {
 			continue // bound already, or no toolchain there (links are not followed)
 		}
 		if err := bindOne(bind{Path: top, Dir: true}); err != nil {
-			return nil, fmt.Errorf("toolchain %s: %w", top, err)
+			return fmt.Errorf("toolchain %s: %w", top, err)
 		}
 	}
-	return covers, nil
+	return nil
 }
 
 // pathEntries are the absolute directories of env's PATH.
@@ -566,6 +561,9 @@ func readOnlyCovers(covers []string) error {
 // attached is bound from the view (and so shares its idmapping), any
 // other as bindOne does.
 func (i *initProc) bindIdmapped(b bind) error {
+	if _, err := i.coverAbove(b.Path); err != nil {
+		return err
+	}
 	for k, p := range i.cfg.Idmapped {
 		if p == b.Path {
 			if k >= len(i.idmapFDs) {
