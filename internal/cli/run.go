@@ -137,6 +137,11 @@ func runRun(ctx context.Context, args []string) error {
 		Stderr:   Stderr,
 		Degraded: degraded,
 	}
+	// At a terminal the command gets one of its own: the caller's is
+	// never handed in.
+	if f, ok := Stdin.(*os.File); ok && isTerminal(f.Fd()) {
+		spec.Terminal = true
+	}
 	if sandboxTrace() {
 		spec.Trace = Stderr
 	}
