@@ -83,6 +83,10 @@ type auditLimits struct {
 	FsizeBytes  int64   `json:"fsize_bytes"`
 	TimeoutMS   int64   `json:"timeout_ms"`
 	OutputBytes int64   `json:"output_bytes"`
+	// TimeoutSource says where the timeout comes from: "default" (10m),
+	// "policy", "flag", or, with none, "off" (--timeout 0), "interactive"
+	// (a terminal session) or "server" (--server, warden mcp --sandbox).
+	TimeoutSource string `json:"timeout_source"`
 }
 
 // auditOutput is what was kept of one stream: Text is the head and the

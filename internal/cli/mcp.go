@@ -94,7 +94,9 @@ func runMCP(ctx context.Context, args []string) error {
 		if err != nil {
 			return badInput(fmt.Sprintf("--sandbox: cannot find the warden binary: %v", err))
 		}
-		wrapped := []string{exe, "run", "--project", proj}
+		// --server: a server is long-lived by nature, with no
+		// default timeout.
+		wrapped := []string{exe, "run", "--server", "--project", proj}
 		if *policyPath != "" {
 			abs, _ := filepath.Abs(*policyPath)
 			wrapped = append(wrapped, "--policy", abs)

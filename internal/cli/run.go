@@ -24,7 +24,7 @@ import (
 // exitSandbox is the status of a run whose sandbox could not be built.
 const exitSandbox = 125
 
-const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--audit-json FILE] [--degraded LAYER] -- CMD...
+const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--server] [--audit-json FILE] [--degraded LAYER] -- CMD...
 
 Runs CMD inside Warden's Linux sandbox and exits with its status (128+signal
 when it was killed, 125 when the sandbox could not be built, 126 when the
@@ -46,7 +46,22 @@ Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
 (nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
 sockets… refused with EPERM, each refusal recorded); no network but loopback;
 a clean environment (PATH, HOME, LANG, TERM, USER and sandbox.env); signals
-passed on to the command; the timeout kills every process of the sandbox.
+passed on to the command.
+
+Time: a wall-clock timeout kills every process of the sandbox: --timeout,
+else the policy's sandbox.limits.timeout, else 10m. --timeout 0 runs without
+one, said on stderr and in the record (degraded "timeout"). Runs long-lived
+by nature have no default timeout, only --timeout's: an interactive
+terminal session (stdin is a terminal) and a --server (warden mcp --sandbox
+runs its server so). The record's limits.timeout_source says which applied.
+
+Terminal: when stdin is a terminal, the command gets a pseudo-terminal of
+its own (its controlling terminal, in the sandbox's own devpts, so a shell's
+prompt, job control and ^C work, and tools can make terminals of their own);
+your terminal is never handed in. Warden puts it in raw mode, relays it,
+follows its window size and sets it back exactly as it was afterwards; no
+ioctl of the command reaches it. A SIGINT or SIGQUIT sent to warden goes to
+the foreground process group of the command's terminal, as its key would.
 
 Resources: rlimits nofile (default 1024), fsize and core 0; a cgroup (v2
 where delegated, else v1) with the policy's memory (swap off), pids and cpu
@@ -62,8 +77,10 @@ are asked at the controlling terminal only; without one (or with
 --no-approver) the answer is no.
 
 Output: stdout and stderr stream live, in full, through pipes (the command
-does not see a terminal there); the first and last halves of limits.output
-(default 1MiB) of each are kept, the cut marked, for the audit.
+does not see a terminal there), but those on your terminal when stdin is
+one: they are the command's terminal, whose output is kept as stdout; the
+first and last halves of limits.output (default 1MiB) of each are kept, the
+cut marked, for the audit.
 
 Audit: --audit-json FILE writes the execution record (id, command and its
 SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
@@ -92,7 +109,8 @@ func runRun(ctx context.Context, args []string) error {
 	fs := newFlags("run", runSynopsis)
 	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies")
 	project := fs.String("project", "", "project `DIR`, the command's working directory (default: the current directory)")
-	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s (default: the policy's, else none)")
+	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s; 0 for none (default: the policy's sandbox.limits.timeout, else 10m; none for a terminal session or --server)")
+	server := fs.Bool("server", false, "CMD is a long-lived server, as warden mcp --sandbox runs one: no default timeout")
 	auditPath := fs.String("audit-json", "", "write the execution record as JSON to `FILE`")
 	agent := fs.String("agent", "", "agent `NAME` for the execution record")
 	task := fs.String("task", "", "task `ID` for the execution record")
@@ -123,8 +141,10 @@ func runRun(ctx context.Context, args []string) error {
 		return badInput("no command to run", "write the command after --: warden run -- make test")
 	}
 	if *timeout < 0 {
-		return badInput("--timeout must not be negative")
+		return badInput("--timeout must not be negative", "give a duration such as 30s or 10m, or 0 for none")
 	}
+	timeoutSet := false
+	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
 
 	spec := sandbox.Spec{
 		Argv:     argv,
@@ -171,7 +191,7 @@ func runRun(ctx context.Context, args []string) error {
 		// Hashed for the record's policy revision; loadPolicy reported
 		// a file that cannot be read.
 		policyBytes, _ = os.ReadFile(*policyPath)
-		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
+		if err := applySandboxPolicy(&spec, lp.file.Sandbox, !timeoutSet); err != nil {
 			return err
 		}
 		policyApproval = lp.file.Sandbox.Approval
@@ -181,6 +201,13 @@ func runRun(ctx context.Context, args []string) error {
 		if abs, err := filepath.Abs(*policyPath); err == nil {
 			spec.ReadOnly = append(spec.ReadOnly, abs)
 		}
+	}
+
+	// spec.Timeout is the policy's here, when the flag is not given.
+	var timeoutSource string
+	spec.Timeout, timeoutSource = runTimeout(timeoutSet, *timeout, spec.Timeout, spec.Terminal, *server)
+	if timeoutSource == timeoutOff {
+		warningf("running without a timeout, as --timeout 0 asks: nothing bounds how long the run takes")
 	}
 
 	var audit *auditFile
@@ -204,7 +231,7 @@ func runRun(ctx context.Context, args []string) error {
 			Command: argv, CommandSHA256: commandHash(argv),
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
-			Degraded:        degradedNames(degraded),
+			Degraded:        degradedNames(degraded, timeoutSource == timeoutOff),
 			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
@@ -237,6 +264,8 @@ func runRun(ctx context.Context, args []string) error {
 	defer signal.Stop(sigs)
 	// The sandbox is a session of its own: the terminal's ^C reaches
 	// warden, never the command directly, so every one is passed on.
+	// With a terminal of its own the command gets ^C from it; a SIGINT
+	// sent to warden goes to that terminal's foreground process group.
 	spec.Signals = sigs
 	ctx = context.WithoutCancel(ctx)
 
@@ -271,6 +300,7 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	if audit != nil {
 		fillResult(rec, res, spec.Timeout)
+		rec.Limits.TimeoutSource = timeoutSource
 		var dropped int
 		rec.NetworkAttempts, dropped = eg.recorded()
 		if dropped > 0 {
@@ -391,12 +421,53 @@ var degradedEffect = map[sandbox.Layer]string{
 	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (see the notes after the run)",
 }
 
-func degradedNames(ls []sandbox.Layer) []string {
-	out := make([]string, 0, len(ls))
+// degradedNames are the record's degraded list: the layers, and
+// "timeout" for a run that --timeout 0 left without one.
+func degradedNames(ls []sandbox.Layer, noTimeout bool) []string {
+	out := make([]string, 0, len(ls)+1)
 	for _, l := range ls {
 		out = append(out, string(l))
 	}
+	if noTimeout {
+		out = append(out, "timeout")
+	}
 	return out
+}
+
+// defaultTimeout bounds a run that is not long-lived by nature when
+// neither --timeout nor the policy does (DESIGN.md §7).
+const defaultTimeout = sandbox.DefaultTimeout
+
+// Where a run's timeout comes from: the execution record's
+// limits.timeout_source.
+const (
+	timeoutDefault = "default" // defaultTimeout
+	timeoutPolicy  = "policy"  // sandbox.limits.timeout
+	timeoutFlag    = "flag"    // --timeout D
+	timeoutOff     = "off"     // --timeout 0: none, as the user asked
+	// Runs long-lived by nature have none unless --timeout gives one,
+	// the policy's included (it bounds commands, not sessions).
+	timeoutInteractive = "interactive" // stdin is a terminal
+	timeoutServer      = "server"      // --server (warden mcp --sandbox)
+)
+
+// runTimeout is the timeout of a run and where it comes from: --timeout
+// when given (flagSet), else none for a terminal session or a server,
+// else the policy's when it sets one, else defaultTimeout.
+func runTimeout(flagSet bool, flagValue, policy time.Duration, terminal, server bool) (time.Duration, string) {
+	switch {
+	case flagSet && flagValue > 0:
+		return flagValue, timeoutFlag
+	case server:
+		return 0, timeoutServer
+	case terminal:
+		return 0, timeoutInteractive
+	case flagSet:
+		return 0, timeoutOff
+	case policy > 0:
+		return policy, timeoutPolicy
+	}
+	return defaultTimeout, timeoutDefault
 }
 
 // hostPath makes a policy path absolute: "~/" is the caller's home, a

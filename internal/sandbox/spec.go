@@ -229,6 +229,11 @@ const (
 	DefaultMemory = 4 << 30 // capped at half the host's RAM
 )
 
+// DefaultTimeout is the timeout warden run gives a run that neither the
+// policy nor --timeout bounds, unless it is long-lived by nature (an
+// interactive terminal session, a server). [Spec.Timeout] zero is none.
+const DefaultTimeout = 10 * time.Minute
+
 // Result is what a run produced.
 type Result struct {
 	// ExitCode is the command's exit status, or -1 when it was killed by
