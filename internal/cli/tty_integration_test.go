@@ -525,3 +525,51 @@ func TestAdversarialTerminalStdinOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestAdversarialTerminalRestored: however a run at a terminal ends, the
+// caller's terminal is set back exactly as it was, even when the command
+// left its own terminal raw: the command's end, the timeout, a command
+// that is not found, a sandbox that cannot be built (after warden made
+// the caller's terminal raw), a SIGTERM sent to warden.
+func TestAdversarialTerminalRestored(t *testing.T) {
+	sandboxtest.RequireUserNS(t)
+	warden := sandboxtest.BuildWarden(t)
+	for _, u := range ttyUsers(t) {
+		for _, tt := range []struct {
+			name    string
+			args    []string
+			started string // sent SIGTERM once this shows
+			want    int
+		}{
+			{"command's end", []string{"--", "sh", "-c", "stty raw -echo; exit 3"}, "", 3},
+			{"timeout", []string{"--timeout", "1s", "--", "sh", "-c", "stty raw -echo; exec sleep 100"}, "", 137},
+			{"not found", []string{"--", "warden-no-such-command"}, "", 127},
+			{"sandbox not built", []string{"--policy", "rw-root.yaml", "--", "true"}, "", 125},
+			{"SIGTERM", []string{"--", "sh", "-c", "stty raw -echo; echo s-started; exec sleep 100"}, "s-started", 128 + 15},
+		} {
+			t.Run(u.name+"/"+tt.name, func(t *testing.T) {
+				home, project, _ := ttyDirs(t, u)
+				policy := "version: 1\nsandbox:\n  filesystem:\n    read_write: [/]\n"
+				if err := os.WriteFile(filepath.Join(project, "rw-root.yaml"), []byte(policy), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				o := newOuterTTY(t)
+				before := o.state()
+				argv := append(append(append([]string(nil), u.as...), warden, "run"), tt.args...)
+				cmd := o.start(project, home, argv...)
+				if tt.started != "" {
+					o.waitFor(0, tt.started+`\r?\n`)
+					if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if code := waitExit(t, cmd); code != tt.want {
+					t.Errorf("warden run ended with %d, want %d; the terminal showed:\n%q", code, tt.want, o.shown())
+				}
+				if diff := cmp.Diff(before, o.state()); diff != "" {
+					t.Errorf("the caller's terminal changed (-before +after):\n%s", diff)
+				}
+			})
+		}
+	}
+}

@@ -714,8 +714,10 @@ func initAttr() *syscall.SysProcAttr {
 		// is in (kill(0), the terminal's foreground group) cannot come
 		// from the sandbox, whose processes are in no group outside it,
 		// and the caller's terminal is not the command's controlling
-		// terminal (no /dev/tty, no job-control ioctls, no TIOCSTI).
-		// Signals for the command come through Spec.Signals.
+		// terminal (no /dev/tty, no job-control ioctls, no TIOCSTI); it
+		// is not even among its descriptors (initStdin). Signals for the
+		// command come through Spec.Signals, or, with Spec.Terminal,
+		// from its own terminal.
 		Setsid: true,
 	}
 }
