@@ -267,8 +267,9 @@ func readRecord(t *testing.T, path string) ttyRecord {
 // usable shell. It shows a prompt and runs commands; ^C typed at the
 // terminal interrupts the foreground command (sleep, status 130) and not
 // bash; ^Z stops it (job control); a SIGINT sent to warden interrupts the
-// foreground command the same way; the command's terminal is its own
-// (/dev/pts/0 of the sandbox's devpts) with the caller's window size,
+// foreground command the same way; warden stopped and continued makes the
+// caller's terminal raw again; the command's terminal is its own
+// (/dev/pts/0 of the sandbox's devpts, /dev/tty) with the caller's window size,
 // followed when the caller's changes; exit ends the run; what the
 // terminal showed is in the record; the interactive run had no timeout;
 // and the caller's terminal is in the state it had before.
@@ -281,6 +282,10 @@ func TestAdversarialTerminalShell(t *testing.T) {
 			home, project, records := ttyDirs(t, u)
 			o := newOuterTTY(t)
 			before := o.state()
+			cooked, err := unix.IoctlGetTermios(int(o.slave.Fd()), unix.TCGETS)
+			if err != nil {
+				t.Fatal(err)
+			}
 			rec := filepath.Join(records, "shell.json")
 			argv := append(append([]string(nil), u.as...), warden, "run", "--audit-json", rec, "--", bash, "--norc", "--noprofile", "-i")
 			cmd := o.start(project, home, argv...)
@@ -321,7 +326,35 @@ func TestAdversarialTerminalShell(t *testing.T) {
 			o.typeText("echo status=$?\r")
 			at = o.waitFor(at, `[\r\n]status=130\r\n`)
 
-			// Its own terminal, the caller's size, followed.
+			// Stopped, the caller's shell setting its own modes, then
+			// continued (fg): raw again, and still working.
+			if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+				t.Fatal(err)
+			}
+			waitState(t, cmd.Process.Pid, 'T')
+			if err := unix.IoctlSetTermios(int(o.slave.Fd()), unix.TCSETS, cooked); err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+				tio, err := unix.IoctlGetTermios(int(o.slave.Fd()), unix.TCGETS)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tio.Lflag&(unix.ICANON|unix.ECHO|unix.ISIG) == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("after SIGCONT the caller's terminal is not raw again: %+v", tio)
+				}
+			}
+
+			// Its own terminal (and /dev/tty), the caller's size,
+			// followed.
+			o.typeText("echo via-dev-tty > /dev/tty\r")
+			at = o.waitFor(at, `[\r\n]via-dev-tty\r\n`)
 			o.typeText("tty; stty size\r")
 			at = o.waitFor(at, `[\r\n]/dev/pts/0\r\n30 100\r\n`)
 			o.setSize(40, 120)
@@ -344,6 +377,25 @@ func TestAdversarialTerminalShell(t *testing.T) {
 				t.Errorf("record limits: timeout_ms %d, timeout_source %q; want 0, interactive", r.Limits.TimeoutMS, r.Limits.TimeoutSource)
 			}
 		})
+	}
+}
+
+// waitState waits until process pid is in state (a letter of
+// /proc/PID/stat: 'T' stopped).
+func waitState(t *testing.T, pid int, state byte) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// pid (comm) state ...: comm may hold spaces, not ')'.
+		if i := bytes.LastIndexByte(b, ')'); i > 0 && i+2 < len(b) && b[i+2] == state {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d never reached state %c: %s", pid, state, b)
+		}
 	}
 }
 

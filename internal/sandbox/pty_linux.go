@@ -98,17 +98,17 @@ type callerTerminal struct {
 	saved unix.Termios // its state before the run, set back after
 	cfg   terminalConfig
 
-	raw         bool
-	restoreOnce sync.Once
-	closeOnce   sync.Once
+	closeOnce sync.Once
 
 	// wakeR and wakeW are a pipe: closing wakeW stops the input relay.
 	wakeR, wakeW int
 	outDone      sync.WaitGroup // the output relay, which ends at EIO
 	inDone       chan struct{}  // closed when the input relay ended
 
-	mu     sync.Mutex // guards the field below
-	master *os.File   // the command's terminal's master, once attached
+	mu       sync.Mutex // guards the fields below
+	master   *os.File   // the command's terminal's master, once attached
+	raw      bool       // the caller's terminal was made raw
+	restored bool       // and set back: it is never made raw again
 }
 
 // newCallerTerminal reads the state of the caller's terminal in.
@@ -147,6 +147,11 @@ func newCallerTerminal(in io.Reader, stdout, stderr bool) (*callerTerminal, erro
 // own line discipline echoes it and makes ^C a SIGINT; output is shown
 // as the command's terminal processed it.
 func (t *callerTerminal) makeRaw() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.restored {
+		return nil
+	}
 	raw := t.saved
 	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
 	raw.Oflag &^= unix.OPOST
@@ -162,13 +167,15 @@ func (t *callerTerminal) makeRaw() error {
 }
 
 // restore sets the caller's terminal back to the state read before the
-// run. It may be called more than once, from any goroutine.
+// run. It may be called more than once, from any goroutine; once it was,
+// makeRaw does nothing.
 func (t *callerTerminal) restore() {
-	t.restoreOnce.Do(func() {
-		if t.raw {
-			setTermios(t.fd, &t.saved)
-		}
-	})
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.raw && !t.restored {
+		setTermios(t.fd, &t.saved)
+	}
+	t.restored = true
 }
 
 func setTermios(fd int, tio *unix.Termios) error {

@@ -659,14 +659,15 @@ func initEnd(ws syscall.WaitStatus, err error) string {
 
 // forwardSignals sends each signal from sigs to init, which passes it on
 // to the command, until stop is closed. With a terminal, SIGINT and
-// SIGQUIT go to its foreground process group instead, and SIGWINCH, also
-// taken here, resizes it.
+// SIGQUIT go to its foreground process group instead, and Run takes
+// SIGWINCH, which resizes it, and SIGCONT, which makes the caller's
+// terminal raw again (warden was stopped and continued).
 func forwardSignals(sigs <-chan os.Signal, term *callerTerminal, init *launched, stop <-chan struct{}) {
-	var winch chan os.Signal
+	var own chan os.Signal // taken here, not passed on
 	if term != nil {
-		winch = make(chan os.Signal, 1)
-		signal.Notify(winch, syscall.SIGWINCH)
-		defer signal.Stop(winch)
+		own = make(chan os.Signal, 2)
+		signal.Notify(own, syscall.SIGWINCH, syscall.SIGCONT)
+		defer signal.Stop(own)
 		defer term.restoreOnPanic()
 		// A resize between reading the size and this is not missed.
 		term.resize()
@@ -675,7 +676,12 @@ func forwardSignals(sigs <-chan os.Signal, term *callerTerminal, init *launched,
 		select {
 		case <-stop:
 			return
-		case <-winch:
+		case sig := <-own:
+			if sig == syscall.SIGCONT {
+				// Warden was stopped and continued: the caller's
+				// shell may have set its own modes meanwhile.
+				term.makeRaw()
+			}
 			term.resize()
 		case sig := <-sigs:
 			s, ok := sig.(syscall.Signal)
