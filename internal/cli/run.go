@@ -52,16 +52,19 @@ Time: a wall-clock timeout kills every process of the sandbox: --timeout,
 else the policy's sandbox.limits.timeout, else 10m. --timeout 0 runs without
 one, said on stderr and in the record (degraded "timeout"). Runs long-lived
 by nature have no default timeout, only --timeout's: an interactive
-terminal session (stdin is a terminal) and a --server (warden mcp --sandbox
-runs its server so). The record's limits.timeout_source says which applied.
+terminal session (stdin and stdout a terminal) and a --server (warden mcp
+--sandbox runs its server so). The record's limits.timeout_source says which
+applied.
 
-Terminal: when stdin is a terminal, the command gets a pseudo-terminal of
-its own (its controlling terminal, in the sandbox's own devpts, so a shell's
-prompt, job control and ^C work, and tools can make terminals of their own);
-your terminal is never handed in. Warden puts it in raw mode, relays it,
-follows its window size and sets it back exactly as it was afterwards; no
-ioctl of the command reaches it. A SIGINT or SIGQUIT sent to warden goes to
-the foreground process group of the command's terminal, as its key would.
+Terminal: your terminal is never handed in. When stdin and stdout are a
+terminal, the command gets a pseudo-terminal of its own (its controlling
+terminal, in the sandbox's own devpts, so a shell's prompt, job control and
+^C work, and tools can make terminals of their own): warden puts yours in
+raw mode, relays it, follows its window size and sets it back exactly as it
+was afterwards; no ioctl of the command reaches it. A SIGINT or SIGQUIT
+sent to warden goes to the foreground process group of the command's
+terminal, as its key would. When only stdin is a terminal (warden run --
+cmd | less), the command reads /dev/null: redirect its input to give it one.
 
 Resources: rlimits nofile (default 1024), fsize and core 0; a cgroup (v2
 where delegated, else v1) with the policy's memory (swap off), pids and cpu
@@ -77,10 +80,10 @@ are asked at the controlling terminal only; without one (or with
 --no-approver) the answer is no.
 
 Output: stdout and stderr stream live, in full, through pipes (the command
-does not see a terminal there), but those on your terminal when stdin is
-one: they are the command's terminal, whose output is kept as stdout; the
-first and last halves of limits.output (default 1MiB) of each are kept, the
-cut marked, for the audit.
+does not see a terminal there), but those on your terminal when the command
+has a terminal of its own: they are that terminal, kept as stdout; the first
+and last halves of limits.output (default 1MiB) of each are kept, the cut
+marked, for the audit.
 
 Audit: --audit-json FILE writes the execution record (id, command and its
 SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
@@ -157,9 +160,11 @@ func runRun(ctx context.Context, args []string) error {
 		Stderr:   Stderr,
 		Degraded: degraded,
 	}
-	// At a terminal the command gets one of its own: the caller's is
-	// never handed in.
-	if f, ok := Stdin.(*os.File); ok && isTerminal(f.Fd()) {
+	// At a terminal the command gets one of its own; the caller's is
+	// never handed in. Not when stdout goes elsewhere (warden run -- cmd
+	// | less): warden would read the terminal, and set its modes, under
+	// the pager's feet; the command then reads /dev/null.
+	if isTerminalFile(Stdin) && isTerminalFile(Stdout) {
 		spec.Terminal = true
 	}
 	if sandboxTrace() {
@@ -447,7 +452,7 @@ const (
 	timeoutOff     = "off"     // --timeout 0: none, as the user asked
 	// Runs long-lived by nature have none unless --timeout gives one,
 	// the policy's included (it bounds commands, not sessions).
-	timeoutInteractive = "interactive" // stdin is a terminal
+	timeoutInteractive = "interactive" // a terminal of its own
 	timeoutServer      = "server"      // --server (warden mcp --sandbox)
 )
 

@@ -541,35 +541,46 @@ func TestAdversarialTerminalIoctls(t *testing.T) {
 }
 
 // TestAdversarialTerminalStdinOnly: with stdin on the caller's terminal
-// and stdout and stderr redirected (warden run -- cmd > file at a
-// prompt), the caller's terminal is still never handed in: the command's
-// stdin is its own terminal (/dev/pts/0 of the sandbox's devpts, the
-// caller's size), its stdout and stderr stay pipes, and the caller's
-// terminal is as it was.
+// and stdout not (warden run -- cmd | less at a prompt), the caller's
+// terminal is still never handed in, and warden does not take it either
+// (it would read keys and set modes under the pager's feet): the
+// command's stdin is /dev/null, it has no terminal (no /dev/tty), and the
+// caller's terminal is as it was. The control runs the same command
+// without warden and sees the caller's terminal as its stdin.
 func TestAdversarialTerminalStdinOnly(t *testing.T) {
 	sandboxtest.RequireUserNS(t)
 	warden := sandboxtest.BuildWarden(t)
-	for _, u := range ttyUsers(t) {
+	script := `readlink /proc/self/fd/0; [ -t 0 ] && echo stdin-tty || echo stdin-not-tty; (: < /dev/tty) 2>/dev/null && echo dev-tty || echo no-dev-tty`
+	for _, u := range append([]ttyUser{{"control", nil, -1}}, ttyUsers(t)...) {
 		t.Run(u.name, func(t *testing.T) {
-			home, project, _ := ttyDirs(t, u)
+			var argv []string
+			var home, project string
+			if u.name == "control" {
+				home = t.TempDir()
+				project = home
+				argv = []string{"sh", "-c", script}
+			} else {
+				home, project, _ = ttyDirs(t, u)
+				argv = append(append([]string(nil), u.as...), warden, "run", "--", "sh", "-c", script)
+			}
 			o := newOuterTTY(t)
 			before := o.state()
-			// stdout and stderr redirected, stdin the terminal: the
-			// command's stdin is its own terminal, its output a pipe.
-			argv := append(append([]string(nil), u.as...), warden, "run", "--",
-				"sh", "-c", `readlink /proc/self/fd/0; [ -t 1 ] && echo stdout-tty || echo stdout-pipe; stty size 2>&1`)
 			cmd := exec.Command(argv[0], argv[1:]...)
 			cmd.Dir = project
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=/tmp"}
-			var out bytes.Buffer
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = o.slave, &out, &out
+			var out, errb bytes.Buffer
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = o.slave, &out, &errb
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 			if err := cmd.Run(); err != nil {
-				t.Fatalf("%v: %s", err, out.String())
+				t.Fatalf("%v: %s%s", err, out.String(), errb.String())
 			}
 			got := out.String()
-			if !strings.Contains(got, "/dev/pts/0\n") || !strings.Contains(got, "stdout-pipe\n") || !strings.Contains(got, "30 100\n") {
-				t.Errorf("inside: %q, want its own /dev/pts/0 as stdin, stdout a pipe, the caller's size", got)
+			want := "/dev/null\nstdin-not-tty\nno-dev-tty\n"
+			if u.name == "control" {
+				want = o.path + "\nstdin-tty\ndev-tty\n"
+			}
+			if got != want {
+				t.Errorf("inside: %q, want %q", got, want)
 			}
 			if diff := cmp.Diff(before, o.state()); diff != "" {
 				t.Errorf("the caller's terminal changed (-before +after):\n%s", diff)
