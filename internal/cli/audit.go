@@ -85,7 +85,8 @@ type auditLimits struct {
 	OutputBytes int64   `json:"output_bytes"`
 	// TimeoutSource says where the timeout comes from: "default" (10m),
 	// "policy", "flag", or, with none, "off" (--timeout 0), "interactive"
-	// (a terminal session) or "server" (--server, warden mcp --sandbox).
+	// (a terminal session and no policy timeout) or "server" (--server,
+	// warden mcp --sandbox).
 	TimeoutSource string `json:"timeout_source"`
 }
 

@@ -51,10 +51,10 @@ passed on to the command.
 Time: a wall-clock timeout kills every process of the sandbox: --timeout,
 else the policy's sandbox.limits.timeout, else 10m. --timeout 0 runs without
 one, said on stderr and in the record (degraded "timeout"). Runs long-lived
-by nature have no default timeout, only --timeout's: an interactive
-terminal session (stdin and stdout a terminal) and a --server (warden mcp
---sandbox runs its server so). The record's limits.timeout_source says which
-applied.
+by nature have no default timeout: an interactive terminal session (stdin
+and stdout a terminal) has the policy's or none, a --server (warden mcp
+--sandbox runs its server so) only --timeout's. The record's
+limits.timeout_source says which applied.
 
 Terminal: your terminal is never handed in. When stdin and stdout are a
 terminal, the command gets a pseudo-terminal of its own (its controlling
@@ -112,7 +112,7 @@ func runRun(ctx context.Context, args []string) error {
 	fs := newFlags("run", runSynopsis)
 	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies")
 	project := fs.String("project", "", "project `DIR`, the command's working directory (default: the current directory)")
-	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s; 0 for none (default: the policy's sandbox.limits.timeout, else 10m; none for a terminal session or --server)")
+	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s; 0 for none (default: the policy's sandbox.limits.timeout, else 10m, else none at a terminal; none for --server)")
 	server := fs.Bool("server", false, "CMD is a long-lived server, as warden mcp --sandbox runs one: no default timeout")
 	auditPath := fs.String("audit-json", "", "write the execution record as JSON to `FILE`")
 	agent := fs.String("agent", "", "agent `NAME` for the execution record")
@@ -450,27 +450,30 @@ const (
 	timeoutPolicy  = "policy"  // sandbox.limits.timeout
 	timeoutFlag    = "flag"    // --timeout D
 	timeoutOff     = "off"     // --timeout 0: none, as the user asked
-	// Runs long-lived by nature have none unless --timeout gives one,
-	// the policy's included (it bounds commands, not sessions).
+	// Runs long-lived by nature have no default timeout. A terminal
+	// session still has the policy's; a server has none but
+	// --timeout's (the policy's bounds the commands the gateway's
+	// agent runs, not the server it talks to).
 	timeoutInteractive = "interactive" // a terminal of its own
 	timeoutServer      = "server"      // --server (warden mcp --sandbox)
 )
 
 // runTimeout is the timeout of a run and where it comes from: --timeout
-// when given (flagSet), else none for a terminal session or a server,
-// else the policy's when it sets one, else defaultTimeout.
+// when given (flagSet; 0 is none, by name), else none for a server, else
+// the policy's when it sets one, else none for a terminal session, else
+// defaultTimeout.
 func runTimeout(flagSet bool, flagValue, policy time.Duration, terminal, server bool) (time.Duration, string) {
 	switch {
 	case flagSet && flagValue > 0:
 		return flagValue, timeoutFlag
-	case server:
-		return 0, timeoutServer
-	case terminal:
-		return 0, timeoutInteractive
 	case flagSet:
 		return 0, timeoutOff
+	case server:
+		return 0, timeoutServer
 	case policy > 0:
 		return policy, timeoutPolicy
+	case terminal:
+		return 0, timeoutInteractive
 	}
 	return defaultTimeout, timeoutDefault
 }

@@ -482,7 +482,7 @@ func (a *assessor) timeout() Coverage {
 	return a.settle(Coverage{Layer: rowTimeout, When: "--timeout, limits.timeout",
 		Mechanism: "the parent kills init, pid 1 of the run's pid namespace, and with it every process of the sandbox",
 		Detail: "a run is killed after 10m unless limits.timeout or --timeout says otherwise (--timeout 0: none, said and recorded); " +
-			"an interactive terminal session and a warden mcp --sandbox server have none but --timeout's",
+			"an interactive terminal session has none but the policy's or --timeout's, a warden mcp --sandbox server none but --timeout's",
 	}, ok, why, hint)
 }
 
