@@ -95,6 +95,11 @@ type auditLimits struct {
 	Inodes      int64   `json:"inodes"`
 	TimeoutMS   int64   `json:"timeout_ms"`
 	OutputBytes int64   `json:"output_bytes"`
+	// TimeoutSource says where the timeout comes from: "default" (10m),
+	// "policy", "flag", or, with none, "off" (--timeout 0), "interactive"
+	// (a terminal session and no policy timeout) or "server" (--server,
+	// warden mcp --sandbox).
+	TimeoutSource string `json:"timeout_source"`
 }
 
 // auditOutput is what was kept of one stream: Text is the head and the

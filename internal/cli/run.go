@@ -24,7 +24,7 @@ import (
 // exitSandbox is the status of a run whose sandbox could not be built.
 const exitSandbox = 125
 
-const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--audit-json FILE] [--degraded LAYER] -- CMD...
+const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--server] [--audit-json FILE] [--degraded LAYER] -- CMD...
 
 Runs CMD inside Warden's Linux sandbox and exits with its status (128+signal
 when it was killed, 125 when the sandbox could not be built, 126 when the
@@ -64,7 +64,25 @@ Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
 (nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
 sockets… refused with EPERM, each refusal recorded); no network but loopback;
 a clean environment (PATH, HOME, LANG, TERM, USER and sandbox.env); signals
-passed on to the command; the timeout kills every process of the sandbox.
+passed on to the command.
+
+Time: a wall-clock timeout kills every process of the sandbox: --timeout,
+else the policy's sandbox.limits.timeout, else 10m. --timeout 0 runs without
+one, said on stderr and in the record (degraded "timeout"). Runs long-lived
+by nature have no default timeout: an interactive terminal session (stdin
+and stdout a terminal) has the policy's or none, a --server (warden mcp
+--sandbox runs its server so) only --timeout's. The record's
+limits.timeout_source says which applied.
+
+Terminal: your terminal is never handed in. When stdin and stdout are a
+terminal, the command gets a pseudo-terminal of its own (its controlling
+terminal, in the sandbox's own devpts, so a shell's prompt, job control and
+^C work, and tools can make terminals of their own): warden puts yours in
+raw mode, relays it, follows its window size and sets it back exactly as it
+was afterwards; no ioctl of the command reaches it. A SIGINT or SIGQUIT
+sent to warden goes to the foreground process group of the command's
+terminal, as its key would. When only stdin is a terminal (warden run --
+cmd | less), the command reads /dev/null: redirect its input to give it one.
 
 Resources: rlimits nofile (default 1024), fsize and core 0; a cgroup (v2
 where delegated, else v1) with the policy's memory (swap off), pids and cpu
@@ -83,8 +101,10 @@ are asked at the controlling terminal only; without one (or with
 --no-approver) the answer is no.
 
 Output: stdout and stderr stream live, in full, through pipes (the command
-does not see a terminal there); the first and last halves of limits.output
-(default 1MiB) of each are kept, the cut marked, for the audit.
+does not see a terminal there), but those on your terminal when the command
+has a terminal of its own: they are that terminal, kept as stdout; the first
+and last halves of limits.output (default 1MiB) of each are kept, the cut
+marked, for the audit.
 
 Audit: --audit-json FILE writes the execution record (id, command and its
 SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
@@ -118,7 +138,8 @@ func runRun(ctx context.Context, args []string) error {
 	fs := newFlags("run", runSynopsis)
 	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies")
 	project := fs.String("project", "", "project `DIR`, the command's working directory (default: the current directory)")
-	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s (default: the policy's, else none)")
+	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s; 0 for none (default: the policy's sandbox.limits.timeout, else 10m, else none at a terminal; none for --server)")
+	server := fs.Bool("server", false, "CMD is a long-lived server, as warden mcp --sandbox runs one: no default timeout")
 	auditPath := fs.String("audit-json", "", "write the execution record as JSON to `FILE`")
 	agent := fs.String("agent", "", "agent `NAME` for the execution record")
 	task := fs.String("task", "", "task `ID` for the execution record")
@@ -149,8 +170,10 @@ func runRun(ctx context.Context, args []string) error {
 		return badInput("no command to run", "write the command after --: warden run -- make test")
 	}
 	if *timeout < 0 {
-		return badInput("--timeout must not be negative")
+		return badInput("--timeout must not be negative", "give a duration such as 30s or 10m, or 0 for none")
 	}
+	timeoutSet := false
+	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
 
 	spec := sandbox.Spec{
 		Argv:     argv,
@@ -162,6 +185,13 @@ func runRun(ctx context.Context, args []string) error {
 		Stdout:   Stdout,
 		Stderr:   Stderr,
 		Degraded: degraded,
+	}
+	// At a terminal the command gets one of its own; the caller's is
+	// never handed in. Not when stdout goes elsewhere (warden run -- cmd
+	// | less): warden would read the terminal, and set its modes, under
+	// the pager's feet; the command then reads /dev/null.
+	if isTerminalFile(Stdin) && isTerminalFile(Stdout) {
+		spec.Terminal = true
 	}
 	if sandboxTrace() {
 		spec.Trace = Stderr
@@ -202,7 +232,7 @@ func runRun(ctx context.Context, args []string) error {
 		return err
 	}
 	if *policyPath != "" {
-		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
+		if err := applySandboxPolicy(&spec, lp.file.Sandbox, !timeoutSet); err != nil {
 			return err
 		}
 		policyApproval = lp.file.Sandbox.Approval
@@ -211,6 +241,13 @@ func runRun(ctx context.Context, args []string) error {
 		// be writable otherwise), and the file kept is the one read.
 		spec.ReadOnly = append(spec.ReadOnly, policyFile.Path)
 		spec.Pinned = append(spec.Pinned, policyFile)
+	}
+
+	// spec.Timeout is the policy's here, when the flag is not given.
+	var timeoutSource string
+	spec.Timeout, timeoutSource = runTimeout(timeoutSet, *timeout, spec.Timeout, spec.Terminal, *server)
+	if timeoutSource == timeoutOff {
+		warningf("running without a timeout, as --timeout 0 asks: nothing bounds how long the run takes")
 	}
 
 	var audit *auditFile
@@ -234,7 +271,7 @@ func runRun(ctx context.Context, args []string) error {
 			Command: argv, CommandSHA256: commandHash(argv),
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
-			Degraded:        degradedNames(degraded),
+			Degraded:        degradedNames(degraded, timeoutSource == timeoutOff),
 			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{}, RefusedPaths: []sandbox.Refusal{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
@@ -270,6 +307,8 @@ func runRun(ctx context.Context, args []string) error {
 	defer signal.Stop(sigs)
 	// The sandbox is a session of its own: the terminal's ^C reaches
 	// warden, never the command directly, so every one is passed on.
+	// With a terminal of its own the command gets ^C from it; a SIGINT
+	// sent to warden goes to that terminal's foreground process group.
 	spec.Signals = sigs
 	ctx = context.WithoutCancel(ctx)
 
@@ -304,6 +343,7 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	if audit != nil {
 		fillResult(rec, res, spec.Timeout)
+		rec.Limits.TimeoutSource = timeoutSource
 		var dropped int
 		rec.NetworkAttempts, dropped = eg.recorded()
 		rec.NetworkLimits = eg.networkLimits()
@@ -429,12 +469,56 @@ var degradedEffect = map[sandbox.Layer]string{
 	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (see the notes after the run)",
 }
 
-func degradedNames(ls []sandbox.Layer) []string {
-	out := make([]string, 0, len(ls))
+// degradedNames are the record's degraded list: the layers, and
+// "timeout" for a run that --timeout 0 left without one.
+func degradedNames(ls []sandbox.Layer, noTimeout bool) []string {
+	out := make([]string, 0, len(ls)+1)
 	for _, l := range ls {
 		out = append(out, string(l))
 	}
+	if noTimeout {
+		out = append(out, "timeout")
+	}
 	return out
+}
+
+// defaultTimeout bounds a run that is not long-lived by nature when
+// neither --timeout nor the policy does (DESIGN.md §7).
+const defaultTimeout = sandbox.DefaultTimeout
+
+// Where a run's timeout comes from: the execution record's
+// limits.timeout_source.
+const (
+	timeoutDefault = "default" // defaultTimeout
+	timeoutPolicy  = "policy"  // sandbox.limits.timeout
+	timeoutFlag    = "flag"    // --timeout D
+	timeoutOff     = "off"     // --timeout 0: none, as the user asked
+	// Runs long-lived by nature have no default timeout. A terminal
+	// session still has the policy's; a server has none but
+	// --timeout's (the policy's bounds the commands the gateway's
+	// agent runs, not the server it talks to).
+	timeoutInteractive = "interactive" // a terminal of its own
+	timeoutServer      = "server"      // --server (warden mcp --sandbox)
+)
+
+// runTimeout is the timeout of a run and where it comes from: --timeout
+// when given (flagSet; 0 is none, by name), else none for a server, else
+// the policy's when it sets one, else none for a terminal session, else
+// defaultTimeout.
+func runTimeout(flagSet bool, flagValue, policy time.Duration, terminal, server bool) (time.Duration, string) {
+	switch {
+	case flagSet && flagValue > 0:
+		return flagValue, timeoutFlag
+	case flagSet:
+		return 0, timeoutOff
+	case server:
+		return 0, timeoutServer
+	case policy > 0:
+		return policy, timeoutPolicy
+	case terminal:
+		return 0, timeoutInteractive
+	}
+	return defaultTimeout, timeoutDefault
 }
 
 // hostPath makes a policy path absolute: "~/" is the caller's home, a

@@ -68,6 +68,7 @@ type initProc struct {
 	sigs      chan os.Signal
 	sigsReady chan struct{}
 	blocked   blockedLog
+	tty       *os.File // the command's terminal (config.Terminal), or nil
 }
 
 // forwarded are the signals passed on to the command: those a shell or a
@@ -247,6 +248,9 @@ func (i *initProc) setup() {
 	if i.cfg.Network {
 		i.step("make network listeners", i.makeListeners)
 	}
+	if i.cfg.Terminal != nil {
+		i.step("make the terminal", i.makeTerminal)
+	}
 	i.step("enter project", func() error { return unix.Chdir(i.cfg.Project) })
 	i.step("drop privileges", dropPrivileges)
 }
@@ -391,6 +395,9 @@ func (i *initProc) mountDev() error {
 	}
 	if err := bindPrivate("shm", dev+"/shm", false); err != nil {
 		return fmt.Errorf("mount /dev/shm: %w", err)
+	}
+	if err := i.mountPTS(dev); err != nil {
+		return err
 	}
 	// Read-only for /dev itself only: /dev/shm stays writable.
 	err := unix.MountSetattr(unix.AT_FDCWD, dev, 0, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID})
@@ -834,10 +841,12 @@ func (i *initProc) runCommand() {
 	t0 := time.Now()
 	// syscall.ForkExec, not os.StartProcess: init reaps with wait4 and
 	// needs no pidfd, whose first use costs a probing fork.
+	files, sys := i.commandStdio()
 	pid, err := syscall.ForkExec(path, i.cfg.Argv, &syscall.ProcAttr{
 		Dir:   i.cfg.Project,
 		Env:   env,
-		Files: []uintptr{0, 1, 2},
+		Files: files,
+		Sys:   sys,
 	})
 	if err != nil {
 		status := 126

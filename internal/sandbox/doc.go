@@ -44,7 +44,9 @@
 //     home below /tmp, /dev/shm or /run bound read-only, so that the
 //     private tmpfs does not hide it; a fresh /proc with /proc/sys
 //     read-only and the kernel's trigger files masked; a minimal /dev
-//     (null, zero, full, random, urandom, tty); the sensitive set of
+//     (null, zero, full, random, urandom, tty; with [Spec.Terminal], a
+//     devpts instance of the sandbox's own on /dev/pts, /dev/ptmx its
+//     multiplexer, at most 64 terminals); the sensitive set of
 //     package pathguard masked (an empty read-only tmpfs of mode 0000 over
 //     directories, and over files an empty read-only file of mode 0000,
 //     so that a write fails with EROFS and a read with EACCES instead of
@@ -66,7 +68,7 @@
 //     the command) enforces the same rules on its own: the whole view
 //     readable and executable; the writable binds writable; /tmp, /dev/shm
 //     and /run writable but not executable; /dev/null, /dev/zero,
-//     /dev/full and /dev/tty read-write. Any other write, device node
+//     /dev/full and /dev/tty (and /dev/pts with a terminal) read-write. Any other write, device node
 //     creation and (ABI 9 and newer) connecting to a pathname socket
 //     outside those roots fail with EACCES even where a mount is
 //     writable, for example /proc/<pid>/ files. From ABI 6 no signal and
@@ -89,6 +91,13 @@
 //     up are closed before the command starts; signals for the run
 //     ([Spec.Signals]) are passed on to the command by init, which takes
 //     every catchable signal so that none ends it early.
+//   - Terminal: the caller's terminal is never handed in (a stdin that
+//     is one becomes /dev/null). With [Spec.Terminal] the command gets a
+//     pseudo-terminal of the sandbox's devpts as its controlling terminal,
+//     in a session of its own, so job control and ^C work inside; the
+//     parent relays it, with the caller's terminal in raw mode, and sets
+//     the caller's state back exactly however Run returns, so no ioctl of
+//     the command (TIOCSETD, TIOCEXCL, TIOCSWINSZ, tcsetattr) reaches it.
 //   - System calls: the seccomp filter of package seccomp, installed on
 //     every thread of init just before the command starts and inherited
 //     by it: calls from another ABI (i386, x32) kill the process; ptrace
@@ -120,9 +129,10 @@
 //   - Credentials: a clean environment (the caller's PATH without
 //     relative entries, HOME, LANG, TERM, USER, GOTMPDIR, the run cache
 //     as XDG_CACHE_HOME, and [Spec.Env]).
-//   - Time: a wall-clock timeout enforced by the parent, which kills the
-//     whole pid namespace; the exit status is propagated, 128+signal when
-//     the command was killed.
+//   - Time: a wall-clock timeout ([Spec.Timeout]; warden run's default is
+//     [DefaultTimeout]) enforced by the parent, which kills the whole pid
+//     namespace; the exit status is propagated, 128+signal when the
+//     command was killed.
 //
 // Every layer above is mandatory: if one cannot be applied, nothing runs.
 // [Spec.Degraded] turns off, by name, Landlock, seccomp or the cgroup's

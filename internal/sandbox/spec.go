@@ -93,13 +93,28 @@ type Spec struct {
 	// means.
 	Limits Limits
 	// Stdin, Stdout and Stderr are the command's streams; nil means the
-	// caller's own. Stdin is passed as is (an *os.File directly); stdout
-	// and stderr reach the command as pipes, copied live to these writers
-	// as they come and captured on the way (see [Capture]), so the command
-	// does not see a terminal there.
+	// caller's own. Stdin is passed as is (an *os.File directly) unless
+	// it is a terminal, which is never handed in: without Terminal the
+	// command reads /dev/null instead. Stdout and stderr reach the
+	// command as pipes, copied live to these writers as they come and
+	// captured on the way (see [Capture]), so the command does not see a
+	// terminal there; with Terminal, those that are the caller's terminal
+	// are the command's own terminal instead.
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Terminal gives the command a pseudo-terminal of its own, as the
+	// controlling terminal of a new session, so that a shell's prompt,
+	// job control and ^C work: Stdin must be the caller's terminal (an
+	// *os.File), which is put in raw mode for the run and restored
+	// exactly afterwards, whatever ends the run; what is typed there is
+	// relayed to the command's terminal, and what the command's terminal
+	// shows goes to Stdout (or Stderr, when only it is the caller's
+	// terminal) and is captured as that stream. The window size is the
+	// caller's, followed on SIGWINCH. No ioctl of the command reaches
+	// the caller's terminal. SIGINT and SIGQUIT from Signals go to the
+	// terminal's foreground process group, as the keys would send them.
+	Terminal bool
 	// AllowSyscalls names system calls of the seccomp table (package
 	// seccomp's Rules) to leave allowed for this run, as a person
 	// approved after a run they blocked; every other rule holds.
@@ -248,6 +263,11 @@ const (
 	DefaultPids   = 1024
 	DefaultMemory = 4 << 30 // capped at half the host's RAM
 )
+
+// DefaultTimeout is the timeout warden run gives a run that neither the
+// policy nor --timeout bounds, unless it is long-lived by nature (an
+// interactive terminal session, a server). [Spec.Timeout] zero is none.
+const DefaultTimeout = 10 * time.Minute
 
 // Result is what a run produced.
 type Result struct {
