@@ -17,6 +17,8 @@ const (
 	// prompt (the agent runs headless, e.g. claude -p): a prompt is a deny.
 	// The --headless flag says the same.
 	envHookHeadless = "WARDEN_HOOK_HEADLESS"
+	// envStateDir names Warden's state directory (see stateDir).
+	envStateDir = "WARDEN_STATE_DIR"
 )
 
 func sandboxTrace() bool { return os.Getenv(envSandboxTrace) == "1" }

@@ -202,7 +202,8 @@ type postCheck struct {
 	// core.hooksPath directory).
 	paths []string
 	// known are the .git entries at start, whose repositories are
-	// protected.
+	// protected, and the host-executed entries at start, kept read-only
+	// (a mount point cannot be replaced).
 	known map[string]bool
 	// lifted are the paths named in Spec.ReadWrite.
 	lifted map[string]bool
@@ -263,6 +264,9 @@ func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw
 		pc.roots = append(pc.roots, project)
 		pc.dirs = pw.dirs
 		ro = append(ro, pw.hostExec...)
+		for _, p := range pw.hostExec {
+			pc.known[p] = true
+		}
 		for _, g := range pw.gitEntries {
 			gitEntries[g] = project
 		}

@@ -223,7 +223,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 				pc.takeNewGit(q, p, e)
 				continue
 			}
-			if within(p, pc.project) && !inTools(p[len(pc.project)+1:]) && protectedRel(p[len(pc.project)+1:], e.IsDir(), pc.protect) {
+			if !pc.known[p] && within(p, pc.project) && !inTools(p[len(pc.project)+1:]) && protectedRel(p[len(pc.project)+1:], e.IsDir(), pc.protect) {
 				if fi, err := e.Info(); err == nil && after(fi, since) {
 					q.take(p, "host-executed file of the project (agent settings, editor tasks, direnv...), created or replaced by the run")
 					continue

@@ -70,6 +70,9 @@ type Filesystem struct {
 	ReadWrite []string
 	ReadOnly  []string
 	Hide      []string
+	// Protect lists project-relative patterns (the syntax of Hide's)
+	// of more files the host executes later, such as CLAUDE.md.
+	Protect []string
 }
 
 // Limits bounds a sandboxed run's resources. A zero field is unset.

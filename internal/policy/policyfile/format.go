@@ -131,7 +131,7 @@ func formatSandbox(sb *Sandbox) *mapping {
 	if sb.Approval != "" {
 		m.add("approval", str(string(sb.Approval)))
 	}
-	if fs := sb.Filesystem; len(fs.ReadWrite)+len(fs.ReadOnly)+len(fs.Hide) > 0 {
+	if fs := sb.Filesystem; len(fs.ReadWrite)+len(fs.ReadOnly)+len(fs.Hide)+len(fs.Protect) > 0 {
 		fm := &mapping{block: true}
 		if len(fs.ReadWrite) > 0 {
 			fm.add("read_write", strs(fs.ReadWrite, quoted))
@@ -141,6 +141,9 @@ func formatSandbox(sb *Sandbox) *mapping {
 		}
 		if len(fs.Hide) > 0 {
 			fm.add("hide", strs(fs.Hide, quoted))
+		}
+		if len(fs.Protect) > 0 {
+			fm.add("protect", strs(fs.Protect, quoted))
 		}
 		m.add("filesystem", fm)
 	}
