@@ -146,7 +146,9 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 	q := &quarantiner{dir: quarantine}
 	var notes []string
 	// Links and .git files that a mount could not hold: restored.
+	keptSet := map[string]bool{}
 	for _, k := range pc.kept {
+		keptSet[k.path] = true
 		fi, err := os.Lstat(k.path)
 		if err == nil && statID(fi) == k.id {
 			continue
@@ -173,7 +175,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 			ents, _ := os.ReadDir(g.dir)
 			for _, e := range ents {
 				p := filepath.Join(g.dir, e.Name())
-				if isGitData(e.Name()) || pc.lifted[p] {
+				if isGitData(e.Name()) || pc.lifted[p] || keptSet[p] {
 					continue
 				}
 				fi, err := e.Info()
