@@ -205,6 +205,9 @@ type postCheck struct {
 	// protected, and the host-executed entries at start, kept read-only
 	// (a mount point cannot be replaced).
 	known map[string]bool
+	// gitIDs are the .git entries at start as they were: one with
+	// another identity after the run is new.
+	gitIDs map[string]fileID
 	// lifted are the paths named in Spec.ReadWrite.
 	lifted map[string]bool
 	// gitBinds are the writable binds of git data outside the writable
@@ -248,7 +251,7 @@ var gitDataDirs = []string{"objects", "refs", "logs", "reftable"}
 // data of those outside the writable roots), and the post-run check. rw
 // are the real paths named in Spec.ReadWrite.
 func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw map[string]bool) (*postCheck, []string, []bind, error) {
-	pc := &postCheck{project: project, protect: spec.Protect, known: map[string]bool{}, lifted: rw, gitBinds: map[string]bool{}, dirSet: map[string]bool{}}
+	pc := &postCheck{project: project, protect: spec.Protect, known: map[string]bool{}, lifted: rw, gitBinds: map[string]bool{}, dirSet: map[string]bool{}, gitIDs: map[string]fileID{}}
 	inRoot := func(p string) bool {
 		for _, r := range roots {
 			if p == r || within(p, r) {
@@ -302,6 +305,9 @@ func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw
 				Hint: "fix or remove it: warden follows a .git file only into the project, to a linked worktree's git directory or to a submodule's"}
 		}
 		pc.known[g] = true
+		if fi, err := os.Lstat(g); err == nil {
+			pc.gitIDs[g] = statID(fi)
+		}
 		pc.keepFile(g)
 		for _, h := range repo.Hooks {
 			hooks := []string{h}
@@ -341,10 +347,15 @@ func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw
 				}
 			} else {
 				if !slices.Contains(roots, d) {
-					// Pinned: a mount point cannot be renamed away.
+					// Pinned, with the directories above it up to
+					// its root: a mount point cannot be renamed
+					// away, so no other repository takes its place.
 					binds = append(binds, bind{Path: d, Writable: true, Dir: true})
 					if !inside {
 						pc.gitBinds[d] = true
+					}
+					for p := filepath.Dir(d); inside && !slices.Contains(roots, p) && inRoot(p); p = filepath.Dir(p) {
+						binds = append(binds, bind{Path: p, Writable: true, Dir: true})
 					}
 				}
 				ents, err := os.ReadDir(d)

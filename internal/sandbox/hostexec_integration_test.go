@@ -344,6 +344,24 @@ func TestAdversarialHostExecGitlink(t *testing.T) {
 	}.check(t)
 }
 
+func TestAdversarialHostExecNestedSwap(t *testing.T) {
+	// The nested repository moved aside and a new one, with a hook, put
+	// in its place.
+	route{
+		setup: func(t *testing.T, h *hostGit, project string) string {
+			h.initRepo(t, project)
+			lib := filepath.Join(project, "vendor", "lib")
+			os.MkdirAll(lib, 0o777)
+			h.initRepo(t, lib)
+			return project
+		},
+		plant: `mv vendor vendor-aside || mv vendor/lib vendor/lib-aside || mv vendor/lib/.git vendor/lib/git-aside; rm -rf vendor/lib/.git; git init -q vendor/lib; cp "$EVIL" vendor/lib/.git/hooks/pre-commit`,
+		trigger: func(t *testing.T, h *hostGit, project string, tr trap) {
+			defaultTrigger(t, h, filepath.Join(project, "vendor", "lib"), tr)
+		},
+	}.check(t)
+}
+
 func TestAdversarialHostExecGitFileElsewhere(t *testing.T) {
 	h := newHostGit(t)
 	other := varTempDir(t)

@@ -221,8 +221,13 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 			if pc.lifted[p] {
 				continue
 			}
-			if e.Name() == ".git" && !pc.known[p] {
-				pc.takeNewGit(q, p, e)
+			if e.Name() == ".git" {
+				// A .git dir is a mount point, a .git file is kept:
+				// one with another identity is the run's.
+				id, known := pc.gitIDs[p]
+				if fi, err := e.Info(); err == nil && (!known || e.IsDir() && statID(fi).ino != id.ino) {
+					pc.takeNewGit(q, p, e)
+				}
 				continue
 			}
 			if !pc.known[p] && within(p, pc.project) && !inTools(p[len(pc.project)+1:]) && protectedRel(p[len(pc.project)+1:], e.IsDir(), pc.protect) {
