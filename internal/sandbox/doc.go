@@ -23,19 +23,29 @@
 //     (recursively, nosuid, nodev) and entered with pivot_root; the project
 //     read-write in [WorkspaceWrite] mode and read-only in [ReadOnly]
 //     mode, / writable in [FullAccess] mode; [Spec.ReadWrite] and
-//     [Spec.ReadOnly] paths; the [ProtectedPaths] of the project and
-//     Spec.ReadOnly kept read-only inside writable binds, with the
-//     directories between pinned as mount points so that they cannot be
-//     renamed away; private tmpfs on /tmp, /dev/shm and /run with
+//     [Spec.ReadOnly] paths; what the host executes later kept read-only
+//     inside writable binds (every entry of each git directory but git's
+//     data, found without running git through .git files, commondir and
+//     nested repositories; core.hooksPath directories; [HostExecuted] and
+//     [Spec.Protect]; Spec.ReadOnly), with the directories between pinned
+//     as mount points so that they cannot be renamed away, and protected
+//     links' targets bound read-only; private tmpfs on /tmp, /dev/shm and /run with
 //     noexec,nosuid,nodev, and /run/warden/exec where executables may run
 //     (GOTMPDIR points there); a fresh /proc with /proc/sys read-only and
 //     the kernel's trigger files masked; a minimal /dev (null, zero, full,
 //     random, urandom, tty); the sensitive set of package pathguard
 //     masked (empty tmpfs over directories, /dev/null over files): its
 //     fixed places in the caller's home, the home's top level, every
-//     match found walking the project (.git and node_modules not entered,
-//     at most 100,000 entries), the targets of links to secrets there,
-//     and [Spec.Hide] (paths, host globs, project patterns).
+//     match found walking the project (inside .git and node_modules
+//     dotenv names only; past 200,000 entries or 64 levels the run fails
+//     closed unless [LayerWalk] is degraded), other names (hard links)
+//     of what is masked, the targets of links to secrets there, and
+//     [Spec.Hide] (paths, host globs, project patterns).
+//   - After the run: once init is reaped, a post-run check moves what
+//     the run created among what the host executes later (a .git
+//     anywhere, a new entry of a git directory, a replaced protected
+//     link or .git file, a new host-executed file) into
+//     [Spec.Quarantine], listed in [Result.Quarantined].
 //   - Files, second layer: Landlock (go-landlock, the best ABI the kernel
 //     offers, on every thread of init just before seccomp, inherited by
 //     the command) enforces the same rules on its own: the whole view
@@ -113,7 +123,9 @@
 // alone, and a command can read any other file the caller can read (a
 // dotenv file in another project of the caller's, for example, is not
 // masked). Read-only paths inside writable ones, protected paths included,
-// are the mounts' alone for the same reason, and protect only what exists
-// when the run starts. In full-access mode, only the project and
+// are the mounts' alone for the same reason, and hold only what exists
+// when the run starts: what is created is the post-run check's, after the
+// run, so a host tool reading the project during the run can still see
+// it. In full-access mode, only the project and
 // Spec.ReadWrite are searched for changed files.
 package sandbox

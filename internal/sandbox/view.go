@@ -494,6 +494,11 @@ func (w *walker) read(dir walkDir, r *walkRead) {
 				}
 			}
 		case d.IsDir():
+			if dir.tools && isObjectFanout(dir.path, name) {
+				// Loose objects, named by their hash: never a
+				// user's file, and most of a repository's entries.
+				continue
+			}
 			if dir.depth+1 > walkBound.depth {
 				w.truncated.Store(true)
 				continue
@@ -520,6 +525,14 @@ func (w *walker) sensitive(p, rel string, d fs.DirEntry, tools bool) bool {
 	}
 	return false
 }
+
+// isObjectFanout reports whether name, in dir, is one of the 256
+// directories of a git object store's loose objects (objects/ab).
+func isObjectFanout(dir, name string) bool {
+	return len(name) == 2 && isHex(name[0]) && isHex(name[1]) && strings.HasSuffix(dir, "/objects")
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
 
 // isDotenv reports whether name is a dotenv file's (.env, .env.local…),
 // the names looked for inside .git and node_modules: packages ship test
