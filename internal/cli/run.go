@@ -276,7 +276,10 @@ func runRun(ctx context.Context, args []string) error {
 				rec.FirstAttempt = &auditAttempt{Status: result.code, BlockedSyscalls: res.BlockedSyscalls, Approved: why}
 			}
 			spec = next
+			first := res.Quarantined
 			res, result = execute(ctx, spec)
+			// What the first attempt planted was taken away too.
+			res.Quarantined = append(first, res.Quarantined...)
 		}
 	}
 	if len(res.Quarantined) > 0 {
