@@ -90,6 +90,11 @@ func discoverRepo(dotGit, project, home string) (gitRepo, error) {
 		if err != nil {
 			return r, fmt.Errorf("link to a git directory that cannot be resolved: %v", err)
 		}
+		// Held to the rules of a .git file: its git directory is made
+		// writable, so it must be one git itself would put there.
+		if err := checkGitFileTarget(dotGit, real, project); err != nil {
+			return r, err
+		}
 		r.Dir = real
 	case fi.Mode().IsRegular():
 		data, err := readSmall(dotGit, maxGitFile)

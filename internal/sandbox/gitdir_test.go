@@ -136,6 +136,13 @@ func TestDiscoverRepo(t *testing.T) {
 	write("main/sub/.git", "gitdir: ../.git/modules/sub\n")
 	write("elsewhere/.git", "gitdir: "+j("other/.git")+"\n")
 	write("proj/inside/.git", "gitdir: ../inner\n")
+	mkTree(t, root, "linked/", "proj/linkin/")
+	if err := os.Symlink(j("other/.git"), j("linked/.git")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../.git", j("proj/linkin/.git")); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		dotGit, project string
 		dir, common     string
@@ -146,6 +153,8 @@ func TestDiscoverRepo(t *testing.T) {
 		{dotGit: "main/sub/.git", project: "main/sub", dir: "main/.git/modules/sub", common: "main/.git/modules/sub"},
 		{dotGit: "proj/inside/.git", project: "proj", dir: "proj/inner", common: "proj/inner"},
 		{dotGit: "elsewhere/.git", project: "elsewhere", err: "outside the project"},
+		{dotGit: "linked/.git", project: "linked", err: "outside the project"},
+		{dotGit: "proj/linkin/.git", project: "proj", dir: "proj/.git", common: "proj/.git"},
 	} {
 		r, err := discoverRepo(j(tt.dotGit), j(tt.project), "")
 		if tt.err != "" {
