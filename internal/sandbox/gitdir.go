@@ -335,3 +335,102 @@ func gitConfigValue(s string) string {
 	}
 	return b.String()
 }
+
+// benignConfig are the variables that git clone and git init write in a
+// new repository's config (and a few an agent sets there), none of which
+// makes git run anything: a new repository whose config holds only these,
+// with only .sample hooks and only info/exclude, is left to the host.
+// Everything else (core.fsmonitor, core.hooksPath, core.sshCommand,
+// aliases, filters, include, remote.*.uploadpack, submodule.*.update…)
+// sends its entry to the quarantine. Section and key, lower case; "*"
+// for any subsection, "" for none.
+var benignConfig = map[[3]string]bool{
+	{"core", "", "repositoryformatversion"}: true,
+	{"core", "", "filemode"}:                true,
+	{"core", "", "bare"}:                    true,
+	{"core", "", "logallrefupdates"}:        true,
+	{"core", "", "ignorecase"}:              true,
+	{"core", "", "precomposeunicode"}:       true,
+	{"core", "", "symlinks"}:                true,
+	{"extensions", "", "objectformat"}:      true,
+	{"extensions", "", "partialclone"}:      true,
+	{"init", "", "defaultbranch"}:           true,
+	{"user", "", "name"}:                    true,
+	{"user", "", "email"}:                   true,
+	{"pull", "", "rebase"}:                  true,
+	{"pull", "", "ff"}:                      true,
+	{"remote", "*", "url"}:                  true, // see benignValue
+	{"remote", "*", "pushurl"}:              true,
+	{"remote", "*", "fetch"}:                true,
+	{"remote", "*", "tagopt"}:               true,
+	{"remote", "*", "promisor"}:             true,
+	{"remote", "*", "partialclonefilter"}:   true,
+	{"branch", "*", "remote"}:               true,
+	{"branch", "*", "merge"}:                true,
+	{"branch", "*", "pushremote"}:           true,
+	{"submodule", "*", "url"}:               true,
+	{"submodule", "*", "active"}:            true,
+	{"lfs", "", "repositoryformatversion"}:  true,
+}
+
+// benignGitConfig reports whether every variable of a configuration file
+// is in benignConfig, with a value that runs nothing: a URL is not a
+// remote helper's ("transport::address", as ext:: is) and no option.
+func benignGitConfig(data []byte) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		// What the parser below would skip git may read differently:
+		// a header that does not close is not benign.
+		s := strings.TrimSpace(line)
+		if strings.HasPrefix(s, "[") && !strings.Contains(s, "]") {
+			return false
+		}
+	}
+	for _, e := range parseGitConfig(data) {
+		sub := ""
+		if e.sub != "" {
+			sub = "*"
+		}
+		if !benignConfig[[3]string{e.section, sub, e.key}] {
+			return false
+		}
+		if (e.key == "url" || e.key == "pushurl") && (strings.Contains(e.value, "::") || strings.HasPrefix(e.value, "-")) {
+			return false
+		}
+	}
+	return true
+}
+
+// benignNewGitEntry reports whether the entry name of a git directory the
+// run created is what git clone and git init make and runs nothing: a
+// config of benignConfig, a hooks directory of .sample files only, an info
+// directory holding only exclude.
+func benignNewGitEntry(p, name string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return false
+	}
+	switch name {
+	case "config":
+		if !fi.Mode().IsRegular() {
+			return false
+		}
+		data, err := readSmall(p, maxGitConfig)
+		return err == nil && len(data) < maxGitConfig && benignGitConfig(data)
+	case "hooks", "info":
+		if !fi.IsDir() {
+			return false
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return false
+		}
+		for _, e := range ents {
+			ok := e.Type().IsRegular() && (name == "hooks" && strings.HasSuffix(e.Name(), ".sample") || name == "info" && e.Name() == "exclude")
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -262,3 +262,33 @@ func TestPlanViewGit(t *testing.T) {
 		t.Errorf("planView with a .git file pointing elsewhere: %v, want an error naming it", err)
 	}
 }
+
+func TestBenignGitConfig(t *testing.T) {
+	for _, tt := range []struct {
+		conf string
+		want bool
+	}{
+		// What git init and git clone write.
+		{"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n", true},
+		{"[remote \"origin\"]\n\turl = https://example.com/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n", true},
+		{"[user]\n\tname = A\n", true},
+		{"", true},
+		// What runs something, or is not known.
+		{"[core]\n\tfsmonitor = /x/evil\n", false},
+		{"[core]\n\thooksPath = h\n", false},
+		{"[core]\n\tsshCommand = evil\n", false},
+		{"[alias]\n\tst = !evil\n", false},
+		{"[include]\n\tpath = ../x\n", false},
+		{"[remote \"o\"]\n\turl = ext::sh -c evil\n", false},
+		{"[remote \"o\"]\n\tuploadpack = evil\n", false},
+		{"[submodule \"s\"]\n\tupdate = !evil\n", false},
+		{"[filter \"lfs\"]\n\tclean = evil\n", false},
+		{"[core] fsmonitor = evil\n", false},
+		{"[remote \"o\"]\n\turl = x\n[core\n\tfsmonitor = evil\n", false},
+		{"[core \"x\"]\n\tbare = true\n", false},
+	} {
+		if got := benignGitConfig([]byte(tt.conf)); got != tt.want {
+			t.Errorf("benignGitConfig(%q) = %v, want %v", tt.conf, got, tt.want)
+		}
+	}
+}

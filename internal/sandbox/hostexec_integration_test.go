@@ -305,6 +305,32 @@ func TestAdversarialHostExecGitInitSub(t *testing.T) {
 	}.check(t)
 }
 
+// TestAdversarialHostExecCloneKept is the control of the routes above: a
+// repository the run clones or makes with git init, with nothing planted,
+// stays whole on the host (its remote, its branch) and the run is not
+// refused.
+func TestAdversarialHostExecCloneKept(t *testing.T) {
+	h := newHostGit(t)
+	upstream := varTempDir(t)
+	h.initRepo(t, upstream)
+	project := varTempDir(t)
+	openAll(t, project)
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: h.home, Quarantine: filepath.Join(varTempDir(t), "q"),
+		Argv: sh("git clone -q " + upstream + " cloned && git init -q fresh && cd fresh && echo x > f && git add f && git commit -q -m fresh")})
+	if o.err != nil || o.res.Status() != 0 {
+		t.Fatalf("clone inside: %v, status %d", o.err, o.res.Status())
+	}
+	if len(o.res.Quarantined) != 0 {
+		t.Errorf("a plain clone and init were quarantined: %+v", o.res.Quarantined)
+	}
+	if out := h.mustGit(t, filepath.Join(project, "cloned"), "remote", "get-url", "origin"); strings.TrimSpace(out) != upstream {
+		t.Errorf("the clone's remote on the host: %q", out)
+	}
+	if out := h.mustGit(t, filepath.Join(project, "fresh"), "log", "--format=%s"); out != "fresh\n" {
+		t.Errorf("the new repository's history on the host: %q", out)
+	}
+}
+
 func TestAdversarialHostExecInBiggerRepo(t *testing.T) {
 	// The project is a folder of a bigger repository and has no .git of
 	// its own: a git init in it takes over the host's git there.

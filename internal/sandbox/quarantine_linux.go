@@ -256,8 +256,10 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 
 // takeNewGit quarantines what the host would honour of a .git entry the
 // run created: a .git file or link whole; of a git directory, every entry
-// that is not git's data (its config, hooks, info, commondir...), so that
-// the history the run committed stays on the host, without them.
+// that is not git's data (its config, hooks, info, commondir...) but what
+// git clone and git init make and runs nothing (see benignNewGitEntry), so
+// that a repository the run cloned or committed to stays on the host,
+// with nothing planted in it.
 func (pc *postCheck) takeNewGit(q *quarantiner, p string, e fs.DirEntry) {
 	if !e.IsDir() {
 		q.take(p, "a .git file or link created by the run")
@@ -265,8 +267,9 @@ func (pc *postCheck) takeNewGit(q *quarantiner, p string, e fs.DirEntry) {
 	}
 	ents, _ := os.ReadDir(p)
 	for _, e := range ents {
-		if !isGitData(e.Name()) {
-			q.take(filepath.Join(p, e.Name()), "host-executed entry of a git directory created by the run")
+		ep := filepath.Join(p, e.Name())
+		if !isGitData(e.Name()) && !benignNewGitEntry(ep, e.Name()) {
+			q.take(ep, "host-executed entry of a git directory created by the run (a config that runs commands, a hook, or an entry git init does not make)")
 		}
 	}
 	for _, name := range gitObjectsInfoExec {
