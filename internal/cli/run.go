@@ -44,7 +44,8 @@ project's top, .envrc and .nvim.lua at any depth, and sandbox.filesystem
 protect patterns (CLAUDE.md, AGENTS.md); the policy file; sandbox.filesystem
 read_write and read_only paths. After the run, once every process of it is
 gone, a post-run check moves what it created or replaced there (a .git
-anywhere, a new hook or agent setting) into <state dir>/quarantine/<run id>,
+anywhere, but of a plain clone or git init only what could run something; a
+new hook or agent setting) into <state dir>/quarantine/<run id>,
 names it on stderr and in the record, and the run exits 126; private noexec /tmp, /dev/shm and /run, and
 /run/warden/exec where executables may run (GOTMPDIR); a per-project build
 cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal
