@@ -50,6 +50,10 @@ func after(fi fs.FileInfo, since unix.Timespec) bool {
 	return !ok || st.Ctim.Sec > since.Sec || st.Ctim.Sec == since.Sec && st.Ctim.Nsec >= since.Nsec
 }
 
+// maxPostRun bounds the entries the post-run check reads in directories
+// the run changed or made; past it the run is reported as refused.
+const maxPostRun = 2_000_000
+
 // quarantiner moves entries into one run's quarantine directory.
 type quarantiner struct {
 	dir  string
@@ -214,7 +218,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 			return
 		}
 		for _, e := range ents {
-			if walked++; walked > walkBound.entries {
+			if walked++; walked > maxPostRun {
 				return
 			}
 			p := dir + "/" + e.Name()
@@ -248,8 +252,11 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 		}
 		scan(d)
 	}
-	if walked > walkBound.entries {
-		notes = append(notes, fmt.Sprintf("the post-run check stopped after %d new entries: what the run planted past them is not quarantined", walkBound.entries))
+	if walked > maxPostRun {
+		// Not a silent pass: the run is reported as refused.
+		q.list = append(q.list, Quarantined{Path: pc.project, Why: fmt.Sprintf(
+			"the post-run check stopped after %d new entries: what the run created past them was not checked", maxPostRun),
+			Error: "not checked"})
 	}
 	return q.list, notes
 }
