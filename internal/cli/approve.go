@@ -216,7 +216,7 @@ func blocks(spec sandbox.Spec, res sandbox.Result) []block {
 		bs = append(bs, block{what: fmt.Sprintf("the timeout (%v)", d), allow: fmt.Sprintf("a timeout of %v", 2*d),
 			apply: func(s *sandbox.Spec) { s.Timeout = 2 * d }})
 	}
-	for _, dir := range readOnlyWrites(spec, res.Stderr.String()) {
+	for _, dir := range readOnlyWrites(spec, res.Stderr.String(), res.Refused) {
 		d := dir
 		bs = append(bs, block{what: fmt.Sprintf("writing %q (read-only in the sandbox)", d), allow: d + " writable",
 			apply: func(s *sandbox.Spec) { s.ReadWrite = append(s.ReadWrite, d) }})
@@ -241,8 +241,9 @@ const (
 // readOnlyWrites returns the directories whose read-only mount refused a
 // write the command reported, the ones it would take to allow it: the
 // path itself when it is a protected path or a directory, else the
-// nearest directory that exists.
-func readOnlyWrites(spec sandbox.Spec, stderr string) []string {
+// nearest directory that exists. A masked path is not offered: no
+// writable path lifts a mask.
+func readOnlyWrites(spec sandbox.Spec, stderr string, refused []sandbox.Refusal) []string {
 	var out []string
 	for _, m := range roMessage().FindAllStringSubmatch(stderr, -1) {
 		p := m[1]
@@ -256,6 +257,9 @@ func readOnlyWrites(spec sandbox.Spec, stderr string) []string {
 			p = filepath.Join(spec.Project, p)
 		}
 		p = filepath.Clean(p)
+		if maskedRefusal(refused, p) {
+			continue
+		}
 		dir := p
 		if !isProtected(spec.Project, p) {
 			for {

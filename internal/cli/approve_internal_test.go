@@ -43,6 +43,10 @@ func TestBlocks(t *testing.T) {
 				"OSError: [Errno 30] Read-only file system: '" + project + "/build/out/a.o'\n" +
 				"mkdir: cannot create directory ‘/opt/tool/cache’: Read-only file system\n")},
 			[]string{project + "/.git/hooks writable", "/usr/local/lib writable", project + "/build writable"}},
+		{"a masked file is not offered", sandbox.Spec{Project: project}, sandbox.Result{ExitCode: 1,
+			Refused: []sandbox.Refusal{{Path: project + "/.env", Kind: sandbox.RefusedMasked, Error: "Read-only file system"}},
+			Stderr:  stderr("sh: 1: cannot create .env: Read-only file system\n")},
+			nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
@@ -67,7 +71,7 @@ func FuzzReadOnlyWrites(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, stderr string) {
-		got := readOnlyWrites(sandbox.Spec{Project: "/var/tmp/p"}, stderr)
+		got := readOnlyWrites(sandbox.Spec{Project: "/var/tmp/p"}, stderr, nil)
 		if len(got) > maxWriteBlocks {
 			t.Errorf("%d paths offered", len(got))
 		}

@@ -8,10 +8,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"warden.dev/warden/internal/sandbox"
 )
@@ -55,6 +59,9 @@ type auditRecord struct {
 	FilesWritten          []sandbox.Change `json:"files_written"`
 	FilesWrittenTotal     int              `json:"files_written_total"`
 	FilesWrittenTruncated bool             `json:"files_written_truncated,omitempty"`
+	// RefusedPaths are the masked and read-only paths whose refusal
+	// the command's output reports.
+	RefusedPaths []sandbox.Refusal `json:"refused_paths"`
 	// Quarantined are what the post-run check took away: entries the
 	// command created or replaced that the host would execute later.
 	Quarantined    []sandbox.Quarantined `json:"quarantined"`
@@ -84,6 +91,8 @@ type auditLimits struct {
 	CPU         float64 `json:"cpu"`
 	Nofile      int64   `json:"nofile"`
 	FsizeBytes  int64   `json:"fsize_bytes"`
+	DiskBytes   int64   `json:"disk_bytes"`
+	Inodes      int64   `json:"inodes"`
 	TimeoutMS   int64   `json:"timeout_ms"`
 	OutputBytes int64   `json:"output_bytes"`
 }
@@ -143,7 +152,7 @@ func fillResult(r *auditRecord, res sandbox.Result, timeout time.Duration) {
 	r.Cgroup = res.Cgroup
 	l := res.Limits
 	r.Limits = auditLimits{MemoryBytes: l.Memory, Pids: l.Pids, CPU: l.CPU, Nofile: l.Nofile,
-		FsizeBytes: l.Fsize, TimeoutMS: timeout.Milliseconds(), OutputBytes: l.Output}
+		FsizeBytes: l.Fsize, DiskBytes: l.Disk, Inodes: l.Inodes, TimeoutMS: timeout.Milliseconds(), OutputBytes: l.Output}
 	if res.Unenforced != nil {
 		r.Unenforced = res.Unenforced
 	}
@@ -157,6 +166,7 @@ func fillResult(r *auditRecord, res sandbox.Result, timeout time.Duration) {
 	case strings.HasPrefix(res.BlockedHow, "not recorded"):
 		r.NotRecorded = append(r.NotRecorded, auditNotDone{"blocked_syscalls", res.BlockedHow})
 	}
+	r.RefusedPaths = refusalsOf(res)
 	if res.Changes != nil {
 		r.FilesWritten = res.Changes
 	}
@@ -170,48 +180,133 @@ func fillResult(r *auditRecord, res sandbox.Result, timeout time.Duration) {
 	r.Stdout, r.Stderr = out(res.Stdout), out(res.Stderr)
 }
 
-// auditFile writes the record atomically: a temporary file made next to
-// the target before the run (so an unwritable place stops the run before
-// it starts), renamed over the target once written and synced.
+// auditFile writes the execution record where --audit-json names it.
+//
+// The place is often inside the project, which the command may write, so
+// nothing of the record may be there while the command runs (it could
+// replace a temporary file before the rename and forge "status": 0).
+// Before the run, openAudit opens the target's directory, resolved
+// without following a link a run could have planted (see
+// sandbox.OpenHostDir), and checks that a file can be made there, so an
+// unwritable place still stops the run before it starts. The record is
+// written only by commit, after the run: into a fresh file made with
+// O_CREAT|O_EXCL|O_NOFOLLOW in that directory's descriptor, synced, then
+// renamed over the name relative to the same descriptor. A link planted
+// at the name is replaced by the rename, never written through.
 type auditFile struct {
-	path string
-	tmp  *os.File
+	path  string // absolute
+	name  string // its last component
+	dir   *os.File
+	dirID sandbox.HostFile
+	spec  sandbox.Spec // how the directory was resolved
 }
 
-func openAudit(path string) (*auditFile, error) {
+func openAudit(path string, spec sandbox.Spec) (*auditFile, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".*.tmp")
+	name := filepath.Base(abs)
+	if name == "/" || name == "." || name == ".." {
+		return nil, fmt.Errorf("%s names no file", path)
+	}
+	dir, id, err := sandbox.OpenHostDir(spec, filepath.Dir(abs))
 	if err != nil {
 		return nil, err
 	}
-	return &auditFile{path: abs, tmp: tmp}, nil
+	// A file made and removed at once: the place is writable.
+	tmp, fd, err := createTemp(dir, name)
+	if err != nil {
+		dir.Close()
+		return nil, err
+	}
+	unix.Close(fd)
+	unix.Unlinkat(int(dir.Fd()), tmp, 0)
+	return &auditFile{path: abs, name: name, dir: dir, dirID: id, spec: spec}, nil
 }
 
+// auditOpenError is the error of an --audit-json FILE that cannot be
+// written: a link a run could have planted on the way stops the run as a
+// sandbox that cannot be built (125), anything else is bad input.
+func auditOpenError(path string, err error) error {
+	var le *sandbox.LinkError
+	if errors.As(err, &le) {
+		return &exitError{code: exitSandbox, msg: fmt.Sprintf("--audit-json: cannot write %s: %v", path, err),
+			hints: []string{"name the record's real directory, not one reached through a link in a directory the run can write"}}
+	}
+	return badInput(fmt.Sprintf("--audit-json: cannot write %s: %v", path, err))
+}
+
+// createTemp makes a new file for the record in dir, never through a
+// link (O_EXCL|O_NOFOLLOW), and returns its name and descriptor.
+func createTemp(dir *os.File, name string) (string, int, error) {
+	for range 10 {
+		var b [8]byte
+		rand.Read(b[:])
+		tmp := "." + name + "." + hex.EncodeToString(b[:]) + ".tmp"
+		fd, err := unix.Openat(int(dir.Fd()), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		if err == unix.EEXIST {
+			continue
+		}
+		if err != nil {
+			return "", -1, &os.PathError{Op: "create", Path: filepath.Join(dir.Name(), tmp), Err: err}
+		}
+		return tmp, fd, nil
+	}
+	return "", -1, fmt.Errorf("create a temporary file in %s: every name tried exists", dir.Name())
+}
+
+// commit writes the record. It is called only once no process of the run
+// is left: sandbox.Run returns after reaping the sandbox's init, and when
+// pid 1 of a pid namespace exits the kernel kills every other process in
+// it (nested namespaces included, which are members of it too) and reaps
+// them before init's own exit completes, so none of the command's
+// processes can race the write (nor can it leave one outside: joining
+// another namespace is refused to it). The directory is resolved again
+// here: if the command moved the one opened before the run away and put
+// another in its place, the record goes to the one a reader finds at the
+// path, which is resolved as strictly as before, and a warning says so.
 func (a *auditFile) commit(r *auditRecord) error {
 	b, err := json.MarshalIndent(r, "", "  ")
-	if err == nil {
-		_, err = a.tmp.Write(append(b, '\n'))
+	if err != nil {
+		return err
 	}
-	if err == nil {
-		err = a.tmp.Sync()
+	dir := a.dir
+	now, id, err := sandbox.OpenHostDir(a.spec, filepath.Dir(a.path))
+	if err != nil {
+		return fmt.Errorf("the directory of %s: %v", a.path, err)
 	}
-	if cerr := a.tmp.Close(); err == nil {
+	defer now.Close()
+	if id.Dev != a.dirID.Dev || id.Ino != a.dirID.Ino {
+		warningf("the directory of the execution record, %s, was replaced during the run; the record is written to the one there now", filepath.Dir(a.path))
+		dir = now
+	}
+	tmp, fd, err := createTemp(dir, a.name)
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), tmp)
+	_, err = f.Write(append(b, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(a.tmp.Name(), a.path)
+		if err = unix.Renameat(int(dir.Fd()), tmp, int(dir.Fd()), a.name); err != nil {
+			err = &os.LinkError{Op: "rename", Old: tmp, New: a.path, Err: err}
+		}
 	}
 	if err != nil {
-		os.Remove(a.tmp.Name())
+		unix.Unlinkat(int(dir.Fd()), tmp, 0)
+		return err
 	}
-	return err
+	dir.Sync()
+	return nil
 }
 
-// abandon removes the temporary file, if it is still there.
+// abandon releases the directory; nothing of the record was written.
 func (a *auditFile) abandon() {
-	a.tmp.Close()
-	os.Remove(a.tmp.Name())
+	a.dir.Close()
 }

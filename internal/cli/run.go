@@ -45,16 +45,25 @@ protect patterns (CLAUDE.md, AGENTS.md); the policy file; sandbox.filesystem
 read_write and read_only paths. After the run, once every process of it is
 gone, a post-run check moves what it created or replaced there (a .git
 anywhere, but of a plain clone or git init only what could run something; a
-new hook or agent setting) into <state dir>/quarantine/<run id>,
-names it on stderr and in the record, and the run exits 126; private noexec /tmp, /dev/shm and /run, and
-/run/warden/exec where executables may run (GOTMPDIR); a per-project build
-cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal
-/dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the sensitive set
-masked, with .env files and private keys found in the project (.env files
-inside .git and node_modules too; hard links to what is masked as well),
-plus sandbox.filesystem.hide (paths or globs); Landlock as a second file
-layer. The project walk is bounded (200,000 entries, 64 levels): a project
-past it fails (125) unless --degraded=walk.
+new hook or agent setting) into <state dir>/quarantine/<run id>, names it on
+stderr and in the record, and the run exits 126. Private noexec /tmp,
+/dev/shm and /run, and /run/warden/exec where executables may run (GOTMPDIR),
+all one tmpfs (a home below /tmp stays visible, read-only); a per-project
+build cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a
+minimal /dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the rest of the
+sensitive set masked, with .env files and private keys found in the project
+(.env files inside .git and node_modules too; hard links to what is masked as
+well), plus sandbox.filesystem.hide (paths or globs): a masked file cannot be
+read or written (the write fails, it is never thrown away); Landlock as a
+second file layer. The project walk is bounded (200,000 entries, 64 levels):
+a project past it fails (125) unless --degraded=walk. Masked and read-only
+paths whose refusal the command's errors name are listed after the run and
+in the record (refused_paths).
+A read_write, read_only or hide path, the run cache, the --policy file or
+the --audit-json directory that is, or goes through, a symbolic link in a
+directory a run can write (the project, a read_write path, the cache) is
+refused (125), never followed: an earlier run could have planted it. The
+--policy file may not be a link at all; pass its real path.
 
 Process: uid 65534 with no capabilities and no_new_privs; a seccomp filter
 (nested namespaces, ptrace, mount, keyctl, bpf, io_uring, Unix and raw
@@ -68,6 +77,9 @@ limits, else the defaults pids 1024 and memory 4GiB (or half the RAM). Where
 this user has no cgroups the defaults fall back to rlimits (RLIMIT_DATA,
 RLIMIT_NPROC), said after the run; a limit the policy asks for is enforced
 or nothing runs (125), unless --degraded=cgroup lets it fall back too.
+limits.disk and limits.inodes bound the private tmpfs (all of /tmp, /dev/shm
+and /run together, as the memory limit does without a cgroup); a writable
+host path cannot be bounded, so with either the project must be read-only.
 
 Approval (sandbox.approval): on-request (the default) and never do not ask;
 untrusted asks before a command that is not read-only; on-failure offers,
@@ -82,8 +94,10 @@ does not see a terminal there); the first and last halves of limits.output
 Audit: --audit-json FILE writes the execution record (id, command and its
 SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
 refused system calls, files changed under the writable roots, kept output,
-approval, policy revision) atomically after the run; a FILE that cannot be
-written stops the run before it starts.
+approval, policy revision) atomically once no process of the run is left,
+into a new file renamed over FILE (a link there is replaced, not followed)
+in the directory opened before the run; a FILE that cannot be written
+stops the run before it starts.
 
 --degraded=landlock|seccomp|cgroup|walk runs without that layer, on purpose; the
 run says so on stderr and in its record. Nothing else runs with less.
@@ -172,32 +186,41 @@ func runRun(ctx context.Context, args []string) error {
 	var policyApproval policyfile.ApprovalPolicy
 	// The embedded default without --policy: no sandbox section, and no
 	// network rules (every destination denied).
-	lp, err := loadPolicy(*policyPath)
+	var lp *loadedPolicy
+	var policyFile sandbox.HostFile
+	var err error
+	if *policyPath != "" {
+		// Read from a checked descriptor (policyBytes are hashed for
+		// the record's policy revision), never through a planted link.
+		var held *os.File
+		lp, policyBytes, held, policyFile, err = loadRunPolicy(spec, *policyPath)
+		if held != nil {
+			defer held.Close()
+		}
+	} else {
+		lp, err = loadPolicy("")
+	}
 	if err != nil {
 		return err
 	}
 	if *policyPath != "" {
-		// Hashed for the record's policy revision; loadPolicy reported
-		// a file that cannot be read.
-		policyBytes, _ = os.ReadFile(*policyPath)
 		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
 			return err
 		}
 		policyApproval = lp.file.Sandbox.Approval
 		// The policy must not be the governed command's to rewrite:
 		// kept read-only wherever it is (inside the project, it would
-		// be writable otherwise).
-		if abs, err := filepath.Abs(*policyPath); err == nil {
-			spec.ReadOnly = append(spec.ReadOnly, abs)
-		}
+		// be writable otherwise), and the file kept is the one read.
+		spec.ReadOnly = append(spec.ReadOnly, policyFile.Path)
+		spec.Pinned = append(spec.Pinned, policyFile)
 	}
 
 	var audit *auditFile
 	var rec *auditRecord
 	if *auditPath != "" {
-		a, err := openAudit(*auditPath)
+		a, err := openAudit(*auditPath, spec)
 		if err != nil {
-			return badInput(fmt.Sprintf("--audit-json: cannot write %s: %v", *auditPath, err))
+			return auditOpenError(*auditPath, err)
 		}
 		audit = a
 		defer audit.abandon()
@@ -214,7 +237,7 @@ func runRun(ctx context.Context, args []string) error {
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded),
-			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{},
+			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{}, RefusedPaths: []sandbox.Refusal{},
 			Quarantined:    []sandbox.Quarantined{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
@@ -356,6 +379,7 @@ func execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, runResult)
 	if res.InitKilled {
 		warningf("the sandbox's init ended while the command ran (signal %d); every process of the sandbox died with it", res.Signal)
 	}
+	summarizeRefusals(res.Refused)
 	if res.TimedOut {
 		errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
 			"raise --timeout or sandbox.limits.timeout")
@@ -395,6 +419,8 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 		CPU:    l.CPU,
 		Nofile: l.Nofile,
 		Fsize:  l.Fsize.Bytes,
+		Disk:   l.Disk.Bytes,
+		Inodes: l.Inodes,
 		Output: l.Output.Bytes,
 	}
 	if useTimeout {

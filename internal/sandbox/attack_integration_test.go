@@ -337,8 +337,8 @@ func TestExitStatus(t *testing.T) {
 
 // failSteps are init's setup steps; each must stop the run when it fails.
 var failSteps = []string{
-	"make mounts private", "prepare new root", "bind / read-only", "mount /dev", "mount /tmp",
-	"mount /run", "mount exec scratch", "bind project", "mask sensitive paths", "mount /proc", "enter new root",
+	"make mounts private", "prepare new root", "bind / read-only", "mount private tmpfs", "mount /dev", "mount /tmp",
+	"mount /run", "mount exec scratch", "bind project", "bound private tmpfs", "mask sensitive paths", "mount /proc", "enter new root",
 	"set hostname", "bring up loopback", "enter project", "drop privileges", "wait for the cgroup",
 }
 
@@ -405,13 +405,14 @@ func rerunAsNobody(t *testing.T, pattern string) []byte {
 	return out
 }
 
-// TestAttacksAsUnprivilegedUser reruns every test above as uid 65534,
+// TestAttacksAsUnprivilegedUser reruns every attack test of the package
+// (TestAttack*, and the adversarial suite, TestAdversarial*) as uid 65534,
 // through setpriv, where the kernel lets that user create namespaces.
 func TestAttacksAsUnprivilegedUser(t *testing.T) {
 	if os.Getenv(envNested) != "" {
 		t.Skip("already running as the unprivileged user")
 	}
-	out := rerunAsNobody(t, "^(TestAttack|TestToolchain|TestExitStatus|TestFailClosed)")
+	out := rerunAsNobody(t, "^(TestAttack|TestAdversarial|TestToolchain|TestExitStatus|TestFailClosed)")
 	if bytes.Contains(out, []byte("requires user namespaces")) {
 		t.Skip("the kernel does not let uid 65534 create user namespaces (see the log)")
 	}

@@ -188,13 +188,14 @@ func (i *initProc) setup() {
 		}
 		return setattr(newRoot, flags)
 	})
+	i.step("mount private tmpfs", i.mountPrivate)
 	i.step("mount /dev", i.mountDev)
-	i.step("mount /tmp", func() error { return tmpfs(newRoot+"/tmp", i.tmpfsOpts("mode=1777")) })
+	i.step("mount /tmp", func() error { return bindPrivate("tmp", newRoot+"/tmp", false) })
 	i.step("mount /run", func() error {
 		if _, err := os.Lstat(newRoot + "/run"); errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
-		return tmpfs(newRoot+"/run", i.tmpfsOpts("mode=0755"))
+		return bindPrivate("run", newRoot+"/run", false)
 	})
 	i.step("mount exec scratch", func() error {
 		if !i.cfg.ExecScratch {
@@ -206,12 +207,13 @@ func (i *initProc) setup() {
 		}
 		// Executable, unlike /tmp: toolchains that run what they just
 		// linked (go test, via GOTMPDIR) need one such place.
-		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, i.tmpfsOpts("mode=1777"))
+		return bindPrivate("exec", p, true)
 	})
 	i.step("bind project", i.bindAll)
 	if i.cfg.Network {
 		i.step("point DNS at the stub", i.pointResolver)
 	}
+	i.step("bound private tmpfs", i.boundPrivate)
 	i.step("mask sensitive paths", i.mask)
 	i.step("mount /proc", mountProc)
 	i.step("enter new root", func() error {
@@ -257,19 +259,106 @@ func setattr(path string, flags uint64) error {
 	return nil
 }
 
-// tmpfsOpts adds the size bound of a run without a memory cgroup to opts.
+// The private writable places of the view (/tmp, /dev/shm, /run and the
+// exec scratch) are directories of one tmpfs, mounted at privatePool in
+// the set-up root (gone with it once the new root is entered) and bound
+// into the view: a size or inode bound on it holds for all of them
+// together, not for each.
+const privatePool = "/private"
+
+// privateDirs are the directories of the private tmpfs and their modes.
+var privateDirs = []struct {
+	name string
+	mode uint32
+}{
+	{"tmp", 0o1777},
+	{"shm", 0o1777},  // /dev/shm
+	{"run", 0o755},   // /run, where the scratch is mounted
+	{"exec", 0o1777}, // the exec scratch
+}
+
+// privateReserved is the room in the private tmpfs's inode bound for
+// what init makes in it (its root, privateDirs, /run/warden, the
+// resolver's file and its directories) until boundPrivate sets the bounds
+// exactly.
+const privateReserved = 16
+
+// mountPrivate mounts the private tmpfs and makes its directories.
+func (i *initProc) mountPrivate() error {
+	if err := os.Mkdir(privatePool, 0o700); err != nil {
+		return err
+	}
+	if err := unix.Mount("tmpfs", privatePool, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, i.tmpfsOpts("mode=0755")); err != nil {
+		return err
+	}
+	for _, d := range privateDirs {
+		p := privatePool + "/" + d.name
+		if err := unix.Mkdir(p, 0o700); err != nil {
+			return fmt.Errorf("mkdir %s: %w", p, err)
+		}
+		// chmod, not mkdir's mode: the umask (the command's) stays as it is.
+		if err := unix.Chmod(p, d.mode); err != nil {
+			return fmt.Errorf("chmod %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// boundPrivate sets the private tmpfs's bounds, once init has made what
+// it needs in it, to what that uses plus what the command may use: the
+// command may then write exactly limits.disk bytes and create exactly
+// limits.inodes entries there.
+func (i *initProc) boundPrivate() error {
+	if i.cfg.TmpfsSize == 0 && i.cfg.TmpfsInodes == 0 {
+		return nil
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(privatePool, &st); err != nil {
+		return err
+	}
+	var opts []string
+	if i.cfg.TmpfsSize > 0 {
+		used := (st.Blocks - st.Bfree) * uint64(st.Bsize)
+		opts = append(opts, fmt.Sprintf("size=%d", used+uint64(i.cfg.TmpfsSize)))
+	}
+	if i.cfg.TmpfsInodes > 0 {
+		opts = append(opts, fmt.Sprintf("nr_inodes=%d", st.Files-st.Ffree+uint64(i.cfg.TmpfsInodes)))
+	}
+	// Through the tmpfs's own mount, whose flags (nosuid, nodev) a
+	// remount sets again.
+	return unix.Mount("", privatePool, "", unix.MS_REMOUNT|unix.MS_NOSUID|unix.MS_NODEV, strings.Join(opts, ","))
+}
+
+// tmpfsOpts adds the bounds of the private tmpfs to opts: its size (the
+// smaller of the memory limit of a run without a memory cgroup, which
+// would not see it, and limits.disk) and inodes (limits.inodes).
 func (i *initProc) tmpfsOpts(opts string) string {
 	if i.cfg.TmpfsSize > 0 {
-		return fmt.Sprintf("%s,size=%d", opts, i.cfg.TmpfsSize)
+		opts += fmt.Sprintf(",size=%d", i.cfg.TmpfsSize)
+	}
+	if i.cfg.TmpfsInodes > 0 {
+		opts += fmt.Sprintf(",nr_inodes=%d", i.cfg.TmpfsInodes+privateReserved)
 	}
 	return opts
 }
 
-func tmpfs(path, opts string) error {
-	if err := os.MkdirAll(path, 0o755); err != nil {
+// bindPrivate binds the private tmpfs's directory name at target, nosuid
+// and nodev, and noexec unless exec.
+func bindPrivate(name, target string, exec bool) error {
+	if err := os.MkdirAll(target, 0o755); err != nil {
 		return err
 	}
-	return unix.Mount("tmpfs", path, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, opts)
+	if err := unix.Mount(privatePool+"/"+name, target, "", unix.MS_BIND, ""); err != nil {
+		return err
+	}
+	flags := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
+	if !exec {
+		flags |= unix.MOUNT_ATTR_NOEXEC
+	}
+	if err := unix.MountSetattr(unix.AT_FDCWD, target, 0, &unix.MountAttr{Attr_set: flags}); err != nil {
+		return fmt.Errorf("mount_setattr %s: %w", target, err)
+	}
+	return nil
 }
 
 // devices are bound from the host's /dev into the minimal one.
@@ -299,7 +388,7 @@ func (i *initProc) mountDev() error {
 			return err
 		}
 	}
-	if err := tmpfs(dev+"/shm", i.tmpfsOpts("mode=1777")); err != nil {
+	if err := bindPrivate("shm", dev+"/shm", false); err != nil {
 		return fmt.Errorf("mount /dev/shm: %w", err)
 	}
 	// Read-only for /dev itself only: /dev/shm stays writable.
@@ -324,6 +413,12 @@ func (i *initProc) bindAll() error {
 	return nil
 }
 
+// bindOne binds b.Path of the host onto the same path of the view. Both
+// ends are opened with openat2(RESOLVE_NO_SYMLINKS): the parent resolved
+// every link, so the real paths have none, and one found now means the
+// view changed under us. The source must be the file the parent planned
+// (device and inode), and the mount is made and set up from the
+// descriptors (open_tree, mount_setattr, move_mount), never by name.
 func bindOne(b bind) error {
 	target := newRoot + b.Path
 	fi, err := os.Lstat(target)
@@ -334,7 +429,7 @@ func bindOne(b bind) error {
 			err = os.MkdirAll(target, 0o755)
 		} else if err = os.MkdirAll(filepath.Dir(target), 0o755); err == nil {
 			var f *os.File
-			if f, err = os.OpenFile(target, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			if f, err = os.OpenFile(target, os.O_CREATE|os.O_WRONLY|unix.O_NOFOLLOW, 0o644); err == nil {
 				f.Close()
 			}
 		}
@@ -348,40 +443,129 @@ func bindOne(b bind) error {
 		// changed under us.
 		return &stepError{b.Path + " is a symbolic link in the sandbox view", "retry the run"}
 	}
-	if err := unix.Mount(oldRoot+b.Path, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+	src, err := openNoLinks(oldRoot+b.Path, b.Path)
+	if err != nil {
 		return err
 	}
+	defer unix.Close(src)
+	var st unix.Stat_t
+	if err := unix.Fstat(src, &st); err != nil {
+		return fmt.Errorf("stat: %w", err)
+	}
+	if b.Ino != 0 && (st.Dev != b.Dev || st.Ino != b.Ino) {
+		return &stepError{fmt.Sprintf("%s was replaced after the run was planned (device %d inode %d, planned %d %d)", b.Path, st.Dev, st.Ino, b.Dev, b.Ino),
+			"retry the run; if it happens again, something on the host keeps replacing this path"}
+	}
+	if (st.Mode&unix.S_IFMT == unix.S_IFDIR) != b.Dir {
+		return &stepError{b.Path + " changed type after the run was planned", "retry the run"}
+	}
+	dst, err := openNoLinks(target, b.Path)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dst)
+	tree, err := unix.OpenTree(src, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH|unix.AT_RECURSIVE)
+	if err != nil {
+		return fmt.Errorf("open_tree: %w", err)
+	}
+	defer unix.Close(tree)
 	flags := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV)
 	if !b.Writable {
 		flags |= unix.MOUNT_ATTR_RDONLY
 	}
-	return setattr(target, flags)
+	// Set before the tree is attached: it is never in the view without
+	// its flags.
+	if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: flags}); err != nil {
+		return fmt.Errorf("mount_setattr %s: %w", b.Path, err)
+	}
+	if err := unix.MoveMount(tree, "", dst, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move_mount: %w", err)
+	}
+	return nil
 }
 
+// openNoLinks opens p as O_PATH without following any link on the way
+// (RESOLVE_NO_SYMLINKS, RESOLVE_NO_MAGICLINKS). name is the path in the
+// view, for errors.
+func openNoLinks(p, name string) (int, error) {
+	fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	switch {
+	case err == unix.ELOOP:
+		// The parent resolved every link; one here means the view
+		// changed under us.
+		return -1, &stepError{name + " is reached through a symbolic link in the sandbox view, which the plan had none of", "retry the run; if it happens again, something is replacing the path with a link"}
+	case err == unix.ENOSYS:
+		return -1, &stepError{"openat2: " + err.Error(), "the kernel is too old: Linux 5.12 or newer is needed"}
+	case err != nil:
+		return -1, &os.PathError{Op: "open", Path: name, Err: err}
+	}
+	return fd, nil
+}
+
+// fdPath names the open file fd for a mount(2) argument: the magic link
+// of init's own descriptor in the host's /proc (the view has no /proc
+// yet), which the kernel follows to the file itself, not by its name.
+func fdPath(fd int) string { return fmt.Sprintf("%s/proc/self/fd/%d", oldRoot, fd) }
+
 func (i *initProc) mask() error {
+	if err := makeMaskFile(); err != nil {
+		return fmt.Errorf("mask file: %w", err)
+	}
 	for _, p := range i.cfg.Masks {
-		target := newRoot + p
-		fi, err := os.Lstat(target)
+		fd, err := openNoLinks(newRoot+p, p)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // not visible in the sandbox at all
 		}
 		if err != nil {
 			return err
 		}
-		if fi.Mode()&os.ModeSymlink != 0 {
-			// The parent resolved links; one here means the view
-			// changed under us.
-			return &stepError{p + " is a symbolic link in the sandbox view", "retry the run"}
+		var st unix.Stat_t
+		err = unix.Fstat(fd, &st)
+		if err == nil {
+			err = maskPath(fdPath(fd), st.Mode&unix.S_IFMT == unix.S_IFDIR)
 		}
-		if err := maskPath(target, fi.IsDir()); err != nil {
+		unix.Close(fd)
+		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 	}
 	return nil
 }
 
-// maskPath covers a directory with an empty read-only tmpfs and anything
-// else with /dev/null.
+// maskFile is what covers a masked file: an empty regular file of mode
+// 0000 on a tmpfs of its own, read-only, in the set-up root. A write to a
+// masked file fails (EROFS, the read-only file system, whatever the
+// opening flags; truncate, chmod and utimes too), and so does a read
+// (EACCES): nothing is written into /dev/null, and the program says it
+// failed. Renaming over or removing it fails with EBUSY, as for any mount
+// point.
+const maskFile = "/mask/file"
+
+func makeMaskFile() error {
+	dir := filepath.Dir(maskFile)
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return err
+	}
+	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,nr_inodes=2,mode=0700"); err != nil {
+		return err
+	}
+	fd, err := unix.Open(maskFile, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	unix.Close(fd)
+	if err := unix.Fchmodat(unix.AT_FDCWD, maskFile, 0, 0); err != nil {
+		return err
+	}
+	return unix.Mount("", dir, "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+}
+
+// maskPath covers a directory with an empty read-only tmpfs of mode 0000
+// (nothing can be read or created in it) and anything else with
+// maskFile.
 func maskPath(target string, dir bool) error {
 	if dir {
 		if err := unix.Mount("tmpfs", target, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=0,mode=0000"); err != nil {
@@ -389,10 +573,11 @@ func maskPath(target string, dir bool) error {
 		}
 		return nil
 	}
-	return unix.Mount(newRoot+"/dev/null", target, "", unix.MS_BIND, "")
+	return unix.Mount(maskFile, target, "", unix.MS_BIND, "")
 }
 
-// procMasks are covered with /dev/null; procReadOnly become read-only.
+// procMasks are covered with maskFile (reading one fails with EACCES);
+// procReadOnly become read-only.
 var (
 	procMasks    = []string{"kcore", "sysrq-trigger", "timer_list", "keys", "kallsyms"}
 	procReadOnly = []string{"sys", "irq", "bus", "fs", "sysrq-trigger"}

@@ -21,7 +21,7 @@ type config struct {
 	// writable paths, the read-only ones.
 	Binds []bind `json:"binds"`
 	// Masks are existing paths to cover: directories with an empty
-	// tmpfs, anything else with /dev/null.
+	// tmpfs, anything else with an empty unreadable read-only file.
 	Masks []string `json:"masks"`
 	// FailAt makes init fail at the named step; tests use it to check
 	// that every layer fails closed. The value testWritableRoot instead
@@ -30,9 +30,11 @@ type config struct {
 	// CommandRlimits are the fallbacks for limits no cgroup holds, set
 	// by init on itself just before it starts the command.
 	CommandRlimits []rlimit `json:"command_rlimits,omitempty"`
-	// TmpfsSize, when set, bounds each private tmpfs: the memory limit
-	// of a run without a memory cgroup, which would not see them.
-	TmpfsSize int64 `json:"tmpfs_size,omitempty"`
+	// TmpfsSize and TmpfsInodes, when set, bound the one private tmpfs
+	// behind /tmp, /dev/shm, /run and the exec scratch (see
+	// privateBounds).
+	TmpfsSize   int64 `json:"tmpfs_size,omitempty"`
+	TmpfsInodes int64 `json:"tmpfs_inodes,omitempty"`
 	// AllowSyscalls are calls of the seccomp table left allowed.
 	AllowSyscalls []string `json:"allow_syscalls,omitempty"`
 	// Network makes the listeners of Spec.Network and points the

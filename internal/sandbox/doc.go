@@ -19,6 +19,17 @@
 //
 // # What is contained
 //
+//   - Host paths: every path a run resolves on the host (Spec.ReadWrite,
+//     Spec.ReadOnly, Spec.Hide, the cache, the files of [OpenHostFile]
+//     and [OpenHostDir]) is resolved one component at a time from
+//     O_PATH descriptors; a symbolic link in a directory the run can
+//     write (the project, Spec.ReadWrite, the cache) is refused with a
+//     [*LinkError], not followed, and no directory is made at a link's
+//     target. Init opens both ends of each bind and each mask with
+//     openat2(RESOLVE_NO_SYMLINKS) and mounts from the descriptors
+//     (open_tree, mount_setattr, move_mount), checking each bind's
+//     device and inode against the plan; [Spec.Pinned] files must be
+//     the very inode the caller read.
 //   - Filesystem: private mount propagation; / bind-mounted read-only
 //     (recursively, nosuid, nodev) and entered with pivot_root; the project
 //     read-write in [WorkspaceWrite] mode and read-only in [ReadOnly]
@@ -29,18 +40,25 @@
 //     nested repositories; core.hooksPath directories; [HostExecuted] and
 //     [Spec.Protect]; Spec.ReadOnly), with the directories between pinned
 //     as mount points so that they cannot be renamed away, and protected
-//     links' targets bound read-only; private tmpfs on /tmp, /dev/shm and /run with
-//     noexec,nosuid,nodev, and /run/warden/exec where executables may run
-//     (GOTMPDIR points there); a fresh /proc with /proc/sys read-only and
-//     the kernel's trigger files masked; a minimal /dev (null, zero, full,
-//     random, urandom, tty); the sensitive set of package pathguard
-//     masked (empty tmpfs over directories, /dev/null over files): its
-//     fixed places in the caller's home, the home's top level, every
-//     match found walking the project (inside .git and node_modules
-//     dotenv names only; past 200,000 entries or 64 levels the run fails
-//     closed unless [LayerWalk] is degraded), other names (hard links)
-//     of what is masked, the targets of links to secrets there, and
-//     [Spec.Hide] (paths, host globs, project patterns).
+//     links' targets bound read-only; one private tmpfs whose directories
+//     are bound on /tmp, /dev/shm and /run with noexec,nosuid,nodev, and on
+//     /run/warden/exec where executables may run (GOTMPDIR points there),
+//     so that one size and inode bound holds for all of them together; a
+//     home below /tmp, /dev/shm or /run bound read-only, so that the
+//     private tmpfs does not hide it; a fresh /proc with /proc/sys
+//     read-only and the kernel's trigger files masked; a minimal /dev
+//     (null, zero, full, random, urandom, tty); the sensitive set of
+//     package pathguard masked (an empty read-only tmpfs of mode 0000 over
+//     directories, and over files an empty read-only file of mode 0000,
+//     so that a write fails with EROFS and a read with EACCES instead of
+//     vanishing into /dev/null): its fixed places in the caller's home,
+//     the home's top level, every match found walking the project (inside
+//     .git and node_modules dotenv names only; past 200,000 entries or 64
+//     levels the run fails closed unless [LayerWalk] is degraded), other
+//     names (hard links) of what is masked, the targets of links to
+//     secrets there, and [Spec.Hide] (paths, host globs, project
+//     patterns). The masked and read-only paths that the command's error
+//     output names are listed in [Result.Refused].
 //   - After the run: once init is reaped, a post-run check moves what
 //     the run created among what the host executes later (a .git
 //     anywhere, a new entry of a git directory, a replaced protected
@@ -91,11 +109,13 @@
 //     unless [LayerCgroup] is in [Spec.Degraded]; then, and for the
 //     defaults (pids 1024, memory 4 GiB or half the RAM) where no cgroup
 //     can be had, they fall back to rlimits: RLIMIT_DATA per process and
-//     a size for each private tmpfs, RLIMIT_NPROC counted in the
+//     the private tmpfs's size, RLIMIT_NPROC counted in the
 //     sandbox's own user namespace (not for root, whom the kernel
 //     exempts), RLIMIT_CPU of cpu × timeout per process; each fallback is
 //     stated in [Result.Unenforced]. Stale run cgroups of dead warden
-//     processes are swept at start.
+//     processes are swept at start. [Limits.Disk] and [Limits.Inodes]
+//     bound the private tmpfs (size=, nr_inodes=); with either set, a
+//     writable host path, which nothing bounds, stops the run.
 //   - Credentials: a clean environment (the caller's PATH without
 //     relative entries, HOME, LANG, TERM, USER, GOTMPDIR, the run cache
 //     as XDG_CACHE_HOME, and [Spec.Env]).

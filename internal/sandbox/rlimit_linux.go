@@ -79,7 +79,7 @@ func fallback(missing []cgroupWant, timeout time.Duration, root bool) (rs []rlim
 		case "memory":
 			rs = append(rs, rlimit{"memory (RLIMIT_DATA)", unix.RLIMIT_DATA, uint64(w.value)})
 			tmpfsSize = w.value
-			notes = append(notes, why+fmt.Sprintf("; instead each process may hold at most %s of private writable memory (RLIMIT_DATA: heap, stacks, anonymous mappings; not shared memory or mapped files), and each private tmpfs (/tmp, /dev/shm, /run) at most %[1]s", formatBytes(w.value)))
+			notes = append(notes, why+fmt.Sprintf("; instead each process may hold at most %s of private writable memory (RLIMIT_DATA: heap, stacks, anonymous mappings; not shared memory or mapped files), and the private tmpfs mounts (/tmp, /dev/shm, /run, /run/warden/exec) together at most %[1]s", formatBytes(w.value)))
 		case "pids":
 			if root {
 				notes = append(notes, why+"; not enforced: RLIMIT_NPROC does not apply to root")
@@ -99,6 +99,18 @@ func fallback(missing []cgroupWant, timeout time.Duration, root bool) (rs []rlim
 		}
 	}
 	return rs, tmpfsSize, notes
+}
+
+// privateBounds are the size and inode bounds of the private tmpfs behind
+// /tmp, /dev/shm, /run and the exec scratch: the memory fallback (a run
+// without a memory cgroup, which would not see its pages) or limits.disk,
+// whichever is smaller, and limits.inodes. Zero is the kernel's default.
+func privateBounds(fallback int64, l Limits) (size, inodes int64) {
+	size = fallback
+	if l.Disk > 0 && (size == 0 || l.Disk < size) {
+		size = l.Disk
+	}
+	return size, l.Inodes
 }
 
 // applyRlimits sets the rlimits on init, pid, from the parent. Init is

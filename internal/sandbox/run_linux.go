@@ -26,6 +26,10 @@ import (
 // testOnlyFailAt, when set, makes init fail at that setup step.
 var testOnlyFailAt string
 
+// testOnlyPlanned, when set, is called once the view is planned, before
+// init gets it: tests change the host there, as a racing process would.
+var testOnlyPlanned func()
+
 // initCaps are the capabilities init holds, inside its own user
 // namespace only, while it builds the sandbox; it drops them all before
 // the command starts.
@@ -48,8 +52,11 @@ const sandboxID = 65534
 func Run(ctx context.Context, spec Spec) (Result, error) {
 	tr := newTracer(spec.Trace)
 	var cacheNote []string
+	if spec.Cache != "" && diskBounded(spec.Limits) {
+		cacheNote, spec.Cache = []string{noCacheBounded}, ""
+	}
 	if spec.Cache != "" {
-		real, err := makeCache(spec.Cache)
+		real, err := makeCache(spec)
 		if err != nil {
 			cacheNote = []string{fmt.Sprintf("no run cache (%v): build caches are read-only", err)}
 		}
@@ -159,7 +166,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		// What no cgroup could bound, rlimits bound as well as they can.
 		// Set by init on itself just before it starts the command:
 		// they bound the command, not init's own set-up.
-		cfg.CommandRlimits, cfg.TmpfsSize, notes = fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
+		var tmpfsSize int64
+		cfg.CommandRlimits, tmpfsSize, notes = fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
+		cfg.TmpfsSize, cfg.TmpfsInodes = privateBounds(tmpfsSize, spec.Limits)
 		rlimits = rlimitsFor(spec.Limits)
 	}
 	var msg []byte
@@ -171,6 +180,12 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 				return err
 			}
 			tr.mark("view planned")
+			if testOnlyPlanned != nil {
+				testOnlyPlanned()
+			}
+			if err := checkDiskBound(spec, v); err != nil {
+				return err
+			}
 			cfg.Binds, cfg.Masks = v.binds, v.masks
 			var err error
 			if msg, err = json.Marshal(cfg); err != nil {
@@ -300,6 +315,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	defer tr.mark("statistics read, cgroup removed")
 	res.Stdout, res.Stderr = outCap.Output(), errCap.Output()
+	res.Refused = findRefusals(v, spec, cfg.Project, res.Stderr.String(), res.Stdout.String())
 	res.Limits = spec.Limits
 	if res.Limits.Nofile == 0 {
 		res.Limits.Nofile = DefaultNofile
@@ -371,7 +387,7 @@ func buildConfig(spec Spec) (*config, error) {
 		return nil, &SetupError{What: fmt.Sprintf("unknown sandbox mode %q", spec.Mode),
 			Hint: "use read-only, workspace-write or full-access"}
 	}
-	if l := spec.Limits; l.Memory < 0 || l.Pids < 0 || l.CPU < 0 || l.Nofile < 0 || l.Fsize < 0 || l.Output < 0 {
+	if l := spec.Limits; l.Memory < 0 || l.Pids < 0 || l.CPU < 0 || l.Nofile < 0 || l.Fsize < 0 || l.Output < 0 || l.Disk < 0 || l.Inodes < 0 {
 		return nil, &SetupError{What: fmt.Sprintf("negative limit in %+v", l), Hint: "limits are positive; zero means the default"}
 	}
 	project, err := resolveDir(spec.Project)
@@ -427,6 +443,10 @@ func buildConfig(spec Spec) (*config, error) {
 	return cfg, nil
 }
 
+// resolveDir resolves the directory p (the project) on the host, one
+// component at a time as the other paths of a run (see hostResolver).
+// The caller chose it: links on the way are followed, as the kernel
+// would.
 func resolveDir(p string) (string, error) {
 	if p == "" {
 		return "", errors.New("not set")
@@ -435,18 +455,16 @@ func resolveDir(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	r := newHostResolver()
+	defer r.close()
+	f, err := r.stat(abs, resolveHow{})
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return "", err
+	if !f.isDir() {
+		return "", fmt.Errorf("%s is not a directory", f.path)
 	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", real)
-	}
-	return real, nil
+	return f.path, nil
 }
 
 // cleanEnv is the command's whole environment: the base variables, then

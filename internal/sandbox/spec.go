@@ -79,6 +79,11 @@ type Spec struct {
 	// the host would execute later (see [Result.Quarantined]). Empty:
 	// such entries are removed.
 	Quarantine string
+	// Pinned are files kept read-only like ReadOnly (list them there
+	// too) that must be the very file the caller opened (see
+	// [OpenHostFile]): a different file at the path, or a link, stops
+	// the run with a [*SetupError].
+	Pinned []HostFile
 	// Cache, when set, is a host directory (created if missing) that the
 	// command may write and that becomes its XDG_CACHE_HOME, so that
 	// build caches survive between runs without the command writing the
@@ -121,6 +126,14 @@ type Spec struct {
 	RecordChanges bool
 	// Trace, when set, receives one line per setup step with its time.
 	Trace io.Writer
+}
+
+// HostFile is one file of the host, by path and identity.
+type HostFile struct {
+	// Path is the absolute path, as the caller named it.
+	Path string
+	// Dev and Ino are its device and inode numbers.
+	Dev, Ino uint64
 }
 
 // Addresses of the listeners inside the sandbox (see [Listeners]).
@@ -201,6 +214,9 @@ var Layers = []Layer{LayerLandlock, LayerSeccomp, LayerCgroup, LayerWalk}
 //     made (as root, or in a delegated cgroup v2 subtree), otherwise
 //     skipped and listed in [Result.Unenforced], never silently.
 //   - CPU: none.
+//   - Disk and Inodes: the private tmpfs is bounded by the memory limit
+//     when no memory cgroup holds it (its pages are charged to the cgroup
+//     otherwise), else by the kernel's default (half the RAM, in all).
 //
 // RLIMIT_CORE is always 0. Rlimits are set by the parent on init before the
 // command exists; the cgroup (v2 where the controller is there and
@@ -218,6 +234,15 @@ type Limits struct {
 	// Fsize is the largest file the command may write, in bytes
 	// (RLIMIT_FSIZE; beyond it the write fails with SIGXFSZ or EFBIG).
 	Fsize int64
+	// Disk bounds the bytes the command may write in total, and Inodes
+	// the files, directories and links it may create: both hold for the
+	// private tmpfs behind /tmp, /dev/shm, /run and the exec scratch, all
+	// of them together. A writable host path cannot be bounded yet: with
+	// either set, a run with one (the project in workspace-write or
+	// full-access mode, Spec.ReadWrite) fails with a [*SetupError], and
+	// the run cache is left out.
+	Disk   int64
+	Inodes int64
 	// Output is how many bytes of each of stdout and stderr are kept in
 	// [Result] (the first half and the last half, the cut counted); zero
 	// means [DefaultOutputCap]. It never limits the live streams.
@@ -283,6 +308,9 @@ type Result struct {
 	// created or changed that the host would execute later. A run with
 	// any should be reported as refused.
 	Quarantined []Quarantined
+	// Refused are the masked and read-only paths whose refusal the
+	// command's error output reports (see [Refusal]), at most 32.
+	Refused []Refusal
 	// Limits are the limits that were in force: those requested, and
 	// the defaults that were applied (a default listed in Unenforced
 	// stays zero; Fsize and CPU zero mean none).

@@ -6,8 +6,10 @@ package sandbox
 // This file plans the filesystem view of a run on the host, before init
 // builds it. The rules:
 //
-//   - Every path is resolved on the host first (links followed), so init
-//     mounts on real paths and a link cannot redirect a mount.
+//   - Every path is resolved on the host first (links followed, but for
+//     a link in a directory the run can write, which is refused: see
+//     hostpath.go), so init mounts on real paths and a link cannot
+//     redirect a mount.
 //   - Binds are applied parents first: the project, the extra writable
 //     paths (Spec.ReadWrite, the run's cache), then the read-only ones
 //     (Spec.ReadOnly and the protected paths of the project), so that a
@@ -71,6 +73,10 @@ type bind struct {
 	// Dir tells init whether to make a directory or a file to mount on
 	// where the view has nothing at Path (under its own tmpfs).
 	Dir bool `json:"dir,omitempty"`
+	// Dev and Ino are the device and inode numbers of Path as planned:
+	// init checks that what it opens to bind is that file.
+	Dev uint64 `json:"dev,omitempty"`
+	Ino uint64 `json:"ino,omitempty"`
 }
 
 // view is the planned filesystem view of one run.
@@ -115,6 +121,8 @@ func planView(spec Spec, project string) (view, error) {
 		return v, err
 	}
 	v.masks, v.notes = masks, notes
+	r := planResolver(spec, project)
+	defer r.close()
 	writable := spec.Mode == WorkspaceWrite || spec.Mode == FullAccess
 	v.binds = append(v.binds, bind{Path: project, Writable: writable, Dir: true})
 	rw := map[string]bool{}
@@ -123,7 +131,10 @@ func planView(spec Spec, project string) (view, error) {
 		roots = append(roots, project)
 	}
 	for _, p := range spec.ReadWrite {
-		real, fi, err := resolveHost(p, true)
+		real, fi, err := r.resolveHost(p, true)
+		if se := linkSetupError("read_write", p, err); se != nil {
+			return v, se
+		}
 		if err != nil {
 			return v, &SetupError{What: fmt.Sprintf("read_write path %s: %v", p, err), Hint: "list existing absolute paths (or paths whose parent exists) in sandbox.filesystem.read_write"}
 		}
@@ -151,10 +162,18 @@ func planView(spec Spec, project string) (view, error) {
 		protect = ro
 		v.binds = append(v.binds, binds...)
 	}
+	for _, p := range protect {
+		// Followed: binding a link's target read-only protects more,
+		// and never makes anything writable.
+		r.protected[p] = true
+	}
 	for i, p := range append(readOnly, protect...) {
-		real, fi, err := resolveHost(p, false)
+		real, fi, err := r.resolveHost(p, false)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
+		}
+		if se := linkSetupError("read_only", p, err); se != nil {
+			return v, se
 		}
 		if err != nil {
 			return v, &SetupError{What: fmt.Sprintf("read_only path %s: %v", p, err), Hint: "make the path resolvable or remove it"}
@@ -170,23 +189,32 @@ func planView(spec Spec, project string) (view, error) {
 		}
 		v.binds = append(v.binds, bind{Path: real, Dir: fi.IsDir()})
 	}
+	v.binds = append(v.binds, homeBind(r, spec.Home, v.binds)...)
 	v.binds = pinParents(v.binds)
 	// Parents first; for the same path the later entry wins, so sort
 	// stably by depth and drop all but the last of each path.
 	slices.SortStableFunc(v.binds, func(a, b bind) int { return depth(a.Path) - depth(b.Path) })
 	v.binds = lastOfEach(v.binds)
+	if err := r.identify(v.binds); err != nil {
+		return v, err
+	}
 	return v, nil
 }
 
-// makeCache makes the run cache and resolves it. The cache is a
-// convenience, not a boundary: a run without it has its caches read-only,
-// as the rest of the home.
-func makeCache(dir string) (string, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
+// makeCache makes the run cache, spec.Cache, and resolves it. The cache
+// is a convenience, not a boundary: a run without it has its caches
+// read-only, as the rest of the home. It is made as mkdir -p would, but
+// one checked directory at a time: a link in the project or a read_write
+// path on the way (a run could have planted it) is refused, and nothing
+// is made at a link's target.
+func makeCache(spec Spec) (string, error) {
+	r := runRoots(spec)
+	defer r.close()
+	f, err := r.stat(spec.Cache, resolveHow{create: createAll})
+	if err == nil && !f.isDir() {
+		err = fmt.Errorf("%s is not a directory", f.path)
 	}
-	real, _, err := resolveHost(dir, false)
-	return real, err
+	return f.path, err
 }
 
 // planMasks lists the real paths to mask: the fixed places of the
@@ -241,8 +269,10 @@ func planMasks(spec Spec, project string) ([]string, []string, *projectWalk, err
 
 	var masks []string
 	seen := map[string]bool{}
+	mr := planResolver(spec, project)
+	defer mr.close()
 	for _, p := range candidates {
-		real, err := filepath.EvalSymlinks(p)
+		real, err := mr.maskTarget(p)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -580,28 +610,44 @@ func mayBeSensitive(name string) bool {
 	return false
 }
 
-// resolveHost resolves p on the host. With create, a missing directory
-// whose parent exists is made (an extra writable path the caller asked
-// for, like a cache).
-func resolveHost(p string, create bool) (string, fs.FileInfo, error) {
+// resolveHost resolves p on the host, refusing any link in a directory
+// the run can write (see hostResolver): a link there could have been
+// planted by an earlier run, and following it would bind, or make, what
+// it points to. With create, a missing directory whose parent exists is
+// made (an extra writable path the caller asked for, like a cache), with
+// mkdirat in its checked parent, and the result becomes a writable root.
+// The project's protected paths are the exception: links there are
+// followed (binding their target read-only protects more, and never
+// makes anything writable); and a pinned path (Spec.Pinned) must be, and
+// not link to, the very file the caller opened.
+func (r *hostResolver) resolveHost(p string, create bool) (string, fs.FileInfo, error) {
 	if !filepath.IsAbs(p) {
 		return "", nil, fmt.Errorf("not an absolute path")
 	}
-	real, err := filepath.EvalSymlinks(p)
-	if errors.Is(err, os.ErrNotExist) && create {
-		if err := os.Mkdir(p, 0o755); err != nil {
-			return "", nil, err
+	how := resolveHow{follow: !create && r.protected[p]}
+	if create {
+		how.create = createLast
+	}
+	pin, pinned := r.pinned[filepath.Clean(p)]
+	how.noLink = pinned
+	f, err := r.stat(p, how)
+	if pinned {
+		switch {
+		case isLinkError(err):
+		case err != nil:
+			return "", nil, fmt.Errorf("%s is gone since warden read it: %v", p, err)
+		case f.dev != pin.Dev || f.ino != pin.Ino:
+			return "", nil, fmt.Errorf("%s was replaced since warden read it", p)
 		}
-		real, err = filepath.EvalSymlinks(p)
 	}
 	if err != nil {
 		return "", nil, err
 	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return "", nil, err
+	if create {
+		r.addRoot(f.path)
 	}
-	return real, fi, nil
+	r.seen[f.path] = f
+	return f.path, statInfo{f}, nil
 }
 
 // pinParents adds, for each read-only bind inside a writable one, a

@@ -41,7 +41,7 @@
 //
 // # Sandbox and network
 //
-// Sizes (memory, fsize, output) are whole numbers with an optional unit:
+// Sizes (memory, fsize, disk, output) are whole numbers with an optional unit:
 // B, KiB, MiB, GiB, TiB, or the decimal kB, KB, MB, GB, TB; a bare number is
 // bytes. [Format] writes a size back in the unit it was given in. timeout
 // is a Go duration with a unit (90s, 10m, 1h30m); cpu is a positive number

@@ -80,9 +80,13 @@ type Limits struct {
 	Memory Size
 	Pids   int64
 	// CPU is in cores and may be fractional.
-	CPU     float64
-	Nofile  int64
-	Fsize   Size
+	CPU    float64
+	Nofile int64
+	Fsize  Size
+	// Disk bounds the bytes written and Inodes the entries created, in
+	// total, by the sandboxed command.
+	Disk    Size
+	Inodes  int64
 	Timeout time.Duration
 	Output  Size
 }

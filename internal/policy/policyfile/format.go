@@ -172,6 +172,8 @@ func formatSandbox(sb *Sandbox) *mapping {
 		}
 		count("nofile", l.Nofile)
 		size("fsize", l.Fsize)
+		size("disk", l.Disk)
+		count("inodes", l.Inodes)
 		if l.Timeout != 0 {
 			lm.add("timeout", str(formatDuration(l.Timeout)))
 		}

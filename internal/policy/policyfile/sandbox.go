@@ -19,7 +19,7 @@ import (
 var (
 	sandboxKeys    = []string{"mode", "approval", "filesystem", "limits", "env"}
 	filesystemKeys = []string{"read_write", "read_only", "hide", "protect"}
-	limitKeys      = []string{"memory", "pids", "cpu", "nofile", "fsize", "timeout", "output"}
+	limitKeys      = []string{"memory", "pids", "cpu", "nofile", "fsize", "disk", "inodes", "timeout", "output"}
 	envKeys        = []string{"pass", "set"}
 
 	sandboxModes     = []string{string(ReadOnly), string(WorkspaceWrite), string(FullAccess)}
@@ -119,7 +119,7 @@ func (d *decoder) limits(n *yaml.Node) (Limits, error) {
 	}
 	for _, f := range fs {
 		switch f.key {
-		case "memory", "fsize", "output":
+		case "memory", "fsize", "disk", "output":
 			s, err := d.size(f.v, f.key)
 			if err != nil {
 				return l, err
@@ -129,6 +129,8 @@ func (d *decoder) limits(n *yaml.Node) (Limits, error) {
 				l.Memory = s
 			case "fsize":
 				l.Fsize = s
+			case "disk":
+				l.Disk = s
 			case "output":
 				l.Output = s
 			}
@@ -138,6 +140,10 @@ func (d *decoder) limits(n *yaml.Node) (Limits, error) {
 			}
 		case "nofile":
 			if l.Nofile, err = d.integer(f.v, "nofile", 1, math.MaxInt64); err != nil {
+				return l, err
+			}
+		case "inodes":
+			if l.Inodes, err = d.integer(f.v, "inodes", 1, math.MaxInt64); err != nil {
 				return l, err
 			}
 		case "cpu":

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// Kinds of [Refusal].
+const (
+	// RefusedMasked: the path is masked (the sensitive set, Spec.Hide):
+	// it cannot be read, written, created in, renamed over or removed.
+	RefusedMasked = "masked"
+	// RefusedReadOnly: the path is bound read-only (a protected path,
+	// Spec.ReadOnly, a home below /tmp).
+	RefusedReadOnly = "read-only"
+)
+
+// Refusal is an access to a masked or read-only path that failed inside the
+// sandbox, as the command's own error output reported it. The kernel
+// refuses such accesses without telling warden; what a program reports is
+// the only trace, so an access whose failure the program keeps to itself,
+// or reports without naming the path, is not listed.
+type Refusal struct {
+	// Path is the host path the sandbox kept from the command, or below
+	// which it was.
+	Path string `json:"path"`
+	// Kind is RefusedMasked or RefusedReadOnly.
+	Kind string `json:"kind"`
+	// Error is the error the command reported: "Read-only file system"
+	// (a write), "Device or resource busy" (renaming over or removing a
+	// mount point) or, for a masked path only, "Permission denied" (a
+	// read, or creating in a masked directory).
+	Error string `json:"error"`
+}
+
+// maxRefusals bounds the refusals one run lists.
+const maxRefusals = 32
+
+// refusalErrors are the messages, as strerror words them, of the errors
+// a masked or read-only path gives (EROFS, EBUSY, EACCES), and whether a
+// read-only bind gives it: EACCES below one comes from the file's own
+// permissions or Landlock, not from the sandbox's mounts.
+var refusalErrors = []struct {
+	text     string
+	readOnly bool
+}{
+	{"Read-only file system", true},
+	{"Device or resource busy", true},
+	{"Permission denied", false},
+}
+
+// quotedPath finds quoted strings, as tools quote the paths they name.
+var quotedPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("['‘\"“`]([^'’\"”`\n]+)['’\"”`]")
+})
+
+// refusalTargets are the paths whose refusals are listed, by kind, with
+// the spellings a command may use for the project and the home.
+type refusalTargets struct {
+	kinds map[string]string
+	// files are the targets that are not directories, by directory.
+	files   map[string][]string
+	aliases [][2]string // a prefix as the command may write it, and its real path
+	project string
+}
+
+func newRefusalTargets(v view, spec Spec, project string) *refusalTargets {
+	t := &refusalTargets{kinds: map[string]string{}, files: map[string][]string{}, project: project}
+	for _, b := range v.binds {
+		if !b.Writable {
+			t.kinds[b.Path] = RefusedReadOnly
+			if !b.Dir {
+				t.files[filepath.Dir(b.Path)] = append(t.files[filepath.Dir(b.Path)], b.Path)
+			}
+		}
+	}
+	for _, m := range v.masks {
+		t.kinds[m] = RefusedMasked
+		t.files[filepath.Dir(m)] = append(t.files[filepath.Dir(m)], m)
+	}
+	for _, p := range []string{spec.Project, spec.Home} {
+		if p == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != filepath.Clean(p) {
+			t.aliases = append(t.aliases, [2]string{filepath.Clean(p), real})
+		}
+	}
+	return t
+}
+
+// resolve makes p (a word as the command wrote it, relative to the
+// project) an absolute host path.
+func (t *refusalTargets) resolve(p string) (string, bool) {
+	p = strings.TrimRight(strings.TrimLeft(p, "(<['‘\"“`"), ":,;.)>]'’\"”`")
+	if p == "" || strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return "", false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(t.project, p)
+	}
+	p = filepath.Clean(p)
+	for _, a := range t.aliases {
+		if rest, ok := strings.CutPrefix(p, a[0]); ok && (rest == "" || rest[0] == '/') {
+			p = a[1] + rest
+		}
+	}
+	return p, true
+}
+
+// match returns the target that the word p names or is below, and its
+// kind.
+func (t *refusalTargets) match(p string) (string, string, bool) {
+	p, ok := t.resolve(p)
+	if !ok {
+		return "", "", false
+	}
+	for q := p; ; q = filepath.Dir(q) {
+		if k, ok := t.kinds[q]; ok {
+			return q, k, true
+		}
+		if q == "/" || q == "." {
+			return "", "", false
+		}
+	}
+}
+
+// findRefusals lists the masked and read-only paths that the command's
+// kept output names on a line with one of the refusalErrors.
+func findRefusals(v view, spec Spec, project string, outputs ...string) []Refusal {
+	var t *refusalTargets
+	var out []Refusal
+	seen := map[string]bool{}
+	for _, text := range outputs {
+		for line := range strings.Lines(text) {
+			errText, readOnly := "", false
+			for _, e := range refusalErrors {
+				if strings.Contains(line, e.text) {
+					errText, readOnly = e.text, e.readOnly
+					break
+				}
+			}
+			if errText == "" {
+				continue
+			}
+			if t == nil {
+				t = newRefusalTargets(v, spec, project)
+				if len(t.kinds) == 0 {
+					return nil
+				}
+			}
+			var cands []string
+			for _, m := range quotedPath().FindAllStringSubmatch(line, -1) {
+				cands = append(cands, m[1])
+			}
+			cands = append(cands, strings.Fields(line)...)
+			add := func(p, kind string) bool {
+				if kind == RefusedReadOnly && !readOnly {
+					return false
+				}
+				if !seen[p] {
+					seen[p] = true
+					out = append(out, Refusal{Path: p, Kind: kind, Error: errText})
+				}
+				return len(out) == maxRefusals
+			}
+			matched := false
+			for _, c := range cands {
+				if p, kind, ok := t.match(c); ok {
+					matched = true
+					if add(p, kind) {
+						return out
+					}
+				}
+			}
+			if matched || errText != "Device or resource busy" {
+				continue
+			}
+			// A temporary file that could not be renamed over a
+			// protected or masked file next to it: how sed -i and
+			// editors save ("sed: cannot rename .git/sedXXXXXX:
+			// Device or resource busy", "./sedXXXXXX" in the project
+			// itself). Every such file of that directory is named, as
+			// the message names none; only words with a slash are taken
+			// for paths here.
+			for _, c := range cands {
+				p, ok := t.resolve(c)
+				if !ok || !strings.Contains(c, "/") {
+					continue
+				}
+				for _, f := range t.files[filepath.Dir(p)] {
+					if add(f, t.kinds[f]) {
+						return out
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestFindRefusals(t *testing.T) {
+	v := view{
+		binds: []bind{
+			{Path: "/p", Writable: true, Dir: true},
+			{Path: "/p/.git", Writable: true, Dir: true}, // a pin
+			{Path: "/p/.git/config"},
+			{Path: "/p/.git/hooks", Dir: true},
+		},
+		masks: []string{"/p/.env", "/h/.ssh"},
+	}
+	spec := Spec{Project: "/p", Home: "/h"}
+	for _, tt := range []struct {
+		name, stderr string
+		want         []Refusal
+	}{
+		{"dash", "sh: 1: cannot create .env: Read-only file system\n",
+			[]Refusal{{"/p/.env", RefusedMasked, "Read-only file system"}}},
+		{"mv over, quoted", "mv: cannot move 'x' to '.env': Device or resource busy\n",
+			[]Refusal{{"/p/.env", RefusedMasked, "Device or resource busy"}}},
+		{"python", "PermissionError: [Errno 13] Permission denied: './.env'\n",
+			[]Refusal{{"/p/.env", RefusedMasked, "Permission denied"}}},
+		{"below a masked directory, curly quotes", "mkdir: cannot create directory ‘/h/.ssh/d’: Permission denied\n",
+			[]Refusal{{"/h/.ssh", RefusedMasked, "Permission denied"}}},
+		{"protected", "sh: 2: cannot create .git/config: Read-only file system\nbash: .git/hooks/pre-commit: Read-only file system\n",
+			[]Refusal{{"/p/.git/config", RefusedReadOnly, "Read-only file system"}, {"/p/.git/hooks", RefusedReadOnly, "Read-only file system"}}},
+		{"listed once", "cat: .env: Permission denied\nrm: cannot remove '.env': Device or resource busy\n",
+			[]Refusal{{"/p/.env", RefusedMasked, "Permission denied"}}},
+		{"sed -i: its temporary file, next to the protected one", "sed: cannot rename .git/sedsMOJKe: Device or resource busy\n",
+			[]Refusal{{"/p/.git/config", RefusedReadOnly, "Device or resource busy"}}},
+		{"sed -i in the project", "sed: cannot rename ./sedAb12Cd: Device or resource busy\n",
+			[]Refusal{{"/p/.env", RefusedMasked, "Device or resource busy"}}},
+		{"EBUSY elsewhere", "umount: /mnt: Device or resource busy\n", nil},
+		{"EACCES below a read-only bind is the file's own", "cat: .git/hooks/secret: Permission denied\n", nil},
+		{"a writable path is no refusal", "sh: cannot create .git/x: Permission denied\n", nil},
+		{"no error on the line", "reading .env and .git/config\n", nil},
+		{"another error", "cp: cannot stat '.env': No such file or directory\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := findRefusals(v, spec, "/p", tt.stderr)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("findRefusals(%q) (-want +got):\n%s", tt.stderr, diff)
+			}
+		})
+	}
+}
