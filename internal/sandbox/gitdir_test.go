@@ -181,7 +181,7 @@ func TestGitData(t *testing.T) {
 		"BISECT_LOG": true, "AUTO_MERGE": true, "COMMIT_EDITMSG": true, "packed-refs": true,
 		"index.lock": true, "config.lock": true, "rebase-merge": true, "sequencer": true,
 		"shallow": true, "gc.pid": true, "lost-found": true, "description": true,
-		"sharedindex.0123": true,
+		"sharedindex.0123": true, "lfs": true,
 		// Host-executed: everything else.
 		"config": false, "config.worktree": false, "commondir": false, "gitdir": false,
 		"hooks": false, "info": false, "worktrees": false, "modules": false, "x": false,

@@ -101,10 +101,12 @@ var gitData = []string{
 	"shallow",
 	"gc.pid",
 	"gc.log",
-	"lost-found",  // git fsck --lost-found
-	"description", // gitweb's text
-	"branches",    // legacy, read as remote shorthands without commands
-	"filter-repo", // git filter-repo's state
+	"lost-found",    // git fsck --lost-found
+	"description",   // gitweb's text
+	"branches",      // legacy, read as remote shorthands without commands
+	"filter-repo",   // git filter-repo's state
+	"lfs",           // Git LFS's object store and temporary files
+	"index.stash.*", // git stash's temporary index
 }
 
 // gitObjectsInfoExec are the entries of objects/info that redirect where
