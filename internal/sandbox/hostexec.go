@@ -166,12 +166,14 @@ type fileID struct {
 }
 
 // gitSnap is a git directory the run could write, as it was at start.
+// Names are enough: what is not git's data among them is bound
+// read-only, and a mount point cannot be replaced or removed.
 type gitSnap struct {
 	dir string
 	// top are its entries, info those of objects/info; infoOnly: only
 	// objects/ of it was writable (a common directory outside the
 	// project, whose top is read-only).
-	top, info map[string]fileID
+	top, info map[string]bool
 	infoOnly  bool
 }
 
@@ -226,6 +228,21 @@ func (pc *postCheck) keepLink(p string) {
 	if t, err := os.Readlink(p); err == nil {
 		pc.kept = append(pc.kept, kept{path: p, id: statID(fi), link: t})
 	}
+}
+
+// keepDangling records the protected link p, if it is one whose target
+// does not exist: the link is kept, and its target, where the run could
+// create it, must not appear.
+func (pc *postCheck) keepDangling(p string) {
+	t, err := os.Readlink(p)
+	if err != nil {
+		return
+	}
+	pc.keepLink(p)
+	if !filepath.IsAbs(t) {
+		t = filepath.Join(filepath.Dir(p), t)
+	}
+	pc.paths = append(pc.paths, filepath.Clean(t))
 }
 
 // keepFile records the .git file or link p for the post-run check.
@@ -335,7 +352,7 @@ func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw
 			if !inside && spec.Mode != WorkspaceWrite {
 				continue // read-only, with the rest of the host
 			}
-			snap := gitSnap{dir: d, top: map[string]fileID{}, info: map[string]fileID{}}
+			snap := gitSnap{dir: d, top: map[string]bool{}, info: map[string]bool{}}
 			if !inside && d != repo.Dir {
 				// A linked worktree's common directory: its data
 				// directories only.
@@ -365,21 +382,16 @@ func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw
 					return nil, nil, nil, &SetupError{What: fmt.Sprintf("git directory %s: %v", d, err), Hint: "make it readable or remove it"}
 				}
 				for _, e := range ents {
-					p := filepath.Join(d, e.Name())
-					if fi, err := e.Info(); err == nil {
-						snap.top[e.Name()] = statID(fi)
-					}
+					snap.top[e.Name()] = true
 					if !isGitData(e.Name()) {
-						ro = append(ro, p)
+						ro = append(ro, filepath.Join(d, e.Name()))
 					}
 				}
 			}
 			info := filepath.Join(d, "objects", "info")
 			if ents, err := os.ReadDir(info); err == nil {
 				for _, e := range ents {
-					if fi, err := e.Info(); err == nil {
-						snap.info[e.Name()] = statID(fi)
-					}
+					snap.info[e.Name()] = true
 					if slices.Contains(gitObjectsInfoExec, e.Name()) {
 						ro = append(ro, filepath.Join(info, e.Name()))
 					}

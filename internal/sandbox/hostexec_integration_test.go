@@ -471,6 +471,23 @@ func TestAdversarialHostExecHooksSymlink(t *testing.T) {
 	wantQuarantined(t, o.res, filepath.Join(project, ".git/hooks"))
 }
 
+func TestAdversarialHostExecHooksDanglingLink(t *testing.T) {
+	// .git/hooks links to a directory that does not exist yet: the run
+	// makes it, with a hook.
+	o, project, _ := route{
+		setup: func(t *testing.T, h *hostGit, project string) string {
+			h.initRepo(t, project)
+			os.RemoveAll(filepath.Join(project, ".git/hooks"))
+			if err := os.Symlink("../githooks", filepath.Join(project, ".git/hooks")); err != nil {
+				t.Fatal(err)
+			}
+			return project
+		},
+		plant: `mkdir githooks && cp "$EVIL" githooks/pre-commit`,
+	}.check(t)
+	wantQuarantined(t, o.res, filepath.Join(project, "githooks"))
+}
+
 func TestAdversarialHostExecProjectFiles(t *testing.T) {
 	project := openProject(t)
 	q := filepath.Join(varTempDir(t), "q")

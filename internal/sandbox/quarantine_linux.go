@@ -173,32 +173,30 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 		}
 	}
 	// The git directories the run could write: every entry that is not
-	// git's data, new or changed.
+	// git's data and was not there at start. Only a directory whose
+	// ctime moved can have a new entry.
+	changed := func(dir string) bool {
+		fi, err := os.Lstat(dir)
+		return err == nil && after(fi, since)
+	}
 	for _, g := range pc.gitDirs {
-		if !g.infoOnly {
+		if !g.infoOnly && changed(g.dir) {
 			ents, _ := os.ReadDir(g.dir)
 			for _, e := range ents {
 				p := filepath.Join(g.dir, e.Name())
-				if isGitData(e.Name()) || pc.lifted[p] || keptSet[p] {
+				if g.top[e.Name()] || isGitData(e.Name()) || pc.lifted[p] || keptSet[p] {
 					continue
 				}
-				fi, err := e.Info()
-				if err != nil {
-					continue
-				}
-				if was, ok := g.top[e.Name()]; !ok || was != statID(fi) {
-					q.take(p, "host-executed entry of a git directory (git reads it: config, hooks, commondir...)")
-				}
+				q.take(p, "host-executed entry of a git directory (git reads it: config, hooks, commondir...)")
 			}
 		}
 		info := filepath.Join(g.dir, "objects", "info")
+		if !changed(info) {
+			continue
+		}
 		for _, name := range gitObjectsInfoExec {
 			p := filepath.Join(info, name)
-			fi, err := os.Lstat(p)
-			if err != nil || pc.lifted[p] {
-				continue
-			}
-			if was, ok := g.info[name]; !ok || was != statID(fi) {
+			if _, err := os.Lstat(p); err == nil && !g.info[name] && !pc.lifted[p] {
 				q.take(p, "alternate object store of a git directory")
 			}
 		}

@@ -170,6 +170,12 @@ func planView(spec Spec, project string) (view, error) {
 	for i, p := range append(readOnly, protect...) {
 		real, fi, err := r.resolveHost(p, false)
 		if errors.Is(err, os.ErrNotExist) {
+			if i >= len(readOnly) && v.post != nil {
+				// A link to nothing among the protected paths: the
+				// link is restored if replaced, and its target may
+				// not be created.
+				v.post.keepDangling(p)
+			}
 			continue
 		}
 		if se := linkSetupError("read_only", p, err); se != nil {
