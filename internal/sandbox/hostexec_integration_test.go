@@ -488,6 +488,34 @@ func TestAdversarialHostExecHooksDanglingLink(t *testing.T) {
 	wantQuarantined(t, o.res, filepath.Join(project, "githooks"))
 }
 
+func TestAdversarialHostExecReadWriteRepo(t *testing.T) {
+	// A sibling repository the policy lets the run write: its hooks and
+	// config are protected as the project's, and a repository made in
+	// it is quarantined.
+	h := newHostGit(t)
+	project, sibling := varTempDir(t), varTempDir(t)
+	h.initRepo(t, sibling)
+	openAll(t, project)
+	openAll(t, sibling)
+	tr := newTrap(t)
+	plant := `cp "$EVIL" "$S/.git/hooks/pre-commit"; ` + fsmonitorConfig + ` >> "$S/.git/config"; git init -q "$S/new" && cp "$EVIL" "$S/new/.git/hooks/pre-commit"; echo ok > "$S/written"`
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: h.home, ReadWrite: []string{sibling},
+		Env: []string{"EVIL=" + tr.evil, "S=" + sibling}, Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh(plant)})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	defaultTrigger(t, h, sibling, tr)
+	defaultTrigger(t, h, filepath.Join(sibling, "new"), tr)
+	if tr.sprung() {
+		t.Errorf("the host executed what the run planted in a read_write repository (quarantined: %+v)", o.res.Quarantined)
+	}
+	wantQuarantined(t, o.res, filepath.Join(sibling, "new/.git/hooks"))
+	// Control: the read_write path itself is writable.
+	if b, _ := os.ReadFile(filepath.Join(sibling, "written")); string(b) != "ok\n" {
+		t.Errorf("control: the read_write path was not written: %q", b)
+	}
+}
+
 func TestAdversarialHostExecProjectFiles(t *testing.T) {
 	project := openProject(t)
 	q := filepath.Join(varTempDir(t), "q")

@@ -323,7 +323,12 @@ type projectWalk struct {
 // workers as there are CPUs: on a large tree the walk is most of a run's
 // set-up.
 func walkProject(project string, rel, protect []string) *projectWalk {
-	w := &walker{rel: rel, protect: protect, root: project, queue: []walkDir{{path: project}}}
+	return (&walker{rel: rel, protect: protect, root: project}).run()
+}
+
+// run walks w.root with as many workers as there are CPUs.
+func (w *walker) run() *projectWalk {
+	w.queue = []walkDir{{path: w.root}}
 	w.cond = sync.NewCond(&w.mu)
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
@@ -344,11 +349,7 @@ func walkProject(project string, rel, protect []string) *projectWalk {
 // walkRoot walks a writable root other than the project (a read_write
 // path) for its .git entries and its directories only.
 func walkRoot(root string) *projectWalk {
-	w := &walker{root: root, gitOnly: true, queue: []walkDir{{path: root}}}
-	w.cond = sync.NewCond(&w.mu)
-	w.work()
-	w.pw.truncated = w.truncated.Load()
-	return &w.pw
+	return (&walker{root: root, gitOnly: true}).run()
 }
 
 // otherNames returns the other names in the project of the masked files
