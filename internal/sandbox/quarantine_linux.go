@@ -203,7 +203,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 	}
 	for _, p := range pc.paths {
 		if _, err := os.Lstat(p); err == nil && !pc.lifted[p] {
-			q.take(p, "core.hooksPath directory, protected like .git/hooks")
+			q.take(p, "protected path that did not exist at start (a core.hooksPath directory, protected like .git/hooks, or a protected link's target)")
 		}
 	}
 	// New entries in the writable roots: a .git anywhere, a
