@@ -64,9 +64,12 @@ type auditRecord struct {
 	FilesWrittenTruncated bool             `json:"files_written_truncated,omitempty"`
 	// RefusedPaths are the masked and read-only paths whose refusal
 	// the command's output reports.
-	RefusedPaths   []sandbox.Refusal `json:"refused_paths"`
-	NotRecorded    []auditNotDone    `json:"not_recorded"`
-	PolicyRevision string            `json:"policy_revision"`
+	RefusedPaths []sandbox.Refusal `json:"refused_paths"`
+	// Quarantined are what the post-run check took away: entries the
+	// command created or replaced that the host would execute later.
+	Quarantined    []sandbox.Quarantined `json:"quarantined"`
+	NotRecorded    []auditNotDone        `json:"not_recorded"`
+	PolicyRevision string                `json:"policy_revision"`
 	// Approval is the approval policy in force; Denied says it refused
 	// the run before it started.
 	Approval string `json:"approval"`
@@ -176,6 +179,9 @@ func fillResult(r *auditRecord, res sandbox.Result, timeout time.Duration) {
 		r.FilesWritten = res.Changes
 	}
 	r.FilesWrittenTotal, r.FilesWrittenTruncated = res.ChangesTotal, res.ChangesTruncated
+	if res.Quarantined != nil {
+		r.Quarantined = res.Quarantined
+	}
 	out := func(o sandbox.Output) auditOutput {
 		return auditOutput{Text: o.String(), HeadBytes: len(o.Head), TailBytes: len(o.Tail), TotalBytes: o.Total, CutBytes: o.Cut}
 	}

@@ -28,31 +28,45 @@ const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--server
 
 Runs CMD inside Warden's Linux sandbox and exits with its status (128+signal
 when it was killed, 125 when the sandbox could not be built, 126 when the
-approval policy refused it).
+policy, the person, or the post-run check refused what the command did).
 
 Filesystem: new user, mount, pid, ipc, uts and network namespaces; / read-only;
 the project read-write (sandbox.mode workspace-write, the default) or
-read-only (read-only), or everything writable (full-access); its protected
-paths (.git/hooks, .git/config, .claude, .codex, .gemini, .mcp.json, .vscode,
-.idea) and the policy file read-only but in full-access; sandbox.filesystem
-read_write and read_only paths; private noexec /tmp, /dev/shm and /run, and
-/run/warden/exec where executables may run (GOTMPDIR), all one tmpfs (a home
-below /tmp stays visible, read-only); a per-project build cache
-(XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a minimal /dev;
-~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, ~/.npmrc, ~/.docker, ~/.kube, shell
-histories and the rest of the sensitive set masked, with private keys and .env
-files found in the project and to depth 3 of the home, plus
-sandbox.filesystem.hide (paths or globs): a masked file cannot be read or
-written (the write fails, it is never thrown away); Warden's own state and
-configuration directories, its CA and the files network.credentials are read
-from masked, whatever the policy says; Landlock as a second file layer.
-Masked and read-only paths whose refusal the command's errors name are listed
-after the run and in the record (refused_paths). A read_write, read_only or
-hide path, the run cache, the --policy file or the --audit-json directory
-that is, or goes through, a symbolic link in a directory a run can write (the
-project, a read_write path, the cache) is refused (125), never followed: an
-earlier run could have planted it. The --policy file may not be a link at
-all; pass its real path.
+read-only (read-only), or everything writable (full-access); what the host
+executes later read-only but in full-access: every entry of each git
+directory but its data (objects, refs, logs, index, HEAD...: config, hooks,
+info, commondir, worktrees, modules are not), found without running git,
+through .git files of linked worktrees and submodules, in nested
+repositories too; the core.hooksPath directories of every config level;
+.claude, .codex, .gemini, .cursor, .windsurf, .continue, .aider.conf.yml,
+.mcp.json, .vscode, .idea, .zed, *.code-workspace, .devcontainer at the
+project's top, .envrc and .nvim.lua at any depth, and sandbox.filesystem
+protect patterns (CLAUDE.md, AGENTS.md); the policy file; sandbox.filesystem
+read_write and read_only paths. After the run, once every process of it is
+gone, a post-run check moves what it created or replaced there (a .git
+anywhere, but of a plain clone or git init only what could run something; a
+new hook or agent setting) into <state dir>/quarantine/<run id>, names it on
+stderr and in the record, and the run exits 126. Private noexec /tmp,
+/dev/shm and /run, and /run/warden/exec where executables may run (GOTMPDIR),
+all one tmpfs (a home below /tmp stays visible, read-only); a per-project
+build cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a
+minimal /dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, ~/.npmrc, ~/.docker,
+~/.kube, shell histories and the rest of the sensitive set masked, with .env
+files and private keys found in the project (.env files inside .git and
+node_modules too; hard links to what is masked as well) and to depth 3 of the
+home, plus sandbox.filesystem.hide (paths or globs): a masked file cannot be
+read or written (the write fails, it is never thrown away); Warden's own
+state and configuration directories, its CA and the files
+network.credentials are read from masked, whatever the policy says; Landlock
+as a second file layer. The project walk is bounded (200,000 entries, 64 levels):
+a project past it fails (125) unless --degraded=walk. Masked and read-only
+paths whose refusal the command's errors name are listed after the run and
+in the record (refused_paths).
+A read_write, read_only or hide path, the run cache, the --policy file or
+the --audit-json directory that is, or goes through, a symbolic link in a
+directory a run can write (the project, a read_write path, the cache) is
+refused (125), never followed: an earlier run could have planted it. The
+--policy file may not be a link at all; pass its real path.
 
 Home (sandbox.filesystem.home): visible, the default, shows the home read-only
 with those masks; hidden replaces it with an empty read-only directory into
@@ -114,7 +128,7 @@ into a new file renamed over FILE (a link there is replaced, not followed)
 in the directory opened before the run; a FILE that cannot be written
 stops the run before it starts.
 
---degraded=landlock|seccomp|cgroup runs without that layer, on purpose; the
+--degraded=landlock|seccomp|cgroup|walk runs without that layer, on purpose; the
 run says so on stderr and in its record. Nothing else runs with less.
 
 Network: the sandbox's only way out is Warden's egress proxy, outside it,
@@ -145,7 +159,7 @@ func runRun(ctx context.Context, args []string) error {
 	task := fs.String("task", "", "task `ID` for the execution record")
 	noApprover := fs.Bool("no-approver", false, "never ask at the terminal: every question of the approval policy is answered no")
 	var degraded []sandbox.Layer
-	fs.Func("degraded", "run without `LAYER` (landlock, seccomp or cgroup; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
+	fs.Func("degraded", "run without `LAYER` (landlock, seccomp, cgroup or walk; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
 		for _, name := range strings.Split(v, ",") {
 			l := sandbox.Layer(strings.TrimSpace(name))
 			if !slices.Contains(sandbox.Layers, l) {
@@ -273,6 +287,7 @@ func runRun(ctx context.Context, args []string) error {
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded, timeoutSource == timeoutOff),
 			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{}, RefusedPaths: []sandbox.Refusal{},
+			Quarantined:    []sandbox.Quarantined{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
 		}
@@ -288,6 +303,7 @@ func runRun(ctx context.Context, args []string) error {
 	if rec != nil {
 		runID = rec.ID
 	}
+	spec.Quarantine = quarantineDir(runID)
 	// The only way out: the egress proxy and the DNS stub, here, outside
 	// the sandbox.
 	eg, err := newEgress(runID, lp)
@@ -338,8 +354,14 @@ func runRun(ctx context.Context, args []string) error {
 				rec.FirstAttempt = &auditAttempt{Status: result.code, BlockedSyscalls: res.BlockedSyscalls, Approved: why}
 			}
 			spec = next
+			first := res.Quarantined
 			res, result = execute(ctx, spec)
+			// What the first attempt planted was taken away too.
+			res.Quarantined = append(first, res.Quarantined...)
 		}
+	}
+	if len(res.Quarantined) > 0 {
+		result = runResult{exitError: quarantined(res.Quarantined, result.code)}
 	}
 	if audit != nil {
 		fillResult(rec, res, spec.Timeout)
@@ -363,6 +385,28 @@ func runRun(ctx context.Context, args []string) error {
 		}
 	}
 	return result.exitError
+}
+
+// exitQuarantined is the status of a run whose post-run check took away
+// what the command planted: the command did something refused.
+const exitQuarantined = exitDenied
+
+// quarantined prints what the post-run check took away and returns the
+// run's refusal.
+func quarantined(qs []sandbox.Quarantined, status int) *exitError {
+	for _, q := range qs {
+		where := "removed"
+		if q.MovedTo != "" {
+			where = "moved to " + q.MovedTo
+		}
+		if q.Error != "" {
+			where += "; " + q.Error
+		}
+		errorf("post-run check: %s: %s (%s)", q.Path, q.Why, where)
+	}
+	return &exitError{code: exitQuarantined,
+		msg:   fmt.Sprintf("the command planted %d entries the host would execute later (command status %d); they were taken away", len(qs), status),
+		hints: []string{"look at them in the quarantine before restoring any; name a path in sandbox.filesystem.read_write to let runs write it"}}
 }
 
 // runResult is how one run ended, as an exit status and message.
@@ -423,6 +467,7 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 	for _, p := range sb.Filesystem.ReadOnly {
 		spec.ReadOnly = append(spec.ReadOnly, hostPath(p, spec.Home, spec.Project))
 	}
+	spec.Protect = append(spec.Protect, sb.Filesystem.Protect...)
 	// Each limit set here is enforced or the run fails (125); the ones
 	// left at zero take the sandbox's defaults.
 	spec.Limits = sandbox.Limits{
@@ -467,6 +512,7 @@ var degradedEffect = map[sandbox.Layer]string{
 	sandbox.LayerLandlock: "files are contained by the mounts alone",
 	sandbox.LayerSeccomp:  "no system call is filtered (nested namespaces, ptrace, io_uring, keyctl, raw sockets are open)",
 	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (see the notes after the run)",
+	sandbox.LayerWalk:     "past the project walk's bound, sensitive files are not masked and host-executed files not protected",
 }
 
 // degradedNames are the record's degraded list: the layers, and

@@ -34,11 +34,14 @@
 //     (recursively, nosuid, nodev) and entered with pivot_root; the project
 //     read-write in [WorkspaceWrite] mode and read-only in [ReadOnly]
 //     mode, / writable in [FullAccess] mode; [Spec.ReadWrite] and
-//     [Spec.ReadOnly] paths; the [ProtectedPaths] of the project and
-//     Spec.ReadOnly kept read-only inside writable binds, with the
-//     directories between pinned as mount points so that they cannot be
-//     renamed away; one private tmpfs whose directories are bound on
-//     /tmp, /dev/shm and /run with noexec,nosuid,nodev, and on
+//     [Spec.ReadOnly] paths; what the host executes later kept read-only
+//     inside writable binds (every entry of each git directory but git's
+//     data, found without running git through .git files, commondir and
+//     nested repositories; core.hooksPath directories; [HostExecuted] and
+//     [Spec.Protect]; Spec.ReadOnly), with the directories between pinned
+//     as mount points so that they cannot be renamed away, and protected
+//     links' targets bound read-only; one private tmpfs whose directories
+//     are bound on /tmp, /dev/shm and /run with noexec,nosuid,nodev, and on
 //     /run/warden/exec where executables may run (GOTMPDIR points there),
 //     so that one size and inode bound holds for all of them together; a
 //     home below /tmp, /dev/shm or /run bound read-only, so that the
@@ -55,14 +58,21 @@
 //     every match a walk of the home finds to depth 3 (at most 4,096
 //     entries in 256 directories; caches, toolchains, network and FUSE
 //     filesystems not entered), every match found walking the project
-//     (.git and node_modules not entered, at most 100,000 entries), the
-//     targets of links to secrets there, [Spec.Mask] (literal paths: the
-//     caller's own secrets) and [Spec.Hide] (paths, host globs, project
-//     patterns). The masked and read-only paths that the command's error
-//     output names are listed in [Result.Refused]. With [Spec.HideHome]
-//     the home is an empty read-only tmpfs, mounted before the binds,
-//     into which only the project, [HomeCaches] (read-only) and the other
-//     binds below it are bound back.
+//     (inside .git and node_modules dotenv names only; past 200,000
+//     entries or 64 levels the run fails closed unless [LayerWalk] is
+//     degraded), other names (hard links) of what is masked, the targets
+//     of links to secrets there, [Spec.Mask] (literal paths: the caller's
+//     own secrets) and [Spec.Hide] (paths, host globs, project patterns).
+//     The masked and read-only paths that the command's error output
+//     names are listed in [Result.Refused]. With [Spec.HideHome] the home
+//     is an empty read-only tmpfs, mounted before the binds, into which
+//     only the project, [HomeCaches] (read-only) and the other binds
+//     below it are bound back.
+//   - After the run: once init is reaped, a post-run check moves what
+//     the run created among what the host executes later (a .git
+//     anywhere, a new entry of a git directory, a replaced protected
+//     link or .git file, a new host-executed file) into
+//     [Spec.Quarantine], listed in [Result.Quarantined].
 //   - Files, second layer: Landlock (go-landlock, the best ABI the kernel
 //     offers, on every thread of init just before seccomp, inherited by
 //     the command) enforces the same rules on its own: the whole view
@@ -153,8 +163,11 @@
 // reading the whole view: the masked sensitive set is hidden by the mounts
 // alone, and a command can read any other file the caller can read (a
 // dotenv file or a key deeper than the home walk's depth, for example, is
-// not masked unless [Spec.HideHome]). Read-only paths inside writable ones, protected paths included,
-// are the mounts' alone for the same reason, and protect only what exists
-// when the run starts. In full-access mode, only the project and
+// not masked unless [Spec.HideHome]). Read-only paths inside writable
+// ones, protected paths included, are the mounts' alone for the same
+// reason, and hold only what exists when the run starts: what is created
+// is the post-run check's, after the run, so a host tool reading the
+// project during the run can still see it. In full-access mode, only the
+// project and
 // Spec.ReadWrite are searched for changed files.
 package sandbox

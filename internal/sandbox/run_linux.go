@@ -359,6 +359,13 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	cg.stats(&res)
 	res.Unenforced = append(append(notes, v.notes...), cacheNote...)
+	if planWaited && planErr == nil {
+		// Init is reaped: no process of the run is left to race it.
+		var qnotes []string
+		res.Quarantined, qnotes = v.post.run(spec.Quarantine, since)
+		res.Unenforced = append(res.Unenforced, qnotes...)
+		tr.mark("post-run check")
+	}
 	if spec.RecordChanges {
 		res.Changes, res.ChangesTotal, res.ChangesTruncated = changesSince(v.writableRoots(), since)
 	}
@@ -485,6 +492,8 @@ func buildConfig(spec Spec) (*config, error) {
 		case LayerCgroup:
 			// Read by newCgroup: requested limits fall back to
 			// rlimits instead of failing.
+		case LayerWalk:
+			// Read by planView: a project past the walk's bound runs.
 		default:
 			return nil, &SetupError{What: fmt.Sprintf("unknown layer %q to run without", l), Hint: fmt.Sprintf("layers that can be turned off: %v", Layers)}
 		}

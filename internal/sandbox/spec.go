@@ -27,7 +27,8 @@ const (
 	// (and Spec.ReadWrite).
 	ReadOnly Mode = "read-only"
 	// WorkspaceWrite also makes the project directory writable, but for
-	// its [ProtectedPaths].
+	// what the host executes later ([HostExecuted], the non-data entries
+	// of its git directories, Spec.Protect).
 	WorkspaceWrite Mode = "workspace-write"
 	// FullAccess lifts the filesystem ceiling: everything the caller may
 	// write is writable, protected paths included. Every other boundary
@@ -71,12 +72,23 @@ type Spec struct {
 	HideHome bool
 	// ReadWrite lists more absolute host paths the command may write, in
 	// every mode; a missing directory whose parent exists is created.
-	// Naming one of the [ProtectedPaths] exactly makes it writable.
+	// Naming one of the protected paths ([HostExecuted], an entry of a
+	// git directory, Spec.Protect) exactly makes it writable.
 	ReadWrite []string
 	// ReadOnly lists absolute host paths kept read-only even inside a
 	// writable one (the project, a ReadWrite path). Paths that do not
 	// exist are ignored.
 	ReadOnly []string
+	// Protect lists more project entries the host executes later, on top
+	// of [HostExecuted], as patterns relative to the project in the
+	// syntax of Spec.Hide (CLAUDE.md matches at any depth): those that
+	// exist are kept read-only, those the run creates are quarantined.
+	Protect []string
+	// Quarantine is the host directory (made, mode 0700, when first
+	// needed) where the post-run check moves what the run planted that
+	// the host would execute later (see [Result.Quarantined]). Empty:
+	// such entries are removed.
+	Quarantine string
 	// Pinned are files kept read-only like ReadOnly (list them there
 	// too) that must be the very file the caller opened (see
 	// [OpenHostFile]): a different file at the path, or a link, stops
@@ -130,7 +142,8 @@ type Spec struct {
 	Signals <-chan os.Signal
 	// Degraded lists layers this run goes without, by the caller's
 	// explicit choice (warden run --degraded): [LayerLandlock],
-	// [LayerSeccomp]. Every other layer is mandatory.
+	// [LayerSeccomp], [LayerCgroup], [LayerWalk]. Every other layer is
+	// mandatory.
 	Degraded []Layer
 	// RecordChanges asks for Result.Changes: the writable roots (the
 	// project in workspace-write mode, ReadWrite) are walked after the run
@@ -205,11 +218,15 @@ const (
 	// it, requested memory, pids and cpu limits fall back to per-process
 	// rlimits (see [Limits]) instead of stopping the run.
 	LayerCgroup Layer = "cgroup"
+	// LayerWalk is the bound of the project walk: with it degraded, a
+	// project (or read_write path) past the bound runs, and its files
+	// past the bound are neither masked nor protected.
+	LayerWalk Layer = "walk"
 )
 
 // Layers lists every layer a run can go without, for flag help and
 // validation.
-var Layers = []Layer{LayerLandlock, LayerSeccomp, LayerCgroup}
+var Layers = []Layer{LayerLandlock, LayerSeccomp, LayerCgroup, LayerWalk}
 
 // Limits bounds the resources of one run. A field that is set (above zero)
 // is a request: it is enforced or the run fails with a [*SetupError] before
@@ -316,6 +333,11 @@ type Result struct {
 	Changes          []Change
 	ChangesTotal     int
 	ChangesTruncated bool
+	// Quarantined are the entries the post-run check took away from
+	// the host (moved into Spec.Quarantine, or removed): what the run
+	// created or changed that the host would execute later. A run with
+	// any should be reported as refused.
+	Quarantined []Quarantined
 	// Refused are the masked and read-only paths whose refusal the
 	// command's error output reports (see [Refusal]), at most 32.
 	Refused []Refusal
@@ -334,6 +356,18 @@ type Change struct {
 	// Kind is "file", "dir", "symlink" or "other".
 	Kind string `json:"kind"`
 	Size int64  `json:"size"`
+}
+
+// Quarantined is one entry the post-run check took away from the host.
+type Quarantined struct {
+	// Path is where it was; Why says what the host would have done
+	// with it.
+	Path string `json:"path"`
+	Why  string `json:"why"`
+	// MovedTo is where it is now, empty when it was removed; Error says
+	// why it could not be moved (then it was removed) or restored.
+	MovedTo string `json:"moved_to,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // BlockedCall is one system call the sandbox refused.
