@@ -287,12 +287,7 @@ func readOnlyWrites(spec sandbox.Spec, stderr string, refused []sandbox.Refusal)
 // isProtected reports whether p is one of the project's protected paths
 // or below one, and returns it as the path to lift.
 func isProtected(project, p string) bool {
-	for _, rel := range sandbox.ProtectedPaths {
-		if pp := filepath.Join(project, rel); p == pp {
-			return true
-		}
-	}
-	return false
+	return sandbox.IsProtected(project, p)
 }
 
 // forwardedSignals are the signals warden passes on to the command.

@@ -64,9 +64,12 @@ type auditRecord struct {
 	FilesWrittenTruncated bool             `json:"files_written_truncated,omitempty"`
 	// RefusedPaths are the masked and read-only paths whose refusal
 	// the command's output reports.
-	RefusedPaths   []sandbox.Refusal `json:"refused_paths"`
-	NotRecorded    []auditNotDone    `json:"not_recorded"`
-	PolicyRevision string            `json:"policy_revision"`
+	RefusedPaths []sandbox.Refusal `json:"refused_paths"`
+	// Quarantined are what the post-run check took away: entries the
+	// command created or replaced that the host would execute later.
+	Quarantined    []sandbox.Quarantined `json:"quarantined"`
+	NotRecorded    []auditNotDone        `json:"not_recorded"`
+	PolicyRevision string                `json:"policy_revision"`
 	// Approval is the approval policy in force; Denied says it refused
 	// the run before it started.
 	Approval string `json:"approval"`
@@ -95,6 +98,11 @@ type auditLimits struct {
 	Inodes      int64   `json:"inodes"`
 	TimeoutMS   int64   `json:"timeout_ms"`
 	OutputBytes int64   `json:"output_bytes"`
+	// TimeoutSource says where the timeout comes from: "default" (10m),
+	// "policy", "flag", or, with none, "off" (--timeout 0), "interactive"
+	// (a terminal session and no policy timeout) or "server" (--server,
+	// warden mcp --sandbox).
+	TimeoutSource string `json:"timeout_source"`
 }
 
 // auditOutput is what was kept of one stream: Text is the head and the
@@ -171,6 +179,9 @@ func fillResult(r *auditRecord, res sandbox.Result, timeout time.Duration) {
 		r.FilesWritten = res.Changes
 	}
 	r.FilesWrittenTotal, r.FilesWrittenTruncated = res.ChangesTotal, res.ChangesTruncated
+	if res.Quarantined != nil {
+		r.Quarantined = res.Quarantined
+	}
 	out := func(o sandbox.Output) auditOutput {
 		return auditOutput{Text: o.String(), HeadBytes: len(o.Head), TailBytes: len(o.Tail), TotalBytes: o.Total, CutBytes: o.Cut}
 	}

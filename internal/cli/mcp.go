@@ -94,12 +94,7 @@ func runMCP(ctx context.Context, args []string) error {
 		if err != nil {
 			return badInput(fmt.Sprintf("--sandbox: cannot find the warden binary: %v", err))
 		}
-		wrapped := []string{exe, "run", "--project", proj}
-		if *policyPath != "" {
-			abs, _ := filepath.Abs(*policyPath)
-			wrapped = append(wrapped, "--policy", abs)
-		}
-		argv = append(append(wrapped, "--"), argv...)
+		argv = sandboxedServer(exe, proj, *policyPath, argv)
 	}
 	audit, err := openMCPAudit(*auditPath)
 	if err != nil {
@@ -118,6 +113,18 @@ func runMCP(ctx context.Context, args []string) error {
 	}
 	g.AskPrefix = hex.EncodeToString(prefix[:])
 	return runMCPStdio(ctx, g, audit, argv)
+}
+
+// sandboxedServer is the command that runs a server under warden run
+// (binary exe) with the gate's project and policy. --server: a server is
+// long-lived by nature, and has no default timeout.
+func sandboxedServer(exe, project, policyPath string, argv []string) []string {
+	wrapped := []string{exe, "run", "--server", "--project", project}
+	if policyPath != "" {
+		abs, _ := filepath.Abs(policyPath)
+		wrapped = append(wrapped, "--policy", abs)
+	}
+	return append(append(wrapped, "--"), argv...)
 }
 
 // newMCPGate loads the policy and the declaration and builds the gate;

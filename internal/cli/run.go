@@ -24,37 +24,50 @@ import (
 // exitSandbox is the status of a run whose sandbox could not be built.
 const exitSandbox = 125
 
-const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--audit-json FILE] [--degraded LAYER] -- CMD...
+const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--server] [--audit-json FILE] [--degraded LAYER] -- CMD...
 
 Runs CMD inside Warden's Linux sandbox and exits with its status (128+signal
 when it was killed, 125 when the sandbox could not be built, 126 when the
-approval policy refused it).
+policy, the person, or the post-run check refused what the command did).
 
 Filesystem: new user, mount, pid, ipc, uts and network namespaces; / read-only;
 the project read-write (sandbox.mode workspace-write, the default) or
-read-only (read-only), or everything writable (full-access); its protected
-paths (.git/hooks, .git/config, .claude, .codex, .gemini, .mcp.json, .vscode,
-.idea) and the policy file read-only but in full-access; sandbox.filesystem
-read_write and read_only paths; private noexec /tmp, /dev/shm and /run, and
-/run/warden/exec where executables may run (GOTMPDIR), all one tmpfs (a home
-below /tmp stays visible, read-only); a per-project build cache
-(XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a fresh /sys that
-lists only the sandbox's loopback, the host's firmware and DMI identity
-masked; a minimal /dev;
-~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, ~/.npmrc, ~/.docker, ~/.kube, shell
-histories and the rest of the sensitive set masked, with private keys and .env
-files found in the project and to depth 3 of the home, plus
-sandbox.filesystem.hide (paths or globs): a masked file cannot be read or
-written (the write fails, it is never thrown away); Warden's own state and
-configuration directories, its CA and the files network.credentials are read
-from masked, whatever the policy says; Landlock as a second file layer.
-Masked and read-only paths whose refusal the command's errors name are listed
-after the run and in the record (refused_paths). A read_write, read_only or
-hide path, the run cache, the --policy file or the --audit-json directory
-that is, or goes through, a symbolic link in a directory a run can write (the
-project, a read_write path, the cache) is refused (125), never followed: an
-earlier run could have planted it. The --policy file may not be a link at
-all; pass its real path.
+read-only (read-only), or everything writable (full-access); what the host
+executes later read-only but in full-access: every entry of each git
+directory but its data (objects, refs, logs, index, HEAD...: config, hooks,
+info, commondir, worktrees, modules are not), found without running git,
+through .git files of linked worktrees and submodules, in nested
+repositories too; the core.hooksPath directories of every config level;
+.claude, .codex, .gemini, .cursor, .windsurf, .continue, .aider.conf.yml,
+.mcp.json, .vscode, .idea, .zed, *.code-workspace, .devcontainer at the
+project's top, .envrc and .nvim.lua at any depth, and sandbox.filesystem
+protect patterns (CLAUDE.md, AGENTS.md); the policy file; sandbox.filesystem
+read_write and read_only paths. After the run, once every process of it is
+gone, a post-run check moves what it created or replaced there (a .git
+anywhere, but of a plain clone or git init only what could run something; a
+new hook or agent setting) into <state dir>/quarantine/<run id>, names it on
+stderr and in the record, and the run exits 126. Private noexec /tmp,
+/dev/shm and /run, and /run/warden/exec where executables may run (GOTMPDIR),
+all one tmpfs (a home below /tmp stays visible, read-only); a per-project
+build cache (XDG_CACHE_HOME); a fresh /proc with /proc/sys read-only; a
+fresh /sys that lists only the sandbox's loopback, the host's firmware and
+DMI identity masked; a minimal /dev; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, ~/.npmrc, ~/.docker,
+~/.kube, shell histories and the rest of the sensitive set masked, with .env
+files and private keys found in the project (.env files inside .git and
+node_modules too; hard links to what is masked as well) and to depth 3 of the
+home, plus sandbox.filesystem.hide (paths or globs): a masked file cannot be
+read or written (the write fails, it is never thrown away); Warden's own
+state and configuration directories, its CA and the files
+network.credentials are read from masked, whatever the policy says; Landlock
+as a second file layer. The project walk is bounded (200,000 entries, 64 levels):
+a project past it fails (125) unless --degraded=walk. Masked and read-only
+paths whose refusal the command's errors name are listed after the run and
+in the record (refused_paths).
+A read_write, read_only or hide path, the run cache, the --policy file or
+the --audit-json directory that is, or goes through, a symbolic link in a
+directory a run can write (the project, a read_write path, the cache) is
+refused (125), never followed: an earlier run could have planted it. The
+--policy file may not be a link at all; pass its real path.
 
 Home (sandbox.filesystem.home): visible, the default, shows the home read-only
 with those masks; hidden replaces it with an empty read-only directory into
@@ -72,7 +85,25 @@ namespace; a seccomp filter (nested namespaces, ptrace, mount, keyctl, bpf,
 io_uring, Unix and raw sockets… refused with EPERM, each refusal recorded);
 no network but loopback;
 a clean environment (PATH, HOME, LANG, TERM, USER and sandbox.env); signals
-passed on to the command; the timeout kills every process of the sandbox.
+passed on to the command.
+
+Time: a wall-clock timeout kills every process of the sandbox: --timeout,
+else the policy's sandbox.limits.timeout, else 10m. --timeout 0 runs without
+one, said on stderr and in the record (degraded "timeout"). Runs long-lived
+by nature have no default timeout: an interactive terminal session (stdin
+and stdout a terminal) has the policy's or none, a --server (warden mcp
+--sandbox runs its server so) only --timeout's. The record's
+limits.timeout_source says which applied.
+
+Terminal: your terminal is never handed in. When stdin and stdout are a
+terminal, the command gets a pseudo-terminal of its own (its controlling
+terminal, in the sandbox's own devpts, so a shell's prompt, job control and
+^C work, and tools can make terminals of their own): warden puts yours in
+raw mode, relays it, follows its window size and sets it back exactly as it
+was afterwards; no ioctl of the command reaches it. A SIGINT or SIGQUIT
+sent to warden goes to the foreground process group of the command's
+terminal, as its key would. When only stdin is a terminal (warden run --
+cmd | less), the command reads /dev/null: redirect its input to give it one.
 
 Resources: rlimits nofile (default 1024), fsize and core 0; a cgroup (v2
 where delegated, else v1) with the policy's memory (swap off), pids and cpu
@@ -91,8 +122,10 @@ are asked at the controlling terminal only; without one (or with
 --no-approver) the answer is no.
 
 Output: stdout and stderr stream live, in full, through pipes (the command
-does not see a terminal there); the first and last halves of limits.output
-(default 1MiB) of each are kept, the cut marked, for the audit.
+does not see a terminal there), but those on your terminal when the command
+has a terminal of its own: they are that terminal, kept as stdout; the first
+and last halves of limits.output (default 1MiB) of each are kept, the cut
+marked, for the audit.
 
 Audit: --audit-json FILE writes the execution record (id, command and its
 SHA-256, status, signal, timeout, duration, peak memory, CPU time, limits,
@@ -102,7 +135,7 @@ into a new file renamed over FILE (a link there is replaced, not followed)
 in the directory opened before the run; a FILE that cannot be written
 stops the run before it starts.
 
---degraded=landlock|seccomp|cgroup|host-uid runs without that layer, on
+--degraded=landlock|seccomp|cgroup|walk|host-uid runs without that layer, on
 purpose; the run says so on stderr and in its record. host-uid is for a root
 caller where idmapped mounts cannot be made (Linux 5.12, a filesystem that has
 them): the command is host uid 0 again. Nothing else runs with less.
@@ -128,13 +161,14 @@ func runRun(ctx context.Context, args []string) error {
 	fs := newFlags("run", runSynopsis)
 	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies")
 	project := fs.String("project", "", "project `DIR`, the command's working directory (default: the current directory)")
-	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s (default: the policy's, else none)")
+	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s; 0 for none (default: the policy's sandbox.limits.timeout, else 10m, else none at a terminal; none for --server)")
+	server := fs.Bool("server", false, "CMD is a long-lived server, as warden mcp --sandbox runs one: no default timeout")
 	auditPath := fs.String("audit-json", "", "write the execution record as JSON to `FILE`")
 	agent := fs.String("agent", "", "agent `NAME` for the execution record")
 	task := fs.String("task", "", "task `ID` for the execution record")
 	noApprover := fs.Bool("no-approver", false, "never ask at the terminal: every question of the approval policy is answered no")
 	var degraded []sandbox.Layer
-	fs.Func("degraded", "run without `LAYER` (landlock, seccomp, cgroup or host-uid; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
+	fs.Func("degraded", "run without `LAYER` (landlock, seccomp, cgroup, walk or host-uid; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
 		for _, name := range strings.Split(v, ",") {
 			l := sandbox.Layer(strings.TrimSpace(name))
 			if !slices.Contains(sandbox.Layers, l) {
@@ -159,8 +193,10 @@ func runRun(ctx context.Context, args []string) error {
 		return badInput("no command to run", "write the command after --: warden run -- make test")
 	}
 	if *timeout < 0 {
-		return badInput("--timeout must not be negative")
+		return badInput("--timeout must not be negative", "give a duration such as 30s or 10m, or 0 for none")
 	}
+	timeoutSet := false
+	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
 
 	spec := sandbox.Spec{
 		Argv:     argv,
@@ -172,6 +208,13 @@ func runRun(ctx context.Context, args []string) error {
 		Stdout:   Stdout,
 		Stderr:   Stderr,
 		Degraded: degraded,
+	}
+	// At a terminal the command gets one of its own; the caller's is
+	// never handed in. Not when stdout goes elsewhere (warden run -- cmd
+	// | less): warden would read the terminal, and set its modes, under
+	// the pager's feet; the command then reads /dev/null.
+	if isTerminalFile(Stdin) && isTerminalFile(Stdout) {
+		spec.Terminal = true
 	}
 	if sandboxTrace() {
 		spec.Trace = Stderr
@@ -212,7 +255,7 @@ func runRun(ctx context.Context, args []string) error {
 		return err
 	}
 	if *policyPath != "" {
-		if err := applySandboxPolicy(&spec, lp.file.Sandbox, *timeout == 0); err != nil {
+		if err := applySandboxPolicy(&spec, lp.file.Sandbox, !timeoutSet); err != nil {
 			return err
 		}
 		policyApproval = lp.file.Sandbox.Approval
@@ -221,6 +264,13 @@ func runRun(ctx context.Context, args []string) error {
 		// be writable otherwise), and the file kept is the one read.
 		spec.ReadOnly = append(spec.ReadOnly, policyFile.Path)
 		spec.Pinned = append(spec.Pinned, policyFile)
+	}
+
+	// spec.Timeout is the policy's here, when the flag is not given.
+	var timeoutSource string
+	spec.Timeout, timeoutSource = runTimeout(timeoutSet, *timeout, spec.Timeout, spec.Terminal, *server)
+	if timeoutSource == timeoutOff {
+		warningf("running without a timeout, as --timeout 0 asks: nothing bounds how long the run takes")
 	}
 
 	var audit *auditFile
@@ -244,8 +294,9 @@ func runRun(ctx context.Context, args []string) error {
 			Command: argv, CommandSHA256: commandHash(argv),
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
-			Degraded:        degradedNames(degraded),
+			Degraded:        degradedNames(degraded, timeoutSource == timeoutOff),
 			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{}, RefusedPaths: []sandbox.Refusal{},
+			Quarantined:    []sandbox.Quarantined{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
 		}
@@ -261,6 +312,7 @@ func runRun(ctx context.Context, args []string) error {
 	if rec != nil {
 		runID = rec.ID
 	}
+	spec.Quarantine = quarantineDir(runID)
 	// The only way out: the egress proxy and the DNS stub, here, outside
 	// the sandbox.
 	eg, err := newEgress(runID, lp)
@@ -286,6 +338,8 @@ func runRun(ctx context.Context, args []string) error {
 	defer signal.Stop(sigs)
 	// The sandbox is a session of its own: the terminal's ^C reaches
 	// warden, never the command directly, so every one is passed on.
+	// With a terminal of its own the command gets ^C from it; a SIGINT
+	// sent to warden goes to that terminal's foreground process group.
 	spec.Signals = sigs
 	ctx = context.WithoutCancel(ctx)
 
@@ -315,11 +369,18 @@ func runRun(ctx context.Context, args []string) error {
 				rec.FirstAttempt = &auditAttempt{Status: result.code, BlockedSyscalls: res.BlockedSyscalls, Approved: why}
 			}
 			spec = next
+			first := res.Quarantined
 			res, result = execute(ctx, spec)
+			// What the first attempt planted was taken away too.
+			res.Quarantined = append(first, res.Quarantined...)
 		}
+	}
+	if len(res.Quarantined) > 0 {
+		result = runResult{exitError: quarantined(res.Quarantined, result.code)}
 	}
 	if audit != nil {
 		fillResult(rec, res, spec.Timeout)
+		rec.Limits.TimeoutSource = timeoutSource
 		var dropped int
 		rec.NetworkAttempts, dropped = eg.recorded()
 		rec.NetworkLimits = eg.networkLimits()
@@ -339,6 +400,28 @@ func runRun(ctx context.Context, args []string) error {
 		}
 	}
 	return result.exitError
+}
+
+// exitQuarantined is the status of a run whose post-run check took away
+// what the command planted: the command did something refused.
+const exitQuarantined = exitDenied
+
+// quarantined prints what the post-run check took away and returns the
+// run's refusal.
+func quarantined(qs []sandbox.Quarantined, status int) *exitError {
+	for _, q := range qs {
+		where := "removed"
+		if q.MovedTo != "" {
+			where = "moved to " + q.MovedTo
+		}
+		if q.Error != "" {
+			where += "; " + q.Error
+		}
+		errorf("post-run check: %s: %s (%s)", q.Path, q.Why, where)
+	}
+	return &exitError{code: exitQuarantined,
+		msg:   fmt.Sprintf("the command planted %d entries the host would execute later (command status %d); they were taken away", len(qs), status),
+		hints: []string{"look at them in the quarantine before restoring any; name a path in sandbox.filesystem.read_write to let runs write it"}}
 }
 
 // runResult is how one run ended, as an exit status and message.
@@ -399,6 +482,7 @@ func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bo
 	for _, p := range sb.Filesystem.ReadOnly {
 		spec.ReadOnly = append(spec.ReadOnly, hostPath(p, spec.Home, spec.Project))
 	}
+	spec.Protect = append(spec.Protect, sb.Filesystem.Protect...)
 	// Each limit set here is enforced or the run fails (125); the ones
 	// left at zero take the sandbox's defaults.
 	spec.Limits = sandbox.Limits{
@@ -443,15 +527,60 @@ var degradedEffect = map[sandbox.Layer]string{
 	sandbox.LayerLandlock: "files are contained by the mounts alone",
 	sandbox.LayerSeccomp:  "no system call is filtered (nested namespaces, ptrace, io_uring, keyctl, raw sockets are open)",
 	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (see the notes after the run)",
+	sandbox.LayerWalk:     "past the project walk's bound, sensitive files are not masked and host-executed files not protected",
 	sandbox.LayerHostUID:  "a root caller's command runs as host uid 0 (without capabilities) and can read every file only root may read",
 }
 
-func degradedNames(ls []sandbox.Layer) []string {
-	out := make([]string, 0, len(ls))
+// degradedNames are the record's degraded list: the layers, and
+// "timeout" for a run that --timeout 0 left without one.
+func degradedNames(ls []sandbox.Layer, noTimeout bool) []string {
+	out := make([]string, 0, len(ls)+1)
 	for _, l := range ls {
 		out = append(out, string(l))
 	}
+	if noTimeout {
+		out = append(out, "timeout")
+	}
 	return out
+}
+
+// defaultTimeout bounds a run that is not long-lived by nature when
+// neither --timeout nor the policy does (DESIGN.md §7).
+const defaultTimeout = sandbox.DefaultTimeout
+
+// Where a run's timeout comes from: the execution record's
+// limits.timeout_source.
+const (
+	timeoutDefault = "default" // defaultTimeout
+	timeoutPolicy  = "policy"  // sandbox.limits.timeout
+	timeoutFlag    = "flag"    // --timeout D
+	timeoutOff     = "off"     // --timeout 0: none, as the user asked
+	// Runs long-lived by nature have no default timeout. A terminal
+	// session still has the policy's; a server has none but
+	// --timeout's (the policy's bounds the commands the gateway's
+	// agent runs, not the server it talks to).
+	timeoutInteractive = "interactive" // a terminal of its own
+	timeoutServer      = "server"      // --server (warden mcp --sandbox)
+)
+
+// runTimeout is the timeout of a run and where it comes from: --timeout
+// when given (flagSet; 0 is none, by name), else none for a server, else
+// the policy's when it sets one, else none for a terminal session, else
+// defaultTimeout.
+func runTimeout(flagSet bool, flagValue, policy time.Duration, terminal, server bool) (time.Duration, string) {
+	switch {
+	case flagSet && flagValue > 0:
+		return flagValue, timeoutFlag
+	case flagSet:
+		return 0, timeoutOff
+	case server:
+		return 0, timeoutServer
+	case policy > 0:
+		return policy, timeoutPolicy
+	case terminal:
+		return 0, timeoutInteractive
+	}
+	return defaultTimeout, timeoutDefault
 }
 
 // hostPath makes a policy path absolute: "~/" is the caller's home, a

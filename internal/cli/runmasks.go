@@ -18,22 +18,6 @@ import (
 	"warden.dev/warden/internal/sandbox"
 )
 
-// stateDir is Warden's state directory (DESIGN.md §13): $WARDEN_STATE_DIR,
-// else $XDG_STATE_HOME/warden, else ~/.local/state/warden; "" when none
-// can be named.
-func stateDir() string {
-	if d := os.Getenv(envStateDir); filepath.IsAbs(d) {
-		return filepath.Clean(d)
-	}
-	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "warden")
-	}
-	if h := homeDir(); filepath.IsAbs(h) {
-		return filepath.Join(h, ".local", "state", "warden")
-	}
-	return ""
-}
-
 // configDirs are Warden's configuration directories: $XDG_CONFIG_HOME/warden
 // (default ~/.config/warden), and the one the CA is kept in where the
 // platform's configuration directory is elsewhere (macOS).

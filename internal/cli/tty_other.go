@@ -7,3 +7,6 @@ package cli
 
 // isTerminal is false: warden run, the only asker, is Linux only.
 func isTerminal(fd uintptr) bool { return false }
+
+// isTerminalFile is false, as isTerminal.
+func isTerminalFile(s any) bool { return false }

@@ -77,6 +77,7 @@ type initProc struct {
 	sigs      chan os.Signal
 	sigsReady chan struct{}
 	blocked   blockedLog
+	tty       *os.File // the command's terminal (config.Terminal), or nil
 	// idmapFDs are the idmapped mounts of cfg.Idmapped, in order, and
 	// attached the roots init has attached them at.
 	idmapFDs []int
@@ -264,6 +265,9 @@ func (i *initProc) setup() {
 	if i.cfg.Network {
 		i.step("make network listeners", i.makeListeners)
 	}
+	if i.cfg.Terminal != nil {
+		i.step("make the terminal", i.makeTerminal)
+	}
 	i.step("enter project", func() error { return unix.Chdir(i.cfg.Project) })
 	// Privileges are dropped in runCommand, once init has its cgroup
 	// namespace.
@@ -410,6 +414,9 @@ func (i *initProc) mountDev() error {
 	if err := bindPrivate("shm", dev+"/shm", false); err != nil {
 		return fmt.Errorf("mount /dev/shm: %w", err)
 	}
+	if err := i.mountPTS(dev); err != nil {
+		return err
+	}
 	// Read-only for /dev itself only: /dev/shm stays writable.
 	err := unix.MountSetattr(unix.AT_FDCWD, dev, 0, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID})
 	if err != nil {
@@ -513,6 +520,15 @@ func bindFrom(root string, b bind) error {
 	// its flags.
 	if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: flags}); err != nil {
 		return fmt.Errorf("mount_setattr %s: %w", b.Path, err)
+	}
+	if root == newRoot && b.Writable {
+		// A clone from the view carries the flags of the view's mount
+		// there, a read-only bind of the plan above it: writable is
+		// the plan's word for this path. Its own mount only: what is
+		// mounted below it keeps its flags.
+		if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}); err != nil {
+			return fmt.Errorf("mount_setattr %s: %w", b.Path, err)
+		}
 	}
 	if err := unix.MoveMount(tree, "", dst, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
 		return fmt.Errorf("move_mount: %w", err)
@@ -931,10 +947,12 @@ func (i *initProc) runCommand() {
 	t0 := time.Now()
 	// syscall.ForkExec, not os.StartProcess: init reaps with wait4 and
 	// needs no pidfd, whose first use costs a probing fork.
+	files, sys := i.commandStdio()
 	pid, err := syscall.ForkExec(path, i.cfg.Argv, &syscall.ProcAttr{
 		Dir:   i.cfg.Project,
 		Env:   env,
-		Files: []uintptr{0, 1, 2},
+		Files: files,
+		Sys:   sys,
 	})
 	if err != nil {
 		status := 126

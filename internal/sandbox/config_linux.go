@@ -66,6 +66,8 @@ type config struct {
 	CgroupV2 string `json:"cgroup_v2,omitempty"`
 	// Trace asks init to report each setup step's duration.
 	Trace bool `json:"trace,omitempty"`
+	// Terminal makes the command a terminal of its own (Spec.Terminal).
+	Terminal *terminalConfig `json:"terminal,omitempty"`
 }
 
 // goMessage is the parent's second and last message to init: the command
@@ -94,6 +96,9 @@ type report struct {
 	// Listeners: the descriptors sent with this message are, in order,
 	// the listeners of these kinds (see listenerKinds).
 	Listeners []string `json:"listeners,omitempty"`
+	// Terminal: the descriptor sent with this message is the master of
+	// the command's terminal (config.Terminal).
+	Terminal bool `json:"terminal,omitempty"`
 	// Started: the command is running (sent once, when it was forked).
 	Started bool `json:"started,omitempty"`
 	// Step and Micros: a setup step took that long (config.Trace).

@@ -34,17 +34,22 @@
 //     (recursively, nosuid, nodev) and entered with pivot_root; the project
 //     read-write in [WorkspaceWrite] mode and read-only in [ReadOnly]
 //     mode, / writable in [FullAccess] mode; [Spec.ReadWrite] and
-//     [Spec.ReadOnly] paths; the [ProtectedPaths] of the project and
-//     Spec.ReadOnly kept read-only inside writable binds, with the
-//     directories between pinned as mount points so that they cannot be
-//     renamed away; one private tmpfs whose directories are bound on
-//     /tmp, /dev/shm and /run with noexec,nosuid,nodev, and on
+//     [Spec.ReadOnly] paths; what the host executes later kept read-only
+//     inside writable binds (every entry of each git directory but git's
+//     data, found without running git through .git files, commondir and
+//     nested repositories; core.hooksPath directories; [HostExecuted] and
+//     [Spec.Protect]; Spec.ReadOnly), with the directories between pinned
+//     as mount points so that they cannot be renamed away, and protected
+//     links' targets bound read-only; one private tmpfs whose directories
+//     are bound on /tmp, /dev/shm and /run with noexec,nosuid,nodev, and on
 //     /run/warden/exec where executables may run (GOTMPDIR points there),
 //     so that one size and inode bound holds for all of them together; a
 //     home below /tmp, /dev/shm or /run bound read-only, so that the
 //     private tmpfs does not hide it; a fresh /proc with /proc/sys
 //     read-only and the kernel's trigger files masked; a minimal /dev
-//     (null, zero, full, random, urandom, tty); the sensitive set of
+//     (null, zero, full, random, urandom, tty; with [Spec.Terminal], a
+//     devpts instance of the sandbox's own on /dev/pts, /dev/ptmx its
+//     multiplexer, at most 64 terminals); the sensitive set of
 //     package pathguard masked (an empty read-only tmpfs of mode 0000 over
 //     directories, and over files an empty read-only file of mode 0000,
 //     so that a write fails with EROFS and a read with EACCES instead of
@@ -53,20 +58,27 @@
 //     every match a walk of the home finds to depth 3 (at most 4,096
 //     entries in 256 directories; caches, toolchains, network and FUSE
 //     filesystems not entered), every match found walking the project
-//     (.git and node_modules not entered, at most 100,000 entries), the
-//     targets of links to secrets there, [Spec.Mask] (literal paths: the
-//     caller's own secrets) and [Spec.Hide] (paths, host globs, project
-//     patterns). The masked and read-only paths that the command's error
-//     output names are listed in [Result.Refused]. With [Spec.HideHome]
-//     the home is an empty read-only tmpfs, mounted before the binds,
-//     into which only the project, [HomeCaches] (read-only) and the other
-//     binds below it are bound back.
+//     (inside .git and node_modules dotenv names only; past 200,000
+//     entries or 64 levels the run fails closed unless [LayerWalk] is
+//     degraded), other names (hard links) of what is masked, the targets
+//     of links to secrets there, [Spec.Mask] (literal paths: the caller's
+//     own secrets) and [Spec.Hide] (paths, host globs, project patterns).
+//     The masked and read-only paths that the command's error output
+//     names are listed in [Result.Refused]. With [Spec.HideHome] the home
+//     is an empty read-only tmpfs, mounted before the binds, into which
+//     only the project, [HomeCaches] (read-only) and the other binds
+//     below it are bound back.
+//   - After the run: once init is reaped, a post-run check moves what
+//     the run created among what the host executes later (a .git
+//     anywhere, a new entry of a git directory, a replaced protected
+//     link or .git file, a new host-executed file) into
+//     [Spec.Quarantine], listed in [Result.Quarantined].
 //   - Files, second layer: Landlock (go-landlock, the best ABI the kernel
 //     offers, on every thread of init just before seccomp, inherited by
 //     the command) enforces the same rules on its own: the whole view
 //     readable and executable; the writable binds writable; /tmp, /dev/shm
 //     and /run writable but not executable; /dev/null, /dev/zero,
-//     /dev/full and /dev/tty read-write. Any other write, device node
+//     /dev/full and /dev/tty (and /dev/pts with a terminal) read-write. Any other write, device node
 //     creation and (ABI 9 and newer) connecting to a pathname socket
 //     outside those roots fail with EACCES even where a mount is
 //     writable, for example /proc/<pid>/ files. From ABI 6 no signal and
@@ -102,6 +114,13 @@
 //     up are closed before the command starts; signals for the run
 //     ([Spec.Signals]) are passed on to the command by init, which takes
 //     every catchable signal so that none ends it early.
+//   - Terminal: the caller's terminal is never handed in (a stdin that
+//     is one becomes /dev/null). With [Spec.Terminal] the command gets a
+//     pseudo-terminal of the sandbox's devpts as its controlling terminal,
+//     in a session of its own, so job control and ^C work inside; the
+//     parent relays it, with the caller's terminal in raw mode, and sets
+//     the caller's state back exactly however Run returns, so no ioctl of
+//     the command (TIOCSETD, TIOCEXCL, TIOCSWINSZ, tcsetattr) reaches it.
 //   - System calls: the seccomp filter of package seccomp, installed on
 //     every thread of init just before the command starts and inherited
 //     by it: calls from another ABI (i386, x32) kill the process; ptrace
@@ -133,9 +152,10 @@
 //   - Credentials: a clean environment (the caller's PATH without
 //     relative entries, HOME, LANG, TERM, USER, GOTMPDIR, the run cache
 //     as XDG_CACHE_HOME, and [Spec.Env]).
-//   - Time: a wall-clock timeout enforced by the parent, which kills the
-//     whole pid namespace; the exit status is propagated, 128+signal when
-//     the command was killed.
+//   - Time: a wall-clock timeout ([Spec.Timeout]; warden run's default is
+//     [DefaultTimeout]) enforced by the parent, which kills the whole pid
+//     namespace; the exit status is propagated, 128+signal when the
+//     command was killed.
 //
 // Every layer above is mandatory: if one cannot be applied, nothing runs.
 // [Spec.Degraded] turns off, by name, Landlock, seccomp, the cgroup's
@@ -157,8 +177,11 @@
 // reading the whole view: the masked sensitive set is hidden by the mounts
 // alone, and a command can read any other file the caller can read (a
 // dotenv file or a key deeper than the home walk's depth, for example, is
-// not masked unless [Spec.HideHome]). Read-only paths inside writable ones, protected paths included,
-// are the mounts' alone for the same reason, and protect only what exists
-// when the run starts. In full-access mode, only the project and
+// not masked unless [Spec.HideHome]). Read-only paths inside writable
+// ones, protected paths included, are the mounts' alone for the same
+// reason, and hold only what exists when the run starts: what is created
+// is the post-run check's, after the run, so a host tool reading the
+// project during the run can still see it. In full-access mode, only the
+// project and
 // Spec.ReadWrite are searched for changed files.
 package sandbox

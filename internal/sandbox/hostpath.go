@@ -153,10 +153,9 @@ func planResolver(spec Spec, project string) *hostResolver {
 	for _, f := range spec.Pinned {
 		r.pinned[filepath.Clean(f.Path)] = f
 	}
+	// planView adds the protected paths once it has found them
+	// (planHostExec).
 	r.protected = map[string]bool{}
-	for _, p := range ProtectedPaths {
-		r.protected[filepath.Join(project, p)] = true
-	}
 	for _, h := range spec.Hide {
 		if filepath.IsAbs(h) && !hasGlob(h) {
 			r.named = append(r.named, filepath.Clean(h))

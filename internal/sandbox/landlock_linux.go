@@ -75,6 +75,11 @@ func installLandlock(c *config) error {
 		rule(llDevice, landlockDevices...),
 	}
 	rules = append(rules, rule(llWriteTree|ll.AccessFSExecute, execScratch).IgnoreIfMissing())
+	if c.Terminal != nil {
+		// The sandbox's own devpts (/dev/ptmx is a link into it): the
+		// command's terminal and those it makes.
+		rules = append(rules, rule(llDevice, "/dev/pts"))
+	}
 	if c.FullAccess {
 		// No ceiling on files; Landlock still refuses device nodes
 		// and scopes signals and abstract sockets.

@@ -565,7 +565,8 @@ func (a *assessor) timeout() Coverage {
 	ok, why, hint := a.nsCheck()
 	return a.settle(Coverage{Layer: rowTimeout, When: "--timeout, limits.timeout",
 		Mechanism: "the parent kills init, pid 1 of the run's pid namespace, and with it every process of the sandbox",
-		Detail:    "no timeout unless one is asked for",
+		Detail: "a run is killed after 10m unless limits.timeout or --timeout says otherwise (--timeout 0: none, said and recorded); " +
+			"an interactive terminal session has none but the policy's or --timeout's, a warden mcp --sandbox server none but --timeout's",
 	}, ok, why, hint)
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -149,6 +150,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if liveErr == nil {
 		liveErr = os.Stderr
 	}
+	outTTY, errTTY := spec.Terminal && isTerminalWriter(liveOut), spec.Terminal && isTerminalWriter(liveErr)
 	if sameWriter(liveOut, liveErr) {
 		// One writer for both: the two copying goroutines take turns.
 		lw := &lockedWriter{w: liveOut}
@@ -158,13 +160,46 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// and tail, in memory.
 	outCap, errCap := NewCapture(liveOut, spec.Limits.Output), NewCapture(liveErr, spec.Limits.Output)
 	attr := initAttr(cfg.HostID)
+	// Init never gets the caller's terminal: with Spec.Terminal the
+	// command's is a terminal of its own, and the caller's is raw until
+	// Run returns.
+	stdin, closeStdin, err := initStdin(spec.Stdin)
+	if err != nil {
+		childEnd.Close()
+		return Result{}, err
+	}
+	defer closeStdin()
+	var term *callerTerminal
+	termOut := io.Writer(nil) // where the command's terminal shows
+	if spec.Terminal {
+		if term, err = newCallerTerminal(spec.Stdin, outTTY, errTTY); err != nil {
+			childEnd.Close()
+			return Result{}, err
+		}
+		defer term.close()
+		switch {
+		case outTTY:
+			termOut = outCap
+		case errTTY:
+			termOut = errCap
+		default:
+			// Both streams are redirected: the echo of what is
+			// typed still shows on the caller's terminal.
+			termOut = term.file
+		}
+		cfg.Terminal = &term.cfg
+		if err := term.makeRaw(); err != nil {
+			childEnd.Close()
+			return Result{}, err
+		}
+	}
 
 	start, since := time.Now(), coarseNow()
 	// Pdeathsig fires when the thread that forked init exits; keep this
 	// goroutine on its thread until init is gone.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cmd, err := launch([]string{"/proc/self/exe", InitArg}, attr, spec.Stdin, outCap, errCap, childEnd)
+	cmd, err := launch([]string{"/proc/self/exe", InitArg}, attr, stdin, outCap, errCap, childEnd)
 	childEnd.Close()
 	if err != nil {
 		return Result{}, startFailure(err)
@@ -245,8 +280,8 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 
 	stop := make(chan struct{})
-	if spec.Signals != nil {
-		go forwardSignals(spec.Signals, cmd, stop)
+	if spec.Signals != nil || term != nil {
+		go forwardSignals(spec.Signals, term, cmd, stop)
 	}
 	why := make(chan string, 1) // "timeout", "cancel" or ""
 	go func() {
@@ -272,6 +307,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	var last report
 	var got bool
 	var listenErr error     // listeners that could not be taken
+	var termErr error       // a terminal that could not be taken
 	var early []BlockedCall // refusals told as they happened
 	started := false        // the command was forked
 	buf := make([]byte, 64<<10)
@@ -306,6 +342,22 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 				}
 				served = &l
 				spec.Network.Serve(l)
+			case r.Terminal:
+				m, terr := receiveMaster(fds)
+				if terr != nil || term == nil || term.attached() {
+					// Init made what it should not have, or
+					// sent it wrong: the run stops.
+					if m != nil {
+						m.Close()
+					}
+					cmd.kill()
+					if terr == nil {
+						terr = errors.New("init sent a terminal that was not asked for")
+					}
+					termErr = terr
+					continue
+				}
+				term.attach(m, termOut)
 			case r.Step != "":
 				tr.step(r.Step, r.Micros)
 			case r.BlockedPartial:
@@ -324,6 +376,10 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	ws, ru, waitErr := cmd.wait()
 	close(stop)
+	if term != nil {
+		// All it showed is captured before the output is read.
+		term.drain()
+	}
 	tr.mark("command ended, init reaped")
 	reason := <-why
 	res := Result{Duration: time.Since(start), TimedOut: reason == "timeout"}
@@ -333,6 +389,13 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	cg.stats(&res)
 	res.Unenforced = append(append(notes, v.notes...), cacheNote...)
+	if planWaited && planErr == nil {
+		// Init is reaped: no process of the run is left to race it.
+		var qnotes []string
+		res.Quarantined, qnotes = v.post.run(spec.Quarantine, since)
+		res.Unenforced = append(res.Unenforced, qnotes...)
+		tr.mark("post-run check")
+	}
 	if spec.RecordChanges {
 		res.Changes, res.ChangesTotal, res.ChangesTruncated = changesSince(v.writableRoots(), since)
 	}
@@ -356,6 +419,8 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	switch {
 	case listenErr != nil:
 		return res, &SetupError{What: "network listeners: " + listenErr.Error(), Hint: "this is a bug in warden; please report it"}
+	case termErr != nil:
+		return res, &SetupError{What: "the command's terminal: " + termErr.Error(), Hint: "this is a bug in warden; please report it"}
 	case got && last.Error != "":
 		return res, &SetupError{What: last.Error, Hint: last.Hint}
 	case got && last.StartError != "":
@@ -460,6 +525,8 @@ func buildConfig(spec Spec) (*config, error) {
 		case LayerCgroup:
 			// Read by newCgroup: requested limits fall back to
 			// rlimits instead of failing.
+		case LayerWalk:
+			// Read by planView: a project past the walk's bound runs.
 		case LayerHostUID:
 			// Read above: a root caller's command keeps host uid 0.
 		default:
@@ -653,16 +720,48 @@ func initEnd(ws syscall.WaitStatus, err error) string {
 }
 
 // forwardSignals sends each signal from sigs to init, which passes it on
-// to the command, until stop is closed.
-func forwardSignals(sigs <-chan os.Signal, init *launched, stop <-chan struct{}) {
+// to the command, until stop is closed. With a terminal, SIGINT and
+// SIGQUIT go to its foreground process group instead, and Run takes
+// SIGWINCH, which resizes it, and SIGCONT, which makes the caller's
+// terminal raw again (warden was stopped and continued).
+func forwardSignals(sigs <-chan os.Signal, term *callerTerminal, init *launched, stop <-chan struct{}) {
+	var own chan os.Signal // taken here, not passed on
+	if term != nil {
+		own = make(chan os.Signal, 2)
+		signal.Notify(own, syscall.SIGWINCH, syscall.SIGCONT)
+		defer signal.Stop(own)
+		defer term.restoreOnPanic()
+		// A resize between reading the size and this is not missed.
+		term.resize()
+	}
 	for {
 		select {
 		case <-stop:
 			return
-		case sig := <-sigs:
-			if s, ok := sig.(syscall.Signal); ok && forwarded[s] {
-				init.signal(s)
+		case sig := <-own:
+			if sig == syscall.SIGCONT {
+				// Warden was stopped and continued: the caller's
+				// shell may have set its own modes meanwhile.
+				term.makeRaw()
 			}
+			term.resize()
+		case sig := <-sigs:
+			s, ok := sig.(syscall.Signal)
+			if !ok || !forwarded[s] {
+				continue
+			}
+			if term != nil {
+				switch s {
+				case syscall.SIGWINCH:
+					term.resize()
+					continue
+				case syscall.SIGINT, syscall.SIGQUIT:
+					if term.signal(s) {
+						continue
+					}
+				}
+			}
+			init.signal(s)
 		}
 	}
 }
@@ -697,8 +796,10 @@ func initAttr(asHostID bool) *syscall.SysProcAttr {
 		// is in (kill(0), the terminal's foreground group) cannot come
 		// from the sandbox, whose processes are in no group outside it,
 		// and the caller's terminal is not the command's controlling
-		// terminal (no /dev/tty, no job-control ioctls, no TIOCSTI).
-		// Signals for the command come through Spec.Signals.
+		// terminal (no /dev/tty, no job-control ioctls, no TIOCSTI); it
+		// is not even among its descriptors (initStdin). Signals for the
+		// command come through Spec.Signals, or, with Spec.Terminal,
+		// from its own terminal.
 		Setsid: true,
 	}
 }

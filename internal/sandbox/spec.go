@@ -27,7 +27,8 @@ const (
 	// (and Spec.ReadWrite).
 	ReadOnly Mode = "read-only"
 	// WorkspaceWrite also makes the project directory writable, but for
-	// its [ProtectedPaths].
+	// what the host executes later ([HostExecuted], the non-data entries
+	// of its git directories, Spec.Protect).
 	WorkspaceWrite Mode = "workspace-write"
 	// FullAccess lifts the filesystem ceiling: everything the caller may
 	// write is writable, protected paths included. Every other boundary
@@ -71,12 +72,23 @@ type Spec struct {
 	HideHome bool
 	// ReadWrite lists more absolute host paths the command may write, in
 	// every mode; a missing directory whose parent exists is created.
-	// Naming one of the [ProtectedPaths] exactly makes it writable.
+	// Naming one of the protected paths ([HostExecuted], an entry of a
+	// git directory, Spec.Protect) exactly makes it writable.
 	ReadWrite []string
 	// ReadOnly lists absolute host paths kept read-only even inside a
 	// writable one (the project, a ReadWrite path). Paths that do not
 	// exist are ignored.
 	ReadOnly []string
+	// Protect lists more project entries the host executes later, on top
+	// of [HostExecuted], as patterns relative to the project in the
+	// syntax of Spec.Hide (CLAUDE.md matches at any depth): those that
+	// exist are kept read-only, those the run creates are quarantined.
+	Protect []string
+	// Quarantine is the host directory (made, mode 0700, when first
+	// needed) where the post-run check moves what the run planted that
+	// the host would execute later (see [Result.Quarantined]). Empty:
+	// such entries are removed.
+	Quarantine string
 	// Pinned are files kept read-only like ReadOnly (list them there
 	// too) that must be the very file the caller opened (see
 	// [OpenHostFile]): a different file at the path, or a link, stops
@@ -93,13 +105,28 @@ type Spec struct {
 	// means.
 	Limits Limits
 	// Stdin, Stdout and Stderr are the command's streams; nil means the
-	// caller's own. Stdin is passed as is (an *os.File directly); stdout
-	// and stderr reach the command as pipes, copied live to these writers
-	// as they come and captured on the way (see [Capture]), so the command
-	// does not see a terminal there.
+	// caller's own. Stdin is passed as is (an *os.File directly) unless
+	// it is a terminal, which is never handed in: without Terminal the
+	// command reads /dev/null instead. Stdout and stderr reach the
+	// command as pipes, copied live to these writers as they come and
+	// captured on the way (see [Capture]), so the command does not see a
+	// terminal there; with Terminal, those that are the caller's terminal
+	// are the command's own terminal instead.
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Terminal gives the command a pseudo-terminal of its own, as the
+	// controlling terminal of a new session, so that a shell's prompt,
+	// job control and ^C work: Stdin must be the caller's terminal (an
+	// *os.File), which is put in raw mode for the run and restored
+	// exactly afterwards, whatever ends the run; what is typed there is
+	// relayed to the command's terminal, and what the command's terminal
+	// shows goes to Stdout (or Stderr, when only it is the caller's
+	// terminal) and is captured as that stream. The window size is the
+	// caller's, followed on SIGWINCH. No ioctl of the command reaches
+	// the caller's terminal. SIGINT and SIGQUIT from Signals go to the
+	// terminal's foreground process group, as the keys would send them.
+	Terminal bool
 	// AllowSyscalls names system calls of the seccomp table (package
 	// seccomp's Rules) to leave allowed for this run, as a person
 	// approved after a run they blocked; every other rule holds.
@@ -115,8 +142,8 @@ type Spec struct {
 	Signals <-chan os.Signal
 	// Degraded lists layers this run goes without, by the caller's
 	// explicit choice (warden run --degraded): [LayerLandlock],
-	// [LayerSeccomp], [LayerCgroup], [LayerHostUID]. Every other layer is
-	// mandatory.
+	// [LayerSeccomp], [LayerCgroup], [LayerWalk], [LayerHostUID]. Every
+	// other layer is mandatory.
 	Degraded []Layer
 	// RecordChanges asks for Result.Changes: the writable roots (the
 	// project in workspace-write mode, ReadWrite) are walked after the run
@@ -191,6 +218,10 @@ const (
 	// it, requested memory, pids and cpu limits fall back to per-process
 	// rlimits (see [Limits]) instead of stopping the run.
 	LayerCgroup Layer = "cgroup"
+	// LayerWalk is the bound of the project walk: with it degraded, a
+	// project (or read_write path) past the bound runs, and its files
+	// past the bound are neither masked nor protected.
+	LayerWalk Layer = "walk"
 	// LayerHostUID is a root caller's unprivileged host identity: without
 	// it, the command runs as host uid 0 (without capabilities) as the
 	// caller's files' owner, instead of as an id that owns nothing, and
@@ -200,7 +231,7 @@ const (
 
 // Layers lists every layer a run can go without, for flag help and
 // validation.
-var Layers = []Layer{LayerLandlock, LayerSeccomp, LayerCgroup, LayerHostUID}
+var Layers = []Layer{LayerLandlock, LayerSeccomp, LayerCgroup, LayerWalk, LayerHostUID}
 
 // Limits bounds the resources of one run. A field that is set (above zero)
 // is a request: it is enforced or the run fails with a [*SetupError] before
@@ -255,6 +286,11 @@ const (
 	DefaultMemory = 4 << 30 // capped at half the host's RAM
 )
 
+// DefaultTimeout is the timeout warden run gives a run that neither the
+// policy nor --timeout bounds, unless it is long-lived by nature (an
+// interactive terminal session, a server). [Spec.Timeout] zero is none.
+const DefaultTimeout = 10 * time.Minute
+
 // Result is what a run produced.
 type Result struct {
 	// ExitCode is the command's exit status, or -1 when it was killed by
@@ -302,6 +338,11 @@ type Result struct {
 	Changes          []Change
 	ChangesTotal     int
 	ChangesTruncated bool
+	// Quarantined are the entries the post-run check took away from
+	// the host (moved into Spec.Quarantine, or removed): what the run
+	// created or changed that the host would execute later. A run with
+	// any should be reported as refused.
+	Quarantined []Quarantined
 	// Refused are the masked and read-only paths whose refusal the
 	// command's error output reports (see [Refusal]), at most 32.
 	Refused []Refusal
@@ -320,6 +361,18 @@ type Change struct {
 	// Kind is "file", "dir", "symlink" or "other".
 	Kind string `json:"kind"`
 	Size int64  `json:"size"`
+}
+
+// Quarantined is one entry the post-run check took away from the host.
+type Quarantined struct {
+	// Path is where it was; Why says what the host would have done
+	// with it.
+	Path string `json:"path"`
+	Why  string `json:"why"`
+	// MovedTo is where it is now, empty when it was removed; Error says
+	// why it could not be moved (then it was removed) or restored.
+	MovedTo string `json:"moved_to,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // BlockedCall is one system call the sandbox refused.

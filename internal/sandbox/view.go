@@ -18,16 +18,22 @@ package sandbox
 //     bound onto itself as well: mount points cannot be renamed away.
 //   - Masks come after every bind and cover it: the sensitive set can be
 //     named writable, never visible.
-//   - The protected paths of the project are kept read-only even in
-//     workspace-write mode, because the host runs what they hold after the
-//     sandbox is gone: git hooks and config (core.hooksPath, core.fsmonitor,
-//     aliases), agent settings that could remove Warden's own hook, editor
-//     tasks that run when the folder is opened. Naming one of them exactly
-//     in Spec.ReadWrite lifts that protection.
-//   - Sensitive files inside the project (a .env, a private key) and the
-//     entries of Spec.Hide are found by walking the project once per run;
-//     .git and node_modules are not entered, and the walk stops after
-//     maxWalk entries (the rest of the tree is listed as unmasked).
+//   - What the host executes later from the project is kept read-only in
+//     every mode but full-access: the entries of [HostExecuted] and
+//     Spec.Protect, the directories core.hooksPath names, and every entry
+//     of each git directory but its data (see hostexec.go). Git discovery
+//     (gitdir.go) follows .git files to the real git directory and its
+//     common directory, and binds writable the data of those outside the
+//     project, so that git commit works in a linked worktree. Naming one
+//     of them exactly in Spec.ReadWrite lifts that protection. What the
+//     run creates there is the post-run check's (quarantine_linux.go).
+//   - Sensitive files inside the project (a .env, a private key), the
+//     entries of Spec.Hide, the project's .git entries and its
+//     host-executed files are found by walking the project once per run;
+//     .git and node_modules are entered for the dotenv names only, and a
+//     project past walkBound (entries, or levels of directories) fails
+//     closed unless the run is degraded by name ([LayerWalk]). Other
+//     names of a masked file (hard links in the project) are masked too.
 
 import (
 	"errors"
@@ -45,26 +51,20 @@ import (
 	"warden.dev/warden/internal/pathguard"
 )
 
-// ProtectedPaths are the project entries kept read-only in every mode but
-// full-access, relative to the project. Only those that exist when the run
-// starts are protected: one the command creates is not.
-var ProtectedPaths = []string{
-	".git/hooks",  // hooks run by the caller's git
-	".git/config", // core.hooksPath, core.fsmonitor, aliases, filters
-	".claude",     // Claude Code settings and hooks
-	".codex",      // Codex settings
-	".gemini",     // Gemini CLI settings
-	".mcp.json",   // MCP servers the agent CLI starts
-	".vscode",     // tasks that run when the folder is opened
-	".idea",       // the same for JetBrains IDEs
-}
-
-// skipWalk are directories the sensitive walk does not enter: their
-// contents are tools' data, not the user's files.
+// skipWalk are directories whose contents are tools' data, not the user's
+// files: the project walk enters them for the dotenv names only (and for
+// nested repositories).
 var skipWalk = map[string]bool{".git": true, "node_modules": true}
 
-// maxWalk bounds the entries the sensitive walk visits in the project.
+// maxWalk bounds the entries the other walks of this package visit (host
+// globs, the changed files of a run).
 const maxWalk = 100_000
+
+// walkBound bounds the project walk: entries visited, and directory
+// levels below the project. A project past either fails closed with a
+// [*SetupError], unless the run is degraded by name ([LayerWalk]). A
+// variable for tests.
+var walkBound = struct{ entries, depth int64 }{200_000, 64}
 
 // bind is one host path bound into the view at the same place.
 type bind struct {
@@ -90,14 +90,18 @@ type view struct {
 	// home, when set, is the resolved home that init replaces with an
 	// empty directory (Spec.HideHome).
 	home string
+	// post is the post-run check of what the host executes later; nil
+	// in full-access mode.
+	post *postCheck
 }
 
-// writableRoots are the writable binds but the cache, without those inside
-// another: where the command's changes to the host can be.
+// writableRoots are the writable binds but the cache and the git data
+// bound outside the project, without those inside another: where the
+// command's changes to the host can be.
 func (v view) writableRoots() []string {
 	var roots []string
 	for _, b := range v.binds {
-		if !b.Writable || b.Path == v.cache {
+		if !b.Writable || b.Path == v.cache || v.post != nil && v.post.gitBinds[b.Path] {
 			continue
 		}
 		inside := false
@@ -115,11 +119,20 @@ func (v view) writableRoots() []string {
 // masks of the run. project is the resolved project directory.
 func planView(spec Spec, project string) (view, error) {
 	var v view
+	masks, notes, pw, err := planMasks(spec, project)
+	if err != nil {
+		return v, err
+	}
+	v.masks, v.notes = masks, notes
 	r := planResolver(spec, project)
 	defer r.close()
 	writable := spec.Mode == WorkspaceWrite || spec.Mode == FullAccess
 	v.binds = append(v.binds, bind{Path: project, Writable: writable, Dir: true})
 	rw := map[string]bool{}
+	var roots []string // writable roots, for git discovery
+	if spec.Mode == WorkspaceWrite {
+		roots = append(roots, project)
+	}
 	for _, p := range spec.ReadWrite {
 		real, fi, err := r.resolveHost(p, true)
 		if se := linkSetupError("read_write", p, err); se != nil {
@@ -132,6 +145,7 @@ func planView(spec Spec, project string) (view, error) {
 			return v, &SetupError{What: "read_write path / would make the whole host writable", Hint: "use sandbox.mode full-access to lift the filesystem boundary on purpose"}
 		}
 		rw[real] = true
+		roots = append(roots, real)
 		v.binds = append(v.binds, bind{Path: real, Writable: true, Dir: fi.IsDir()})
 	}
 	if spec.Cache != "" {
@@ -141,14 +155,30 @@ func planView(spec Spec, project string) (view, error) {
 		v.binds = append(v.binds, bind{Path: spec.Cache, Writable: true, Dir: true})
 	}
 	readOnly := slices.Clone(spec.ReadOnly)
+	var protect []string // host-executed paths, which may be links
 	if spec.Mode != FullAccess {
-		for _, p := range ProtectedPaths {
-			readOnly = append(readOnly, filepath.Join(project, p))
+		pc, ro, binds, err := planHostExec(spec, project, roots, pw, rw)
+		if err != nil {
+			return v, err
 		}
+		v.post = pc
+		protect = ro
+		v.binds = append(v.binds, binds...)
 	}
-	for _, p := range readOnly {
+	for _, p := range protect {
+		// Followed: binding a link's target read-only protects more,
+		// and never makes anything writable.
+		r.protected[p] = true
+	}
+	for i, p := range append(readOnly, protect...) {
 		real, fi, err := r.resolveHost(p, false)
 		if errors.Is(err, os.ErrNotExist) {
+			if i >= len(readOnly) && v.post != nil {
+				// A link to nothing among the protected paths: the
+				// link is restored if replaced, and its target may
+				// not be created.
+				v.post.keepDangling(p)
+			}
 			continue
 		}
 		if se := linkSetupError("read_only", p, err); se != nil {
@@ -157,8 +187,14 @@ func planView(spec Spec, project string) (view, error) {
 		if err != nil {
 			return v, &SetupError{What: fmt.Sprintf("read_only path %s: %v", p, err), Hint: "make the path resolvable or remove it"}
 		}
-		if rw[real] {
+		if rw[real] || rw[p] {
 			continue // named writable: the caller lifted it
+		}
+		if i >= len(readOnly) && v.post != nil {
+			// A link among the protected paths: its target is bound
+			// read-only, and the link itself, in a writable
+			// directory, is restored after the run if replaced.
+			v.post.keepLink(p)
 		}
 		v.binds = append(v.binds, bind{Path: real, Dir: fi.IsDir()})
 	}
@@ -178,10 +214,7 @@ func planView(spec Spec, project string) (view, error) {
 	if err := r.identify(v.binds); err != nil {
 		return v, err
 	}
-
-	masks, notes, err := planMasks(spec, project)
-	v.masks, v.notes = masks, append(v.notes, notes...)
-	return v, err
+	return v, nil
 }
 
 // makeCache makes the run cache, spec.Cache, and resolves it. The cache
@@ -202,9 +235,10 @@ func makeCache(spec Spec) (string, error) {
 
 // planMasks lists the real paths to mask: the fixed places of the
 // sensitive set in the home, Spec.Mask, sensitive names in the home (a
-// bounded walk, see homeSensitive) and anywhere in the project, and
-// Spec.Hide.
-func planMasks(spec Spec, project string) ([]string, []string, error) {
+// bounded walk, see homeSensitive) and anywhere in the project, Spec.Hide,
+// and the other names (hard links) in the project of what is masked. It
+// returns the project walk too.
+func planMasks(spec Spec, project string) ([]string, []string, *projectWalk, error) {
 	var candidates, notes []string
 	inHome, truncated := homeSensitive(spec.Home, project)
 	candidates = append(append(candidates, inHome...), spec.Mask...)
@@ -216,23 +250,32 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 		switch {
 		case !filepath.IsAbs(h):
 			if err := checkPattern(h); err != nil {
-				return nil, nil, &SetupError{What: fmt.Sprintf("hide pattern %q: %v", h, err), Hint: "write hide entries as paths or globs (*, ?, [...], **)"}
+				return nil, nil, nil, &SetupError{What: fmt.Sprintf("hide pattern %q: %v", h, err), Hint: "write hide entries as paths or globs (*, ?, [...], **)"}
 			}
 			rel = append(rel, strings.TrimPrefix(h, "./"))
 		case hasGlob(h):
 			ms, err := globHost(h)
 			if err != nil {
-				return nil, nil, &SetupError{What: fmt.Sprintf("hide pattern %q: %v", h, err), Hint: "write hide entries as paths or globs (*, ?, [...], **)"}
+				return nil, nil, nil, &SetupError{What: fmt.Sprintf("hide pattern %q: %v", h, err), Hint: "write hide entries as paths or globs (*, ?, [...], **)"}
 			}
 			candidates = append(candidates, ms...)
 		default:
 			candidates = append(candidates, h)
 		}
 	}
-	found, truncated := walkProject(project, spec.Home, rel)
-	candidates = append(candidates, found...)
-	if truncated {
-		notes = append(notes, fmt.Sprintf("sensitive files of the project past its first %d entries are not masked", maxWalk))
+	for _, pat := range spec.Protect {
+		if filepath.IsAbs(pat) || checkPattern(pat) != nil {
+			return nil, nil, nil, &SetupError{What: fmt.Sprintf("protect pattern %q: not a pattern relative to the project", pat), Hint: "write protect entries as project-relative paths or globs (*, ?, [...], **), as hide entries"}
+		}
+	}
+	pw := walkProject(project, spec.Home, rel, spec.Protect)
+	candidates = append(candidates, pw.found...)
+	if pw.truncated {
+		what := fmt.Sprintf("the project walk stopped at its bound (%d entries, %d levels): files past it are neither masked nor protected", walkBound.entries, walkBound.depth)
+		if !slices.Contains(spec.Degraded, LayerWalk) {
+			return nil, nil, nil, &SetupError{What: what, Hint: "hide or remove what makes the project this large (a vendored tree, generated files), run in a smaller directory, or accept it by name with --degraded=" + string(LayerWalk)}
+		}
+		notes = append(notes, what)
 	}
 
 	var masks []string
@@ -247,27 +290,51 @@ func planMasks(spec Spec, project string) ([]string, []string, error) {
 		if err != nil {
 			// Fail closed: a path we cannot resolve is a path we
 			// cannot mask.
-			return nil, nil, &SetupError{What: fmt.Sprintf("mask %s: %v", p, err), Hint: "make the path resolvable or remove it"}
+			return nil, nil, nil, &SetupError{What: fmt.Sprintf("mask %s: %v", p, err), Hint: "make the path resolvable or remove it"}
 		}
 		if real == "/" || real == project {
-			return nil, nil, &SetupError{What: fmt.Sprintf("hide %s would mask the whole view or the project", p), Hint: "hide the files inside it instead"}
+			return nil, nil, nil, &SetupError{What: fmt.Sprintf("hide %s would mask the whole view or the project", p), Hint: "hide the files inside it instead"}
 		}
 		if !seen[real] {
 			seen[real] = true
 			masks = append(masks, real)
 		}
 	}
+	masks = append(masks, otherNames(masks, project, seen)...)
 	slices.SortStableFunc(masks, func(a, b string) int { return depth(a) - depth(b) })
-	return masks, notes, nil
+	return masks, notes, pw, nil
 }
 
-// walkProject returns the project's entries that are sensitive or match
-// one of the relative patterns, and for links among them the link itself
-// (resolved later to its target). It reports whether it stopped early.
-// Directories are read by as many workers as there are CPUs: on a large
-// tree the walk is most of a run's set-up.
-func walkProject(project, home string, rel []string) (found []string, truncated bool) {
-	w := &walker{rel: rel, root: project, home: home, queue: []string{project}}
+// projectWalk is what the project walk found.
+type projectWalk struct {
+	// found are the entries to mask, and for links among them the link
+	// itself (resolved later to its target).
+	found []string
+	// gitEntries are the .git entries (directories, files, links) at any
+	// depth, the top's included.
+	gitEntries []string
+	// hostExec are the entries of [HostExecuted] and Spec.Protect.
+	hostExec []string
+	// dirs are the directories read: the post-run check stats each and
+	// reads only those whose ctime moved.
+	dirs []string
+	// truncated: the walk stopped at walkBound.
+	truncated bool
+}
+
+// walkProject walks the project for what to mask (sensitive names, the
+// relative patterns rel), its .git entries and its host-executed entries
+// (with the policy's patterns protect); the sensitive set's ~/ entries are
+// anchored at home. Directories are read by as many
+// workers as there are CPUs: on a large tree the walk is most of a run's
+// set-up.
+func walkProject(project, home string, rel, protect []string) *projectWalk {
+	return (&walker{rel: rel, protect: protect, root: project, home: home}).run()
+}
+
+// run walks w.root with as many workers as there are CPUs.
+func (w *walker) run() *projectWalk {
+	w.queue = []walkDir{{path: w.root}}
 	w.cond = sync.NewCond(&w.mu)
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
@@ -278,23 +345,122 @@ func walkProject(project, home string, rel []string) (found []string, truncated 
 		}()
 	}
 	wg.Wait()
-	slices.Sort(w.found)
-	return w.found, w.n.Load() > maxWalk
+	slices.Sort(w.pw.found)
+	slices.Sort(w.pw.gitEntries)
+	slices.Sort(w.pw.hostExec)
+	w.pw.truncated = w.truncated.Load()
+	return &w.pw
+}
+
+// walkRoot walks a writable root other than the project (a read_write
+// path) for its .git entries and its directories only.
+func walkRoot(root string) *projectWalk {
+	return (&walker{root: root, gitOnly: true}).run()
+}
+
+// otherNames returns the other names in the project of the masked files
+// (hard links): only a regular file with more than one link can have one,
+// on the project's own device, so the project is walked again, statting
+// its files, only when a masked file is such (the common case costs one
+// lstat a mask). seen are the masks already listed.
+func otherNames(masks []string, project string, seen map[string]bool) []string {
+	pfi, err := os.Stat(project)
+	if err != nil {
+		return nil
+	}
+	pdev, _, _ := inodeOf(pfi)
+	want := map[[2]uint64]bool{}
+	add := func(fi fs.FileInfo) {
+		if pathguard.MultiplyLinked(fi) {
+			if dev, ino, ok := inodeOf(fi); ok && dev == pdev {
+				want[[2]uint64{dev, ino}] = true
+			}
+		}
+	}
+	for _, m := range masks {
+		fi, err := os.Lstat(m)
+		if err != nil {
+			continue
+		}
+		if !fi.IsDir() {
+			add(fi)
+			continue
+		}
+		if dev, _, ok := inodeOf(fi); !ok || dev != pdev {
+			continue // no hard link crosses devices
+		}
+		n := 0
+		filepath.WalkDir(m, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if n++; n > maxWalk {
+				return fs.SkipAll
+			}
+			if d.Type().IsRegular() {
+				if fi, err := d.Info(); err == nil {
+					add(fi)
+				}
+			}
+			return nil
+		})
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	var out []string
+	var n int64
+	filepath.WalkDir(project, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if n++; n > walkBound.entries {
+			return fs.SkipAll
+		}
+		if seen[p] {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil && pathguard.MultiplyLinked(fi) {
+				if dev, ino, ok := inodeOf(fi); ok && want[[2]uint64{dev, ino}] {
+					seen[p] = true
+					out = append(out, p)
+				}
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// walkDir is a directory the walk is to read.
+type walkDir struct {
+	path  string
+	depth int64 // levels below the project
+	// tools: inside .git or node_modules, where only dotenv names and
+	// the policy's patterns are looked for.
+	tools bool
 }
 
 // walker is the state of one project walk.
 type walker struct {
-	root string
-	home string // the set's ~/ entries are anchored there
-	rel  []string
-	n    atomic.Int64 // entries seen
+	root      string
+	home      string // the set's ~/ entries are anchored there
+	rel       []string
+	protect   []string
+	gitOnly   bool         // look for .git entries only (walkRoot)
+	n         atomic.Int64 // entries seen
+	truncated atomic.Bool
 
 	mu sync.Mutex
 	// mu guards the fields below.
 	cond  *sync.Cond
-	queue []string // directories to read
-	busy  int      // workers reading one
-	found []string
+	queue []walkDir // directories to read
+	busy  int       // workers reading one
+	pw    projectWalk
 }
 
 func (w *walker) work() {
@@ -313,67 +479,110 @@ func (w *walker) work() {
 		w.busy++
 		w.mu.Unlock()
 
-		subdirs, found := w.read(dir)
+		var r walkRead
+		w.read(dir, &r)
 
 		w.mu.Lock()
 		w.busy--
-		w.found = append(w.found, found...)
-		if w.n.Load() <= maxWalk {
-			w.queue = append(w.queue, subdirs...)
+		w.pw.dirs = append(w.pw.dirs, dir.path)
+		w.pw.found = append(w.pw.found, r.found...)
+		w.pw.gitEntries = append(w.pw.gitEntries, r.git...)
+		w.pw.hostExec = append(w.pw.hostExec, r.hostExec...)
+		if !w.truncated.Load() {
+			w.queue = append(w.queue, r.subdirs...)
 		}
 		w.mu.Unlock()
 		w.cond.Broadcast()
 	}
 }
 
-// read lists one directory: what to mask in it, and what to read next.
-func (w *walker) read(dir string) (subdirs, found []string) {
-	f, err := os.Open(dir)
+// walkRead is what reading one directory found.
+type walkRead struct {
+	subdirs              []walkDir
+	found, git, hostExec []string
+}
+
+// read lists one directory: what to mask and protect in it, and what to
+// read next.
+func (w *walker) read(dir walkDir, r *walkRead) {
+	f, err := os.Open(dir.path)
 	if err != nil {
-		return nil, nil // unreadable here is unreadable inside too
+		return // unreadable here is unreadable inside too
 	}
 	ents, _ := f.ReadDir(-1)
 	f.Close()
 	for _, d := range ents {
-		if w.n.Add(1) > maxWalk {
-			return subdirs, found
+		if w.n.Add(1) > walkBound.entries {
+			w.truncated.Store(true)
+			return
 		}
-		p := dir + "/" + d.Name()
-		if w.sensitive(p, d) {
-			found = append(found, p)
+		name := d.Name()
+		p := dir.path + "/" + name
+		rel := p[len(w.root)+1:]
+		if name == ".git" {
+			r.git = append(r.git, p)
+		}
+		if !w.gitOnly && !dir.tools && protectedRel(rel, d.IsDir(), w.protect) {
+			r.hostExec = append(r.hostExec, p)
+		}
+		if !w.gitOnly && w.sensitive(p, rel, d, dir.tools) {
+			r.found = append(r.found, p)
 			continue
 		}
 		switch {
-		case d.Type()&fs.ModeSymlink != 0:
+		case d.Type()&fs.ModeSymlink != 0 && !w.gitOnly:
 			// A link to a secret elsewhere: its target is masked.
 			if t, err := filepath.EvalSymlinks(p); err == nil {
 				if _, ok := pathguard.SensitiveIn(t, w.home); ok {
-					found = append(found, t)
+					r.found = append(r.found, t)
 				}
 			}
-		case d.IsDir() && !skipWalk[d.Name()]:
-			subdirs = append(subdirs, p)
+		case d.IsDir():
+			if dir.tools && isObjectFanout(dir.path, name) {
+				// Loose objects, named by their hash: never a
+				// user's file, and most of a repository's entries.
+				continue
+			}
+			if dir.depth+1 > walkBound.depth {
+				w.truncated.Store(true)
+				continue
+			}
+			r.subdirs = append(r.subdirs, walkDir{path: p, depth: dir.depth + 1, tools: dir.tools || skipWalk[name]})
 		}
 	}
-	return subdirs, found
 }
 
-func (w *walker) sensitive(p string, d fs.DirEntry) bool {
-	if mayBeSensitive(d.Name()) {
+// sensitive reports whether p (rel in the project) is to be masked: a
+// name of the sensitive set (inside tools' directories, a dotenv name
+// only), or a match of Spec.Hide.
+func (w *walker) sensitive(p, rel string, d fs.DirEntry, tools bool) bool {
+	name := d.Name()
+	if mayBeSensitive(name) && (!tools || isDotenv(name)) {
 		if _, ok := pathguard.SensitiveIn(p, w.home); ok {
 			return true
 		}
 	}
-	if len(w.rel) == 0 {
-		return false
-	}
-	r := p[len(w.root)+1:]
 	for _, pat := range w.rel {
-		if matchPattern(pat, r, d.IsDir()) {
+		if matchPattern(pat, rel, d.IsDir()) {
 			return true
 		}
 	}
 	return false
+}
+
+// isObjectFanout reports whether name, in dir, is one of the 256
+// directories of a git object store's loose objects (objects/ab).
+func isObjectFanout(dir, name string) bool {
+	return len(name) == 2 && isHex(name[0]) && isHex(name[1]) && strings.HasSuffix(dir, "/objects")
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
+
+// isDotenv reports whether name is a dotenv file's (.env, .env.local…),
+// the names looked for inside .git and node_modules: packages ship test
+// keys there by the hundred, each of which would be a mount.
+func isDotenv(name string) bool {
+	return len(name) >= 4 && strings.EqualFold(name[:4], ".env") && (len(name) == 4 || name[4] == '.')
 }
 
 // sensitiveNames and sensitivePrefixes are the last components the

@@ -102,11 +102,11 @@ func TestPlanView(t *testing.T) {
 	// read_write, read_only, the protected paths.
 	wantBinds := []bind{
 		{Path: project, Writable: true, Dir: true},
+		{Path: filepath.Join(outside, "cache"), Writable: true, Dir: true},
+		{Path: filepath.Join(outside, "new"), Writable: true, Dir: true},
 		// .git is pinned (a mount point) so that it cannot be renamed
 		// away from its read-only config.
 		{Path: filepath.Join(project, ".git"), Writable: true, Dir: true},
-		{Path: filepath.Join(outside, "cache"), Writable: true, Dir: true},
-		{Path: filepath.Join(outside, "new"), Writable: true, Dir: true},
 		{Path: filepath.Join(project, "build"), Dir: true},
 		{Path: filepath.Join(project, ".claude"), Dir: true},
 		{Path: filepath.Join(project, ".mcp.json")},
@@ -139,12 +139,14 @@ func TestPlanView(t *testing.T) {
 		got[r] = true
 	}
 	for _, want := range []string{"home/.ssh", "home/id_rsa_backup", "p/sub/.env", "p/keys/id_rsa",
-		"p/certs/a.pem", "p/app/secrets", "out/deploy/id_ecdsa_ci"} {
+		"p/certs/a.pem", "p/app/secrets", "out/deploy/id_ecdsa_ci",
+		// Inside tools' directories, dotenv names are looked for too.
+		"p/node_modules/x/.env", "p/.git/objects/.env"} {
 		if !got[want] {
 			t.Errorf("not masked: %s (masks %q)", want, rel)
 		}
 	}
-	for _, never := range []string{"p/.env.example", "p/keys/id_rsa.pub", "p/node_modules/x/.env", "p/.git/objects/.env", "home/.profile", "p/src/main.go"} {
+	for _, never := range []string{"p/.env.example", "p/keys/id_rsa.pub", "home/.profile", "p/src/main.go"} {
 		if got[never] {
 			t.Errorf("masked but should not be: %s", never)
 		}

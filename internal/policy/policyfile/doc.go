@@ -46,7 +46,8 @@
 // bytes. [Format] writes a size back in the unit it was given in. timeout
 // is a Go duration with a unit (90s, 10m, 1h30m); cpu is a positive number
 // of cores. Every limit must be positive. A path may sit in only one of
-// read_write, read_only and hide, and a variable in only one of env.pass
+// read_write, read_only, hide and protect (project-relative patterns of
+// files the host executes later), and a variable in only one of env.pass
 // and env.set.
 //
 // A network rule holds exactly one of allow: or deny:, whose value is a

@@ -71,6 +71,9 @@ type Filesystem struct {
 	ReadOnly  []string
 	Hide      []string
 	Home      HomeMode
+	// Protect lists project-relative patterns (the syntax of Hide's)
+	// of more files the host executes later, such as CLAUDE.md.
+	Protect []string
 }
 
 // HomeMode says what of the caller's home directory a sandboxed run sees.

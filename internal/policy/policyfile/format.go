@@ -131,7 +131,7 @@ func formatSandbox(sb *Sandbox) *mapping {
 	if sb.Approval != "" {
 		m.add("approval", str(string(sb.Approval)))
 	}
-	if fs := sb.Filesystem; len(fs.ReadWrite)+len(fs.ReadOnly)+len(fs.Hide) > 0 || fs.Home != "" {
+	if fs := sb.Filesystem; len(fs.ReadWrite)+len(fs.ReadOnly)+len(fs.Hide)+len(fs.Protect) > 0 || fs.Home != "" {
 		fm := &mapping{block: true}
 		if fs.Home != "" {
 			fm.add("home", str(string(fs.Home)))
@@ -144,6 +144,9 @@ func formatSandbox(sb *Sandbox) *mapping {
 		}
 		if len(fs.Hide) > 0 {
 			fm.add("hide", strs(fs.Hide, quoted))
+		}
+		if len(fs.Protect) > 0 {
+			fm.add("protect", strs(fs.Protect, quoted))
 		}
 		m.add("filesystem", fm)
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,7 +18,7 @@ import (
 
 var (
 	sandboxKeys    = []string{"mode", "approval", "filesystem", "limits", "env"}
-	filesystemKeys = []string{"read_write", "read_only", "hide", "home"}
+	filesystemKeys = []string{"read_write", "read_only", "hide", "home", "protect"}
 	limitKeys      = []string{"memory", "pids", "cpu", "nofile", "fsize", "disk", "inodes", "timeout", "output"}
 	envKeys        = []string{"pass", "set"}
 
@@ -112,6 +113,8 @@ func (d *decoder) filesystem(n *yaml.Node) (Filesystem, error) {
 			fsys.ReadOnly = ps
 		case "hide":
 			fsys.Hide = ps
+		case "protect":
+			fsys.Protect = ps
 		}
 	}
 	return fsys, nil
@@ -253,15 +256,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// checkFilesystemPath checks one sandbox.filesystem entry: hide entries
-// may be globs (each segment a path.Match pattern, or "**"); read_write
-// and read_only entries are plain paths, as they are bound whole.
+// checkFilesystemPath checks one sandbox.filesystem entry: hide and
+// protect entries may be globs (each segment a path.Match pattern, or
+// "**"), and protect entries are relative to the project; read_write and
+// read_only entries are plain paths, as they are bound whole.
 func checkFilesystemPath(list, p string) error {
 	if strings.ContainsRune(p, 0) {
 		return fmt.Errorf("%q contains a NUL byte", p)
 	}
+	if list == "protect" && (strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~")) {
+		return fmt.Errorf("%q: protect entries are patterns relative to the project", p)
+	}
+	if list == "protect" && slices.Contains(strings.Split(p, "/"), "..") {
+		return fmt.Errorf("%q: protect entries stay inside the project (no ..)", p)
+	}
 	glob := strings.ContainsAny(p, "*?[")
-	if list != "hide" {
+	if list != "hide" && list != "protect" {
 		if glob {
 			return fmt.Errorf("%q: only hide entries may be globs", p)
 		}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseGitFile(t *testing.T) {
+	for _, tt := range []struct {
+		data, want, err string
+	}{
+		{data: "gitdir: /main/.git/worktrees/wt\n", want: "/main/.git/worktrees/wt"},
+		{data: "gitdir: ../.git/modules/sub\n", want: "/super/.git/modules/sub"},
+		{data: "gitdir:   ../x  \r\n", want: "/super/x"},
+		{data: "gitdir: /a/../b", want: "/b"},
+		{data: "gitdir:\n", err: "empty"},
+		{data: "/main/.git\n", err: "not a"},
+		{data: "", err: "not a"},
+	} {
+		got, err := parseGitFile([]byte(tt.data), "/super/sub")
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("parseGitFile(%q) = %q, %v; want an error with %q", tt.data, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("parseGitFile(%q) = %q, %v; want %q", tt.data, got, err, tt.want)
+		}
+	}
+}
+
+func TestParseGitConfig(t *testing.T) {
+	conf := `# comment
+[core]
+	repositoryformatversion = 0
+	hooksPath = .husky ; trailing comment
+	bare
+[Core] HooksPath = "with space/hooks"
+[core "sub"]
+	hookspath = not-core
+[include]
+	path = ~/extra.inc
+[includeIf "gitdir:~/work/"]
+	path = work.inc
+[alias]
+	x = "!echo \"quoted\" \\\\ done"
+[section.Sub]
+	key = v
+[broken
+	hookspath = ignored-header-but-kept-section
+	long = a \
+b
+`
+	want := []gitConfigEntry{
+		{"core", "", "repositoryformatversion", "0"},
+		{"core", "", "hookspath", ".husky"},
+		{"core", "", "bare", "true"},
+		{"core", "", "hookspath", "with space/hooks"},
+		{"core", "sub", "hookspath", "not-core"},
+		{"include", "", "path", "~/extra.inc"},
+		{"includeif", "gitdir:~/work/", "path", "work.inc"},
+		{"alias", "", "x", `!echo "quoted" \\ done`},
+		{"section", "Sub", "key", "v"},
+		{"section", "Sub", "hookspath", "ignored-header-but-kept-section"},
+		{"section", "Sub", "long", "a b"},
+	}
+	got := parseGitConfig([]byte(conf))
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(gitConfigEntry{})); diff != "" {
+		t.Errorf("parseGitConfig (-want +got):\n%s", diff)
+	}
+}
+
+func TestHooksPaths(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, work := filepath.Join(root, "home"), filepath.Join(root, "work")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	mkTree(t, root, "home/", "work/.git/")
+	files := map[string]string{
+		"home/.gitconfig":           "[core]\n\thooksPath = ~/global-hooks\n[include]\n\tpath = inc.conf\n",
+		"home/inc.conf":             "[core]\n\thooksPath = /abs/included\n[include]\n\tpath = deeper.conf\n",
+		"home/deeper.conf":          "[core]\n\thooksPath = /never/two-levels\n",
+		"home/.config/git/config":   "[core]\n\thooksPath = xdg-relative\n",
+		"work/.git/config":          "[core]\n\thooksPath = .husky/_\n",
+		"work/.git/config.worktree": "[core]\n\thooksPath = wt-hooks\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := gitRepo{Dir: filepath.Join(work, ".git"), Common: filepath.Join(work, ".git")}
+	got := hooksPaths(r, work, home)
+	want := []string{
+		filepath.Join(home, "global-hooks"),
+		"/abs/included",
+		filepath.Join(work, "xdg-relative"),
+		filepath.Join(work, ".husky/_"),
+		filepath.Join(work, "wt-hooks"),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hooksPaths (-want +got):\n%s", diff)
+	}
+}
+
+func TestDiscoverRepo(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := func(p string) string { return filepath.Join(root, p) }
+	mkTree(t, root,
+		"main/.git/objects/", "main/.git/worktrees/wt/HEAD", "main/.git/modules/sub/HEAD",
+		"other/.git/HEAD", "proj/.git/objects/", "proj/inner/HEAD")
+	write := func(p, body string) {
+		if err := os.WriteFile(j(p), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mkTree(t, root, "wt/", "main/sub/", "elsewhere/", "proj/inside/")
+	write("main/.git/worktrees/wt/commondir", "../..\n")
+	write("main/.git/worktrees/wt/gitdir", j("wt/.git")+"\n")
+	write("wt/.git", "gitdir: "+j("main/.git/worktrees/wt")+"\n")
+	write("main/sub/.git", "gitdir: ../.git/modules/sub\n")
+	write("elsewhere/.git", "gitdir: "+j("other/.git")+"\n")
+	write("proj/inside/.git", "gitdir: ../inner\n")
+	mkTree(t, root, "linked/", "proj/linkin/")
+	if err := os.Symlink(j("other/.git"), j("linked/.git")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../.git", j("proj/linkin/.git")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		dotGit, project string
+		dir, common     string
+		err             string
+	}{
+		{dotGit: "proj/.git", project: "proj", dir: "proj/.git", common: "proj/.git"},
+		{dotGit: "wt/.git", project: "wt", dir: "main/.git/worktrees/wt", common: "main/.git"},
+		{dotGit: "main/sub/.git", project: "main/sub", dir: "main/.git/modules/sub", common: "main/.git/modules/sub"},
+		{dotGit: "proj/inside/.git", project: "proj", dir: "proj/inner", common: "proj/inner"},
+		{dotGit: "elsewhere/.git", project: "elsewhere", err: "outside the project"},
+		{dotGit: "linked/.git", project: "linked", err: "outside the project"},
+		{dotGit: "proj/linkin/.git", project: "proj", dir: "proj/.git", common: "proj/.git"},
+	} {
+		r, err := discoverRepo(j(tt.dotGit), j(tt.project), "")
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("discoverRepo(%s) = %+v, %v; want an error with %q", tt.dotGit, r, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || r.Dir != j(tt.dir) || r.Common != j(tt.common) {
+			t.Errorf("discoverRepo(%s) = %q, %q, %v; want %q, %q", tt.dotGit, r.Dir, r.Common, err, j(tt.dir), j(tt.common))
+		}
+	}
+	// A worktree's git directory that does not point back is refused.
+	write("main/.git/worktrees/wt/gitdir", j("elsewhere/.git")+"\n")
+	if _, err := discoverRepo(j("wt/.git"), j("wt"), ""); err == nil {
+		t.Error("a worktree git directory that points elsewhere was followed")
+	}
+}
+
+func TestGitData(t *testing.T) {
+	for name, want := range map[string]bool{
+		"objects": true, "refs": true, "logs": true, "index": true, "HEAD": true, "ORIG_HEAD": true,
+		"FETCH_HEAD": true, "MERGE_HEAD": true, "MERGE_MSG": true, "CHERRY_PICK_HEAD": true,
+		"BISECT_LOG": true, "AUTO_MERGE": true, "COMMIT_EDITMSG": true, "packed-refs": true,
+		"index.lock": true, "config.lock": true, "rebase-merge": true, "sequencer": true,
+		"shallow": true, "gc.pid": true, "lost-found": true, "description": true,
+		"sharedindex.0123": true, "lfs": true,
+		// Host-executed: everything else.
+		"config": false, "config.worktree": false, "commondir": false, "gitdir": false,
+		"hooks": false, "info": false, "worktrees": false, "modules": false, "x": false,
+		"remotes": false, "head": false,
+	} {
+		if got := isGitData(name); got != want {
+			t.Errorf("isGitData(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestProtectedRel(t *testing.T) {
+	for _, tt := range []struct {
+		rel  string
+		dir  bool
+		want bool
+	}{
+		{".claude", true, true},
+		{".claude/settings.json", false, false}, // the directory is protected whole
+		{"sub/.claude", true, false},            // agent settings count at the top
+		{".mcp.json", false, true},
+		{"x.code-workspace", false, true},
+		{"a/x.code-workspace", false, false},
+		{".envrc", false, true},
+		{"a/b/.envrc", false, true}, // direnv: any directory
+		{"a/.nvim.lua", false, true},
+		{".devcontainer", true, true},
+		{"CLAUDE.md", false, true}, // the policy's pattern
+		{"docs/CLAUDE.md", false, true},
+		{"AGENTS.md", false, false},
+		{"main.go", false, false},
+	} {
+		if got := protectedRel(tt.rel, tt.dir, []string{"CLAUDE.md"}); got != tt.want {
+			t.Errorf("protectedRel(%q) = %v, want %v", tt.rel, got, tt.want)
+		}
+	}
+}
+
+func TestPlanViewGit(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(root, "p")
+	mkTree(t, project, ".git/HEAD", ".git/config", ".git/hooks/", ".git/info/", ".git/objects/info/alternates",
+		".git/refs/", "nested/.git/config", ".envrc", "a/.envrc", "node_modules/.envrc", "CLAUDE.md")
+	v, err := planView(Spec{Mode: WorkspaceWrite, Protect: []string{"CLAUDE.md"}}, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range v.binds {
+		got = append(got, strings.TrimPrefix(b.Path, project+"/")+map[bool]string{true: " rw", false: " ro"}[b.Writable])
+	}
+	want := []string{
+		root + "/p rw",
+		// Git directories and the parents of read-only entries are
+		// pinned: mount points cannot be renamed away.
+		"a rw", ".git rw", "nested rw",
+		".envrc ro", "CLAUDE.md ro",
+		".git/objects rw", "nested/.git rw",
+		"a/.envrc ro", ".git/config ro", ".git/hooks ro", ".git/info ro",
+		".git/objects/info rw",
+		"nested/.git/config ro",
+		".git/objects/info/alternates ro",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("binds (-want +got):\n%s", diff)
+	}
+	// A .git file pointing elsewhere stops the plan.
+	mkTree(t, root, "other/.git/HEAD")
+	if err := os.WriteFile(filepath.Join(project, "nested/sub.git"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(project, "bad"), 0o755)
+	os.WriteFile(filepath.Join(project, "bad/.git"), []byte("gitdir: "+filepath.Join(root, "other/.git")), 0o644)
+	if _, err := planView(Spec{Mode: WorkspaceWrite}, project); err == nil || !strings.Contains(err.Error(), filepath.Join(project, "bad/.git")) {
+		t.Errorf("planView with a .git file pointing elsewhere: %v, want an error naming it", err)
+	}
+}
+
+func TestBenignGitConfig(t *testing.T) {
+	for _, tt := range []struct {
+		conf string
+		want bool
+	}{
+		// What git init and git clone write.
+		{"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n", true},
+		{"[remote \"origin\"]\n\turl = https://example.com/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n", true},
+		{"[user]\n\tname = A\n", true},
+		{"", true},
+		// What runs something, or is not known.
+		{"[core]\n\tfsmonitor = /x/evil\n", false},
+		{"[core]\n\thooksPath = h\n", false},
+		{"[core]\n\tsshCommand = evil\n", false},
+		{"[alias]\n\tst = !evil\n", false},
+		{"[include]\n\tpath = ../x\n", false},
+		{"[remote \"o\"]\n\turl = ext::sh -c evil\n", false},
+		{"[remote \"o\"]\n\tuploadpack = evil\n", false},
+		{"[submodule \"s\"]\n\tupdate = !evil\n", false},
+		{"[filter \"lfs\"]\n\tclean = evil\n", false},
+		{"[core] fsmonitor = evil\n", false},
+		{"[remote \"o\"]\n\turl = x\n[core\n\tfsmonitor = evil\n", false},
+		{"[core \"x\"]\n\tbare = true\n", false},
+	} {
+		if got := benignGitConfig([]byte(tt.conf)); got != tt.want {
+			t.Errorf("benignGitConfig(%q) = %v, want %v", tt.conf, got, tt.want)
+		}
+	}
+}

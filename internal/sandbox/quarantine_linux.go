@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+// The post-run check: once the run's pid namespace is gone (init reaped,
+// so no process of the run is left to race it), what the run created or
+// changed that the host would execute later is moved into the quarantine
+// directory. The read-only binds keep what existed at start unchangeable;
+// this check is the catch-all for what was created. It is proportional to
+// what the run wrote: a new entry shows as a directory whose ctime moved
+// (ctime cannot be set from inside), so the directories of the writable
+// roots at start are statted and only those whose ctime is at or after
+// the start are read, and new directories below them walked.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+func statID(fi fs.FileInfo) fileID {
+	id := fileID{mode: fi.Mode().Type(), size: fi.Size()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		id.ino = st.Ino
+		id.ctime = st.Ctim.Nano()
+	}
+	return id
+}
+
+// inodeOf returns the device and inode of fi.
+func inodeOf(fi fs.FileInfo) (dev, ino uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, false
+	}
+	return st.Dev, st.Ino, true
+}
+
+// after reports whether fi's ctime is at or after since.
+func after(fi fs.FileInfo, since unix.Timespec) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || st.Ctim.Sec > since.Sec || st.Ctim.Sec == since.Sec && st.Ctim.Nsec >= since.Nsec
+}
+
+// maxPostRun bounds the entries the post-run check reads in directories
+// the run changed or made; past it the run is reported as refused.
+const maxPostRun = 2_000_000
+
+// quarantiner moves entries into one run's quarantine directory.
+type quarantiner struct {
+	dir  string
+	list []Quarantined
+}
+
+// take moves p (not following it) into the quarantine, under its host
+// path, or removes it when there is no quarantine or it cannot be moved.
+func (q *quarantiner) take(p, why string) {
+	e := Quarantined{Path: p, Why: why}
+	if q.dir != "" {
+		dst := filepath.Join(q.dir, "files", p)
+		for i := 1; ; i++ {
+			if _, err := os.Lstat(dst); errors.Is(err, os.ErrNotExist) {
+				break
+			}
+			dst = filepath.Join(q.dir, "files", p) + "." + strconv.Itoa(i)
+		}
+		err := os.MkdirAll(filepath.Dir(dst), 0o700)
+		if err == nil {
+			err = os.Rename(p, dst)
+			if errors.Is(err, unix.EXDEV) {
+				if err = copyTree(p, dst); err == nil {
+					err = os.RemoveAll(p)
+				}
+			}
+		}
+		if err == nil {
+			e.MovedTo = dst
+			q.list = append(q.list, e)
+			return
+		}
+		e.Error = fmt.Sprintf("not moved to the quarantine (%v): removed", err)
+	}
+	if err := os.RemoveAll(p); err != nil {
+		e.Error = fmt.Sprintf("could not be removed: %v", err)
+	}
+	q.list = append(q.list, e)
+}
+
+// copyTree copies src to dst without following links.
+func copyTree(src, dst string) error {
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		t, err := os.Readlink(src)
+		if err != nil {
+			return err
+		}
+		return os.Symlink(t, dst)
+	case fi.IsDir():
+		if err := os.Mkdir(dst, 0o700); err != nil {
+			return err
+		}
+		ents, err := os.ReadDir(src)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if err := copyTree(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+				return err
+			}
+		}
+		return nil
+	case fi.Mode().IsRegular():
+		in, err := os.Open(src)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	}
+	return nil // a device node, a fifo or a socket is not kept, only removed
+}
+
+// run performs the check after a run that started at since, moving what
+// it finds into quarantine (or removing it when that is empty). notes say
+// what it could not check.
+func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined, []string) {
+	if pc == nil {
+		return nil, nil
+	}
+	q := &quarantiner{dir: quarantine}
+	var notes []string
+	// Links and .git files that a mount could not hold: restored.
+	keptSet := map[string]bool{}
+	for _, k := range pc.kept {
+		keptSet[k.path] = true
+		fi, err := os.Lstat(k.path)
+		if err == nil && statID(fi) == k.id {
+			continue
+		}
+		if err == nil {
+			q.take(k.path, "replaced a protected link or .git file")
+		} else {
+			q.list = append(q.list, Quarantined{Path: k.path, Why: "removed a protected link or .git file"})
+		}
+		var rerr error
+		if k.data != nil {
+			rerr = os.WriteFile(k.path, k.data, k.perm)
+		} else {
+			rerr = os.Symlink(k.link, k.path)
+		}
+		if rerr != nil {
+			q.list[len(q.list)-1].Error = fmt.Sprintf("not restored: %v", rerr)
+		}
+	}
+	// The git directories the run could write: every entry that is not
+	// git's data and was not there at start. Only a directory whose
+	// ctime moved can have a new entry.
+	changed := func(dir string) bool {
+		fi, err := os.Lstat(dir)
+		return err == nil && after(fi, since)
+	}
+	for _, g := range pc.gitDirs {
+		if !g.infoOnly && changed(g.dir) {
+			ents, _ := os.ReadDir(g.dir)
+			for _, e := range ents {
+				p := filepath.Join(g.dir, e.Name())
+				if g.top[e.Name()] || isGitData(e.Name()) || pc.lifted[p] || keptSet[p] {
+					continue
+				}
+				q.take(p, "host-executed entry of a git directory (git reads it: config, hooks, commondir...)")
+			}
+		}
+		info := filepath.Join(g.dir, "objects", "info")
+		if !changed(info) {
+			continue
+		}
+		for _, name := range gitObjectsInfoExec {
+			p := filepath.Join(info, name)
+			if _, err := os.Lstat(p); err == nil && !g.info[name] && !pc.lifted[p] {
+				q.take(p, "alternate object store of a git directory")
+			}
+		}
+	}
+	for _, p := range pc.paths {
+		if _, err := os.Lstat(p); err == nil && !pc.lifted[p] {
+			q.take(p, "protected path that did not exist at start (a core.hooksPath directory, protected like .git/hooks, or a protected link's target)")
+		}
+	}
+	// New entries in the writable roots: a .git anywhere, a
+	// host-executed name of the project.
+	var walked int64
+	var scan func(dir string)
+	scan = func(dir string) {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			if walked++; walked > maxPostRun {
+				return
+			}
+			p := dir + "/" + e.Name()
+			if pc.lifted[p] {
+				continue
+			}
+			if e.Name() == ".git" {
+				// A .git dir is a mount point, a .git file is kept:
+				// one with another identity is the run's.
+				id, known := pc.gitIDs[p]
+				if fi, err := e.Info(); err == nil && (!known || e.IsDir() && statID(fi).ino != id.ino) {
+					pc.takeNewGit(q, p, e)
+				}
+				continue
+			}
+			if !pc.known[p] && within(p, pc.project) && !inTools(p[len(pc.project)+1:]) && protectedRel(p[len(pc.project)+1:], e.IsDir(), pc.protect) {
+				if fi, err := e.Info(); err == nil && after(fi, since) {
+					q.take(p, "host-executed file of the project (agent settings, editor tasks, direnv...), created or replaced by the run")
+					continue
+				}
+			}
+			if e.IsDir() && !pc.dirSet[p] {
+				scan(p) // new: all of it is the run's
+			}
+		}
+	}
+	for _, d := range pc.dirs {
+		fi, err := os.Lstat(d)
+		if err != nil || !fi.IsDir() || !after(fi, since) {
+			continue
+		}
+		scan(d)
+	}
+	if walked > maxPostRun {
+		// Not a silent pass: the run is reported as refused.
+		q.list = append(q.list, Quarantined{Path: pc.project, Why: fmt.Sprintf(
+			"the post-run check stopped after %d new entries: what the run created past them was not checked", maxPostRun),
+			Error: "not checked"})
+	}
+	return q.list, notes
+}
+
+// takeNewGit quarantines what the host would honour of a .git entry the
+// run created: a .git file or link whole; of a git directory, every entry
+// that is not git's data (its config, hooks, info, commondir...) but what
+// git clone and git init make and runs nothing (see benignNewGitEntry), so
+// that a repository the run cloned or committed to stays on the host,
+// with nothing planted in it.
+func (pc *postCheck) takeNewGit(q *quarantiner, p string, e fs.DirEntry) {
+	if !e.IsDir() {
+		q.take(p, "a .git file or link created by the run")
+		return
+	}
+	ents, _ := os.ReadDir(p)
+	for _, e := range ents {
+		ep := filepath.Join(p, e.Name())
+		if !isGitData(e.Name()) && !benignNewGitEntry(ep, e.Name()) {
+			q.take(ep, "host-executed entry of a git directory created by the run (a config that runs commands, a hook, or an entry git init does not make)")
+		}
+	}
+	for _, name := range gitObjectsInfoExec {
+		ap := filepath.Join(p, "objects", "info", name)
+		if _, err := os.Lstat(ap); err == nil {
+			q.take(ap, "alternate object store of a git directory created by the run")
+		}
+	}
+}
+
+// inTools reports whether rel is inside a .git or node_modules directory.
+func inTools(rel string) bool {
+	for d := filepath.Dir(rel); d != "." && d != "/"; d = filepath.Dir(d) {
+		if skipWalk[filepath.Base(d)] {
+			return true
+		}
+	}
+	return false
+}
