@@ -24,6 +24,14 @@ package sandbox
 // configuration (SCM_RIGHTS); init attaches each one with move_mount in
 // its bind step. Idmapped mounts need CAP_SYS_ADMIN in the user namespace
 // that owns the filesystem, which only the parent has.
+//
+// Init keeps the caller's identity (0 maps to 0 in its namespace too) to
+// build the view, and switches its own thread to 65534, groups dropped,
+// just before it starts the command (becomeSandboxID). A directory above
+// a bind that the command could not search is covered with a tmpfs that
+// holds only the binds below it (coverAbove), and the toolchains on PATH
+// there are bound back read-only (bindToolchains). Where any of this
+// cannot be had the run stops (125) unless [LayerHostUID] is degraded.
 
 import (
 	"bufio"
