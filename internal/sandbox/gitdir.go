@@ -11,14 +11,15 @@ package sandbox
 // core.hooksPath setting of every configuration level.
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // gitRepo is one repository of the project.
@@ -244,32 +245,40 @@ type gitConfigEntry struct {
 func parseGitConfig(data []byte) []gitConfigEntry {
 	var out []gitConfigEntry
 	var section, sub string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), maxGitConfig)
+	if len(data) > maxGitConfig {
+		data = data[:maxGitConfig]
+	}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	pending := ""
-	for sc.Scan() {
-		line := pending + sc.Text()
+lines:
+	for i, raw := range lines {
+		line := pending + raw
 		pending = ""
-		if strings.HasSuffix(line, "\\") && !strings.HasSuffix(line, "\\\\") {
-			pending = strings.TrimSuffix(line, "\\")
-			continue
+		if continues(line) {
+			line = strings.TrimSuffix(line, "\\")
+			if i < len(lines)-1 {
+				pending = line
+				continue
+			}
+			// At the end of the file the value ends there.
 		}
 		s := strings.TrimSpace(line)
-		if strings.HasPrefix(s, "[") {
-			end := strings.IndexByte(s, ']')
+		// A variable, or another header, may follow a header on its line.
+		for strings.HasPrefix(s, "[") {
+			end := headerEnd(s)
 			if end < 0 {
-				continue
+				continue lines
 			}
 			hdr := s[1:end]
 			section, sub = hdr, ""
 			if name, rest, ok := strings.Cut(hdr, " "); ok {
 				section = name
 				sub = strings.Trim(strings.TrimSpace(rest), `"`)
+				sub = unescapeSub(sub)
 			} else if name, rest, ok := strings.Cut(hdr, "."); ok {
 				section, sub = name, rest
 			}
 			section = strings.ToLower(strings.TrimSpace(section))
-			// A variable may follow the header on its line.
 			s = strings.TrimSpace(s[end+1:])
 		}
 		if s == "" || s[0] == '#' || s[0] == ';' {
@@ -287,6 +296,62 @@ func parseGitConfig(data []byte) []gitConfigEntry {
 		out = append(out, gitConfigEntry{section: section, sub: sub, key: key, value: v})
 	}
 	return out
+}
+
+// headerEnd is the index of the "]" that closes the header s starts, past
+// a quoted subsection (which may hold "]" and escapes), or -1.
+func headerEnd(s string) int {
+	quoted := false
+	for i := 1; i < len(s); i++ {
+		switch {
+		case quoted && s[i] == '\\':
+			i++
+		case s[i] == '"':
+			quoted = !quoted
+		case !quoted && s[i] == ']':
+			return i
+		}
+	}
+	return -1
+}
+
+// unescapeSub decodes a quoted subsection name: a backslash stands for
+// the character after it, whatever it is, as git reads it.
+func unescapeSub(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// continues reports whether a configuration line goes on on the next one,
+// as git reads it: a backslash that ends the line outside a comment (a
+// backslash in a comment, "# \\", ends nothing: git skips the rest of a
+// comment's line, and reads the next line as a line of its own) and not
+// escaped by another.
+func continues(line string) bool {
+	quoted := false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '"':
+			quoted = !quoted
+		case !quoted && (c == '#' || c == ';'):
+			return false
+		case c == '\\':
+			if i == len(line)-1 {
+				return true
+			}
+			i++
+		}
+	}
+	return false
 }
 
 // gitConfigValue decodes a value: surrounding blanks dropped, quotes
@@ -325,8 +390,9 @@ func gitConfigValue(s string) string {
 			}
 			continue
 		case !quoted && (c == ' ' || c == '\t'):
-			// Inner blanks are kept, trailing ones dropped.
-			pendingSpace += string(c)
+			// A run of inner blanks is one space, as git reads it;
+			// trailing ones are dropped.
+			pendingSpace = " "
 			continue
 		}
 		b.WriteString(pendingSpace)
@@ -373,15 +439,25 @@ var benignConfig = map[[3]string]bool{
 	{"lfs", "", "repositoryformatversion"}:  true,
 }
 
+// canonicalLine matches the lines of a configuration as git config
+// writes them: a header, or a variable. Compiled on first use: most
+// processes (init among them) never need it.
+var canonicalLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\[[A-Za-z0-9-]+( "[^"\\\x00-\x1f\x7f]*")?\]|\t[A-Za-z][A-Za-z0-9-]* = [^"\\#;\x00-\x1f\x7f]*)$`)
+})
+
 // benignGitConfig reports whether every variable of a configuration file
 // is in benignConfig, with a value that runs nothing: a URL is not a
 // remote helper's ("transport::address", as ext:: is) and no option.
 func benignGitConfig(data []byte) bool {
 	for _, line := range strings.Split(string(data), "\n") {
-		// What the parser below would skip git may read differently:
-		// a header that does not close is not benign.
-		s := strings.TrimSpace(line)
-		if strings.HasPrefix(s, "[") && !strings.Contains(s, "]") {
+		// Only the form git clone and git init write: a header or a
+		// "\tkey = value" line, no comment, quote, escape or
+		// continuation. Any other syntax is one more place where this
+		// parser and git's could read different variables (a comment
+		// ending in a backslash hid the next line from an earlier
+		// version), so it is not benign.
+		if line != "" && !canonicalLine().MatchString(line) {
 			return false
 		}
 	}
