@@ -305,6 +305,21 @@ func TestAdversarialHostExecGitInitSub(t *testing.T) {
 	}.check(t)
 }
 
+// TestAdversarialHostExecGitInitHiddenConfig plants, in a repository the
+// run makes, a core.fsmonitor that a comment ending in a backslash hides
+// from a parser that takes the backslash for a continuation: git reads
+// the comment's line as a comment and the next as a variable, and runs it.
+// Nothing but the form git writes is left to the host.
+func TestAdversarialHostExecGitInitHiddenConfig(t *testing.T) {
+	route{
+		setup: repoSetup,
+		plant: `git init -q sub && printf '# \\\n\tfsmonitor = %s\n' "$EVIL" >> sub/.git/config`,
+		trigger: func(t *testing.T, h *hostGit, project string, tr trap) {
+			defaultTrigger(t, h, filepath.Join(project, "sub"), tr)
+		},
+	}.check(t)
+}
+
 // TestAdversarialHostExecCloneKept is the control of the routes above: a
 // repository the run clones or makes with git init, with nothing planted,
 // stays whole on the host (its remote, its branch) and the run is not
