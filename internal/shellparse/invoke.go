@@ -51,6 +51,8 @@ func systemDir(p string) bool {
 // program's effect is classified.
 func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs []Redirect) (known bool) {
 	i := a.record(e, argv, envm, redirs)
+	defer func(cur int) { a.cur = cur }(a.cur)
+	a.cur = i
 	a.class(action.ProcessSpawn)
 	f0 := argv[0]
 	if f0.dyn {

@@ -114,6 +114,11 @@ type Invocation struct {
 	Redirects []Redirect `json:",omitempty"`
 	// Dynamic reports that argv is not fully static.
 	Dynamic bool `json:",omitempty"`
+	// RunsCode reports that this invocation runs code whose effect is not
+	// classified: it set runs_code, pipe_to_interpreter, download_exec or
+	// decode_exec. The policy asks before running such an invocation
+	// uncontained unless a rule names it (DESIGN.md §3).
+	RunsCode bool `json:",omitempty"`
 }
 
 // Redirect is one redirection: Op such as ">", "2>>", "<", "<<<".
@@ -178,6 +183,9 @@ type analyzer struct {
 	// homeDyn, pwdDyn: the script assigns HOME, PWD.
 	homeDyn, pwdDyn bool
 	funcs0          []string // definition order
+	// cur is the index of the invocation being classified, -1 outside
+	// one.
+	cur int
 }
 
 // env is the shell state at one point of the walk. It is copied for a
@@ -232,7 +240,7 @@ func Analyze(cmd string, opt Options) *Analysis {
 	}
 	a := &analyzer{opt: opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
 		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{},
-		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8)}
+		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8), cur: -1}
 	e := &env{src: cmd, cwd: []string{opt.Cwd}}
 	e.ok = e.cwd
 	a.code(e, cmd, false)
@@ -295,6 +303,12 @@ func (a *analyzer) unresolved(why string) {
 
 func (a *analyzer) flag(f action.Flag) {
 	a.flags[f] = true
+	switch f {
+	case action.FlagRunsCode, action.FlagPipeToInterpreter, action.FlagDownloadExec, action.FlagDecodeExec:
+		if a.cur >= 0 {
+			a.inv[a.cur].RunsCode = true
+		}
+	}
 	if f != action.FlagBackground {
 		a.notRO = true
 	}
