@@ -434,3 +434,61 @@ func (a *analyzer) push(e *env, args []field) {
 		a.ref(r.s)
 	}
 }
+
+// gh: the GitHub CLI.
+func (a *analyzer) gh(e *env, args []field) (bool, bool) {
+	a.class(action.NetworkEgress)
+	i := len(a.meta) - 1
+	a.meta[i].fetch = true
+	host := "github.com"
+	var words []string
+	for j := 0; j < len(args); j++ {
+		f := args[j]
+		if f.dyn {
+			if len(words) < 2 {
+				a.unresolved("gh with a subcommand that is not static")
+			}
+			continue
+		}
+		switch {
+		case f.s == "--hostname" || f.s == "-R" || f.s == "--repo":
+			if j+1 < len(args) && !args[j+1].dyn {
+				if f.s == "--hostname" {
+					host = args[j+1].s
+				} else if strings.Count(args[j+1].s, "/") == 2 {
+					host = args[j+1].s[:strings.IndexByte(args[j+1].s, '/')]
+				}
+			}
+			j++
+		case strings.HasPrefix(f.s, "-"):
+		default:
+			if len(words) < 2 {
+				words = append(words, f.s)
+			}
+		}
+	}
+	a.host(host)
+	if len(words) >= 2 && (words[0] == "pr" || words[0] == "pull-request") {
+		switch words[1] {
+		case "create", "new":
+			a.class(action.PRCreate)
+		case "merge", "review", "ready", "comment":
+			a.class(action.PRPublish)
+		}
+	}
+	if len(words) >= 1 && words[0] == "auth" && len(words) >= 2 && words[1] == "token" {
+		a.class(action.SecretAccess)
+	}
+	if len(words) >= 2 && words[0] == "extension" || len(words) >= 1 && words[0] == "alias" {
+		a.flag(action.FlagRunsCode)
+	}
+	return false, true
+}
+
+func gitPrograms() map[string]handler {
+	return map[string]handler{
+		"git": func(a *analyzer, e *env, c call) (bool, bool) { return a.git(e, c.i, c.args) },
+		"hub": func(a *analyzer, e *env, c call) (bool, bool) { return a.git(e, c.i, c.args) },
+		"gh":  func(a *analyzer, e *env, c call) (bool, bool) { return a.gh(e, c.args) },
+	}
+}

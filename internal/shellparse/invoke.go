@@ -602,3 +602,63 @@ func (a *analyzer) shellString(e *env, fs []field) {
 	}
 	a.code(e.fork(), strings.Join(ss, " "), true)
 }
+
+// su runs a command string as another user.
+func (a *analyzer) su(e *env, args []field) (bool, bool) {
+	a.flag(action.FlagPrivilegeEscalation)
+	opts, _ := scan(args, "cgGsw", []string{"command", "group", "supp-group", "shell", "whitelist-environment", "session-command"}, false)
+	cmds := optVals(opts, "-c", "--command", "--session-command")
+	if len(cmds) == 0 {
+		a.openShell()
+		return false, true
+	}
+	for _, c := range cmds {
+		a.shellString(e, []field{c})
+	}
+	return false, true
+}
+
+// flock: flock [opts] file cmd args | flock [opts] file -c string | flock fd.
+func (a *analyzer) flock(e *env, args []field) (bool, bool) {
+	opts, cmd, bad := peelArgs(wrapper{flags: "s x e n u o F --shared --exclusive --nonblock --unlock --close --no-fork --verbose",
+		vals: "w E c --timeout --wait --conflict-exit-code --command"}, args)
+	if bad != "" {
+		a.unresolved("flock: unknown option " + bad)
+		return false, false
+	}
+	for _, c := range optVals(opts, "-c", "--command") {
+		a.shellString(e, []field{c})
+	}
+	if len(cmd) == 0 {
+		return false, true
+	}
+	lock := cmd[0]
+	if !lock.dyn && strings.Trim(lock.s, "0123456789") == "" {
+		return true, true // a file descriptor: nothing runs
+	}
+	a.path(e, lock, action.Write)
+	cmd = cmd[1:]
+	if len(cmd) > 0 && !cmd[0].dyn && (cmd[0].s == "-c" || cmd[0].s == "--command") {
+		a.shellString(e, cmd[1:2])
+		return false, true
+	}
+	if len(cmd) == 0 {
+		return false, true
+	}
+	return false, a.inner(e, cmd, nil, false)
+}
+
+func wrapperPrograms() map[string]handler {
+	m := map[string]handler{}
+	for n := range wrappers {
+		m[n] = func(a *analyzer, e *env, c call) (bool, bool) {
+			ro, known, _ := a.peel(e, c.name, c.args)
+			return ro, known
+		}
+	}
+	m["env"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.envCmd(e, c.args) }
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.sudo(e, c.name, c.args) }, "sudo", "sudoedit")
+	m["su"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.su(e, c.args) }
+	m["flock"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.flock(e, c.args) }
+	return m
+}
