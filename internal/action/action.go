@@ -130,6 +130,18 @@ func (f Flag) Opaque() bool {
 	return false
 }
 
+// RunsCode reports whether f says that a command runs code whose effect is
+// not classified: a script, a test runner, an inline program, a program
+// read from a pipe, fetched or decoded text executed. Uncontained, the
+// engine asks before such code runs unless a rule names the command.
+func (f Flag) RunsCode() bool {
+	switch f {
+	case FlagRunsCode, FlagPipeToInterpreter, FlagDownloadExec, FlagDecodeExec:
+		return true
+	}
+	return false
+}
+
 // Principal is on whose behalf an action runs.
 type Principal struct {
 	Space     string
@@ -166,8 +178,15 @@ type Action struct {
 	Refs     []string
 	Hosts    []string
 	Commands [][]string
-	Count    *int64
-	Cents    *int64
+	// Code says, entry by entry beside Commands, which invocations run
+	// code whose effect is not classified (see [Flag.RunsCode]). It is
+	// detail for the flags, never a way around them: when a flag says
+	// that code runs and Code does not say where (nil, a length other
+	// than Commands', or no entry true), every invocation counts as
+	// running code. See [Action.CommandRunsCode].
+	Code  []bool
+	Count *int64
+	Cents *int64
 	// Flags are properties found by shell analysis.
 	Flags []Flag
 	// Unresolved is why a command could not be analysed, if it could not.
@@ -190,3 +209,25 @@ func (a *Action) Mutating() bool { return len(a.Classes) > 0 }
 
 // HasFlag reports whether f is among the action's flags.
 func (a *Action) HasFlag(f Flag) bool { return slices.Contains(a.Flags, f) }
+
+// RunsCode reports whether the action runs code whose effect is not
+// classified: a flag says so, or an entry of Code does.
+func (a *Action) RunsCode() bool {
+	return slices.ContainsFunc(a.Flags, Flag.RunsCode) || slices.Contains(a.Code, true)
+}
+
+// CommandRunsCode reports whether the invocation Commands[i] runs code
+// whose effect is not classified. It fails closed: when the flags say that
+// code runs and Code does not tell which invocation does — a harness that
+// sets the flag and gives no detail, or detail that does not line up with
+// Commands — every invocation is taken to run code.
+func (a *Action) CommandRunsCode(i int) bool {
+	detailed := len(a.Code) == len(a.Commands) && slices.Contains(a.Code, true)
+	if detailed {
+		return a.Code[i]
+	}
+	if i < len(a.Code) && a.Code[i] {
+		return true
+	}
+	return slices.ContainsFunc(a.Flags, Flag.RunsCode)
+}
