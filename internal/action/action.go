@@ -179,12 +179,10 @@ type Action struct {
 	Hosts    []string
 	Commands [][]string
 	// Code says, entry by entry beside Commands, which invocations run
-	// code whose effect is not classified (see [Flag.RunsCode]). It is
-	// detail for the flags, never a way around them: when a flag says
-	// that code runs and Code does not say where (nil, a length other
-	// than Commands', or no entry true), every invocation counts as
-	// running code. See [Action.CommandRunsCode].
-	Code  []bool
+	// code whose effect is not classified (see [Flag.RunsCode]) and
+	// whether their argv names that code. It is detail for the flags,
+	// never a way around them: see [Action.CommandCode].
+	Code  []Code
 	Count *int64
 	Cents *int64
 	// Flags are properties found by shell analysis.
@@ -213,21 +211,45 @@ func (a *Action) HasFlag(f Flag) bool { return slices.Contains(a.Flags, f) }
 // RunsCode reports whether the action runs code whose effect is not
 // classified: a flag says so, or an entry of Code does.
 func (a *Action) RunsCode() bool {
-	return slices.ContainsFunc(a.Flags, Flag.RunsCode) || slices.Contains(a.Code, true)
+	return slices.ContainsFunc(a.Flags, Flag.RunsCode) || slices.ContainsFunc(a.Code, func(c Code) bool { return c != NoCode })
 }
 
-// CommandRunsCode reports whether the invocation Commands[i] runs code
-// whose effect is not classified. It fails closed: when the flags say that
-// code runs and Code does not tell which invocation does — a harness that
-// sets the flag and gives no detail, or detail that does not line up with
-// Commands — every invocation is taken to run code.
-func (a *Action) CommandRunsCode(i int) bool {
-	detailed := len(a.Code) == len(a.Commands) && slices.Contains(a.Code, true)
+// CommandCode says what code the invocation Commands[i] runs. It fails
+// closed: when the flags say that code runs and Code does not tell which
+// invocation does — a harness that sets the flag and gives no detail, or
+// detail that does not line up with Commands or marks no invocation —
+// every invocation is taken to run the code it names ([NamedCode]), so a
+// rule has to name each one.
+func (a *Action) CommandCode(i int) Code {
+	detailed := len(a.Code) == len(a.Commands) && slices.ContainsFunc(a.Code, func(c Code) bool { return c != NoCode })
 	if detailed {
 		return a.Code[i]
 	}
-	if i < len(a.Code) && a.Code[i] {
-		return true
+	c := NoCode
+	if i < len(a.Code) {
+		c = a.Code[i]
 	}
-	return slices.ContainsFunc(a.Flags, Flag.RunsCode)
+	if c == NoCode && slices.ContainsFunc(a.Flags, Flag.RunsCode) {
+		c = NamedCode
+	}
+	return c
 }
+
+// Code is what an invocation runs beyond what its classes say.
+type Code uint8
+
+// The kinds of code an invocation runs.
+const (
+	// NoCode: the invocation's effect is classified (ls, git status).
+	NoCode Code = iota
+	// NamedCode: it runs code whose effect is not classified, and its
+	// argv is what names that code (make test, python -c CODE): a rule
+	// naming the command may allow it uncontained.
+	NamedCode
+	// HiddenCode: it runs, or may run, code that its argv does not name —
+	// a program run from a path under a name a rule could name (./make),
+	// a variable that makes programs run code (GIT_PAGER=…), text that
+	// expansion could splice into a name: no rule can allow it
+	// uncontained.
+	HiddenCode
+)

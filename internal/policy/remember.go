@@ -95,7 +95,7 @@ func Remember(a *action.Action, classes []action.Class, opt RememberOptions) ([]
 			if commandReach(prefix) != reachSaid {
 				return nil, fmt.Errorf("%w: %q", ErrRememberInterpreter, strings.Join(prefix, " "))
 			}
-			if a.CommandRunsCode(i) {
+			if a.CommandCode(i) != action.NoCode {
 				return nil, fmt.Errorf("%w: %q runs code that is not analysed", ErrRememberInterpreter, strings.Join(argv, " "))
 			}
 			r := base

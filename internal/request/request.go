@@ -143,7 +143,7 @@ type Shell struct {
 	Commands [][]string
 	// Code marks, beside Commands, the invocations that run code whose
 	// effect is not classified ([action.Action.Code]).
-	Code       []bool
+	Code       []action.Code
 	Paths      []ShellPath
 	Hosts      []string
 	Refs       []string
