@@ -221,8 +221,6 @@ type outcome struct {
 	cmd    []string
 	words  int
 	allows bool
-	// confirm is the class a prompt of a command unit asks about.
-	confirm action.Class
 }
 
 // describe is the outcome's reason, formatted only for the decider.
@@ -327,8 +325,8 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	for i := range outs {
 		o := &outs[i]
 		sticky = sticky || (o.sticky && o.verdict == action.Prompt)
-		if c := max(o.unit.class, o.confirm); o.verdict == action.Prompt && c != 0 && !slices.Contains(d.Confirm, c) {
-			d.Confirm = append(d.Confirm, c)
+		if o.verdict == action.Prompt && o.unit.class != 0 {
+			d.Confirm = append(d.Confirm, o.unit.class)
 		}
 		if o.over != nil {
 			d.Override = o.over

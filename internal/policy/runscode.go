@@ -90,7 +90,7 @@ func (ev *evaluation) runsCode(u unit, o outcome) outcome {
 		ev.tracef("%s: runs unanalysed code and is not contained; %s asks", u.label(), runsCodeRule)
 	}
 	return outcome{unit: u, decided: true, verdict: action.Prompt, rule: runsCodeRule, scope: "builtin", level: Hard,
-		reason: reason, confirm: action.ProcessSpawn}
+		reason: reason}
 }
 
 // codeWithoutCommands is builtin:runs-code for an action whose flags say
@@ -103,8 +103,7 @@ func (ev *evaluation) codeWithoutCommands() outcome {
 		ev.tracef("%s: flagged as running unanalysed code, with no command named; %s asks", u.name, runsCodeRule)
 	}
 	return outcome{unit: u, decided: true, verdict: action.Prompt, rule: runsCodeRule, scope: "builtin", level: Hard,
-		reason:  "the action runs code that is not analysed and names no command; uncontained it needs approval (run it under warden run or a hook with --wrap)",
-		confirm: action.ProcessSpawn}
+		reason: "the action runs code that is not analysed and names no command; uncontained it needs approval (run it under warden run or a hook with --wrap)"}
 }
 
 // hiddenWhy explains a prompt for [action.HiddenCode].
