@@ -15,7 +15,7 @@ import (
 //
 //   - It applies to every invocation that runs code whose effect is not
 //     classified (flagged runs_code, pipe_to_interpreter, download_exec or
-//     decode_exec: [action.Action.CommandRunsCode]) when the action is not
+//     decode_exec: [action.Action.CommandCode]) when the action is not
 //     contained. Contained, the sandbox is the boundary and nothing here
 //     runs: today's verdicts stay exactly as they were.
 //   - Such an invocation is at least prompt. A deny or a prompt that a rule
