@@ -107,7 +107,7 @@ func (ev *evaluation) codeWithoutCommands() outcome {
 }
 
 // hiddenWhy explains a prompt for [action.HiddenCode].
-const hiddenWhy = "its words do not name all the code it runs (a program run by path, a variable that makes programs run code, an expansion), so no rule can allow it"
+const hiddenWhy = "its words do not name all the code it runs (a program run by path, a variable that makes programs run code, an expansion, words known only when it runs), so no rule can allow it"
 
 // lose marks the match of rule on u, recorded as deciding, as beaten by
 // builtin:runs-code.

@@ -247,6 +247,8 @@ func TestCode(t *testing.T) {
 		{`{"tool":"bash","command":"./build.sh"}`, []action.Code{h}},
 		// An expansion could splice a name.
 		{`{"tool":"bash","command":"./ma$'k'e test"}`, []action.Code{h}},
+		// Words xargs appends could be options.
+		{`{"tool":"bash","command":"ls | xargs make test"}`, []action.Code{n, n, h}},
 		// A variable that runs code reaches invocations analysis does
 		// not name: every one runs hidden code.
 		{`{"tool":"bash","command":"GIT_PAGER=./x git log; make test"}`, []action.Code{h, h}},

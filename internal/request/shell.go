@@ -60,7 +60,8 @@ var systemDirs = []string{"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/
 //     an invocation whose name the command also spells as a path outside
 //     the system directories (./make, ~/bin/make), or a command with any
 //     expansion that could splice a name ($, {, a backtick), runs hidden
-//     code.
+//     code; so does one whose argv is not static, such as the words xargs
+//     appends (ls | xargs make test may run make test -f x.mk).
 func codeDetail(command string, an *shellparse.Analysis) []action.Code {
 	code := make([]action.Code, len(an.Invocations))
 	if !slices.ContainsFunc(an.Flags, action.Flag.RunsCode) {
@@ -85,7 +86,7 @@ func codeDetail(command string, an *shellparse.Analysis) []action.Code {
 	for i, inv := range an.Invocations {
 		switch {
 		case !inv.RunsCode:
-		case spliced || len(inv.Argv) == 0 || spelledAsPath(plain, inv.Argv[0]):
+		case spliced || inv.Dynamic || len(inv.Argv) == 0 || spelledAsPath(plain, inv.Argv[0]):
 			code[i] = action.HiddenCode
 		default:
 			code[i] = action.NamedCode
