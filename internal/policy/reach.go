@@ -159,12 +159,19 @@ func commandReach(prefix []string) reach {
 	if len(prefix) == 0 {
 		return reachAny
 	}
+	r := tableReach(prefix)
+	if r == reachSaid && strings.Contains(prefix[0], "/") && !systemProgram(prefix[0]) {
+		// ./build.sh, scripts/deploy, ./git: a file the agent can edit,
+		// whatever its name says.
+		r = reachNamed
+	}
+	return r
+}
+
+// tableReach is commandReach for the program's name alone.
+func tableReach(prefix []string) reach {
 	p, known := programs[programName(prefix[0])]
 	if !known {
-		if strings.Contains(prefix[0], "/") && !systemProgram(prefix[0]) {
-			// ./build.sh, scripts/deploy: a file the agent can edit.
-			return reachNamed
-		}
 		return reachSaid
 	}
 	rest := prefix[1:]

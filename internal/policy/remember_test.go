@@ -132,6 +132,8 @@ func TestRememberRefuses(t *testing.T) {
 			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
 		{"make by path", &action.Action{Commands: [][]string{{"/usr/bin/Make", "deploy", "all"}}}, nil,
 			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
+		{"known tool by path", &action.Action{Commands: [][]string{{"./git", "status", "x"}}}, nil,
+			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
 		{"test runner", &action.Action{Commands: [][]string{{"go", "test", "./..."}}}, nil,
 			policy.RememberOptions{Scope: ws, TTL: time.Hour, Command: true}, policy.ErrRememberInterpreter},
 		{"cargo build", &action.Action{Commands: [][]string{{"cargo", "build", "--release"}}}, nil,
