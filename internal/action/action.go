@@ -130,6 +130,18 @@ func (f Flag) Opaque() bool {
 	return false
 }
 
+// RunsCode reports whether f says that a command runs code whose effect is
+// not classified: a script, a test runner, an inline program, a program
+// read from a pipe, fetched or decoded text executed. Uncontained, the
+// engine asks before such code runs unless a rule names the command.
+func (f Flag) RunsCode() bool {
+	switch f {
+	case FlagRunsCode, FlagPipeToInterpreter, FlagDownloadExec, FlagDecodeExec:
+		return true
+	}
+	return false
+}
+
 // Principal is on whose behalf an action runs.
 type Principal struct {
 	Space     string
@@ -166,8 +178,13 @@ type Action struct {
 	Refs     []string
 	Hosts    []string
 	Commands [][]string
-	Count    *int64
-	Cents    *int64
+	// Code says, entry by entry beside Commands, which invocations run
+	// code whose effect is not classified (see [Flag.RunsCode]) and
+	// whether their argv names that code. It is detail for the flags,
+	// never a way around them: see [Action.CommandCode].
+	Code  []Code
+	Count *int64
+	Cents *int64
 	// Flags are properties found by shell analysis.
 	Flags []Flag
 	// Unresolved is why a command could not be analysed, if it could not.
@@ -190,3 +207,49 @@ func (a *Action) Mutating() bool { return len(a.Classes) > 0 }
 
 // HasFlag reports whether f is among the action's flags.
 func (a *Action) HasFlag(f Flag) bool { return slices.Contains(a.Flags, f) }
+
+// RunsCode reports whether the action runs code whose effect is not
+// classified: a flag says so, or an entry of Code does.
+func (a *Action) RunsCode() bool {
+	return slices.ContainsFunc(a.Flags, Flag.RunsCode) || slices.ContainsFunc(a.Code, func(c Code) bool { return c != NoCode })
+}
+
+// CommandCode says what code the invocation Commands[i] runs. It fails
+// closed: when the flags say that code runs and Code does not tell which
+// invocation does — a harness that sets the flag and gives no detail, or
+// detail that does not line up with Commands or marks no invocation —
+// every invocation is taken to run the code it names ([NamedCode]), so a
+// rule has to name each one.
+func (a *Action) CommandCode(i int) Code {
+	detailed := len(a.Code) == len(a.Commands) && slices.ContainsFunc(a.Code, func(c Code) bool { return c != NoCode })
+	if detailed {
+		return a.Code[i]
+	}
+	c := NoCode
+	if i < len(a.Code) {
+		c = a.Code[i]
+	}
+	if c == NoCode && slices.ContainsFunc(a.Flags, Flag.RunsCode) {
+		c = NamedCode
+	}
+	return c
+}
+
+// Code is what an invocation runs beyond what its classes say.
+type Code uint8
+
+// The kinds of code an invocation runs.
+const (
+	// NoCode: the invocation's effect is classified (ls, git status).
+	NoCode Code = iota
+	// NamedCode: it runs code whose effect is not classified, and its
+	// argv is what names that code (make test, python -c CODE): a rule
+	// naming the command may allow it uncontained.
+	NamedCode
+	// HiddenCode: it runs, or may run, code that its argv does not name —
+	// a program run from a path under a name a rule could name (./make),
+	// a variable that makes programs run code (GIT_PAGER=…), text that
+	// expansion could splice into a name: no rule can allow it
+	// uncontained.
+	HiddenCode
+)

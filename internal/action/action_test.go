@@ -109,3 +109,39 @@ func TestModes(t *testing.T) {
 		t.Error("ParseMode accepted the display form")
 	}
 }
+
+// TestCommandCode checks that the per-invocation detail of code never
+// hides code the flags announce: without detail, with detail that does
+// not line up, or with detail that marks nothing, every invocation runs
+// code.
+func TestCommandCode(t *testing.T) {
+	two := [][]string{{"cd", "sub"}, {"make", "test"}}
+	n, c, h := action.NoCode, action.NamedCode, action.HiddenCode
+	for _, tt := range []struct {
+		name string
+		a    action.Action
+		want []action.Code
+	}{
+		{"no flag, no detail", action.Action{Commands: two}, []action.Code{n, n}},
+		{"detail", action.Action{Commands: two, Flags: []action.Flag{action.FlagRunsCode}, Code: []action.Code{n, c}}, []action.Code{n, c}},
+		{"hidden detail", action.Action{Commands: two, Flags: []action.Flag{action.FlagRunsCode}, Code: []action.Code{h, h}}, []action.Code{h, h}},
+		{"flag without detail", action.Action{Commands: two, Flags: []action.Flag{action.FlagRunsCode}}, []action.Code{c, c}},
+		{"pipe flag without detail", action.Action{Commands: two, Flags: []action.Flag{action.FlagPipeToInterpreter}}, []action.Code{c, c}},
+		{"detail marking nothing", action.Action{Commands: two, Flags: []action.Flag{action.FlagDecodeExec}, Code: []action.Code{n, n}}, []action.Code{c, c}},
+		{"detail too short", action.Action{Commands: two, Flags: []action.Flag{action.FlagRunsCode}, Code: []action.Code{n}}, []action.Code{c, c}},
+		{"short detail keeps what it marks", action.Action{Commands: two, Flags: []action.Flag{action.FlagRunsCode}, Code: []action.Code{h}}, []action.Code{h, c}},
+		{"detail without the flag", action.Action{Commands: two, Code: []action.Code{n, c}}, []action.Code{n, c}},
+		{"flags that run no code", action.Action{Commands: two, Flags: []action.Flag{action.FlagBackground, action.FlagPrivilegeEscalation}}, []action.Code{n, n}},
+	} {
+		var got []action.Code
+		for i := range tt.a.Commands {
+			got = append(got, tt.a.CommandCode(i))
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: CommandCode (-want +got):\n%s", tt.name, diff)
+		}
+		if tt.a.RunsCode() != (tt.name != "no flag, no detail" && tt.name != "flags that run no code") {
+			t.Errorf("%s: RunsCode() = %t", tt.name, tt.a.RunsCode())
+		}
+	}
+}

@@ -139,6 +139,8 @@ func instead(a *action.Action, d policy.Decision) string {
 		return "this session only proposes: describe the change for the user instead of making it."
 	case strings.HasPrefix(d.Rule, "delegation:"):
 		return "do the work yourself within your own budget, or hand it back to the agent that delegated it."
+	case d.Rule == "builtin:runs-code":
+		return "this runs code Warden does not analyse (a test suite, a build, a script, an inline program), which outside Warden's sandbox needs the user's approval: ask the user to run it, to allow this exact command in Warden's policy, or to run your commands under Warden (warden run, or the hook with --wrap)."
 	}
 	if a != nil && d.Rule == "floor" {
 		switch {

@@ -252,6 +252,11 @@ func policyEnumerate(args []string) error {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if *contained {
+		fmt.Fprintln(w, "  - allow a command that runs unanalysed code (make test, python -c …): the sandbox is under it")
+	} else {
+		fmt.Fprintln(w, "  - prompt a command that runs unanalysed code (make test, python -c …), unless a rule names the command: not contained, so it asks (builtin:runs-code)")
+	}
 	fmt.Fprintln(w, "  - allow reading inside the project; prompt reading outside it")
 	fmt.Fprintln(w, "\nfloor (no rule can loosen it)")
 	fmt.Fprintln(w, "  - deny reading or writing a sensitive path, by any tool:")

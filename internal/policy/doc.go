@@ -42,6 +42,11 @@
 //     is combined most-restrictively with each unit: it can only tighten.
 //     Its autonomy caps the mode in force, its delegation autonomy caps
 //     agents, and its depth limit can only be lower.
+//     Then builtin:runs-code: when the action is not contained, a command
+//     invocation that runs unanalysed code ([action.Action.CommandCode])
+//     is at least prompt unless the rule that allowed it names the
+//     command — a prefix that is not [InterpreterWide], with no option
+//     or assignment after it. A deny or a prompt stays as it is.
 //  8. Units are combined most-restrictively; every class that asks is
 //     listed in [Decision.Confirm], so one prompt covers them all.
 //  9. The autonomy mode: proposeOnly denies every action that is not a

@@ -185,6 +185,10 @@ type unit struct {
 	name  string
 	class action.Class
 	argv  []string
+	// code is what unanalysed code the invocation runs outside the
+	// sandbox; builtin:runs-code applies to it (runscode.go). Contained,
+	// it is always NoCode.
+	code action.Code
 }
 
 // label names the unit in explanations; a command's is built on first use.
@@ -210,6 +214,13 @@ type outcome struct {
 	// sticky marks a prompt escalated from a deny rule: actFreely does
 	// not turn it into allow.
 	sticky bool
+	// cmd is the command prefix of the deciding rule as written, words
+	// the number of argv words it matched, and allows whether the rule
+	// is written as allow (not a lifted soft deny): what builtin:runs-code
+	// needs to tell a rule that names a command from one that does not.
+	cmd    []string
+	words  int
+	allows bool
 }
 
 // describe is the outcome's reason, formatted only for the decider.
@@ -298,9 +309,15 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	outs := ev.outBuf[:0]
 	for _, u := range units {
 		o := ev.resolve(u, mode)
+		if u.code != action.NoCode {
+			o = ev.runsCode(u, o)
+		}
 		if o.decided {
 			outs = append(outs, o)
 		}
+	}
+	if !a.Contained && len(a.Commands) == 0 && a.RunsCode() {
+		outs = append(outs, ev.codeWithoutCommands())
 	}
 	d := Decision{Verdict: action.Allow, Classes: classes}
 	var decider *outcome
@@ -517,11 +534,11 @@ func (ev *evaluation) units(classes []action.Class) []unit {
 	for _, c := range classes {
 		us = append(us, unit{name: classUnitNames[c], class: c})
 	}
-	for _, argv := range ev.a.Commands {
+	for i, argv := range ev.a.Commands {
 		if len(argv) > 0 {
 			// The name of a command unit is built only if something
 			// needs it (a match, the trace): see unit.label.
-			us = append(us, unit{argv: argv})
+			us = append(us, unit{argv: argv, code: codeOf(ev.a, i)})
 		}
 	}
 	for _, p := range ev.a.Paths {
@@ -890,7 +907,8 @@ func (ev *evaluation) holders(managed bool) []string {
 
 // enforce applies the deciding rule's enforcement level.
 func (ev *evaluation) enforce(u unit, sc Scope, c *candidate, managed bool) outcome {
-	o := outcome{unit: u, decided: true, verdict: c.verdict, rule: c.rule.ID, scope: sc.String(), level: c.rule.Level}
+	o := outcome{unit: u, decided: true, verdict: c.verdict, rule: c.rule.ID, scope: sc.String(), level: c.rule.Level,
+		cmd: c.rule.Command, words: c.prefix, allows: c.rule.Decision == action.Allow}
 	o.reason = c.rule.Reason
 	if o.reason == "" {
 		o.reason = c.why
@@ -907,6 +925,7 @@ func (ev *evaluation) enforce(u unit, sc Scope, c *candidate, managed bool) outc
 		if o.verdict == action.Deny {
 			if ov := ev.a.Override; ov != nil && ov.Justification != "" && slices.Contains(ev.holders(managed), ov.By) {
 				o.verdict, o.over = action.Allow, ov
+				o.allows = false
 				o.reason = fmt.Sprintf("soft deny by %s overridden by %s: %q", c.rule.ID, ov.By, ov.Justification)
 				if ev.env.Trace {
 					ev.tracef("%s: soft rule %s overridden by %s with a recorded justification", u.label(), c.rule.ID, ov.By)

@@ -31,6 +31,7 @@ func fuzzPolicy() *policy.Set {
 			{ID: "free-all", Scope: policy.Scope{Kind: policy.SpaceScope, Name: "s"}, Class: action.SecretAccess, Decision: action.Allow},
 			{ID: "cmd", Scope: ws, Command: []string{"git", "push"}, Decision: action.Deny},
 			{ID: "cmd-allow", Scope: ws, Command: []string{"ls"}, Decision: action.Allow},
+			{ID: "any-python", Scope: ws, Command: []string{"python"}, Decision: action.Allow},
 		},
 	}
 }
@@ -39,11 +40,15 @@ func fuzzPolicy() *policy.Set {
 // whatever the rules, levels, autonomy or managed tier say, a sensitive or
 // unresolved path is denied, an opaque command is never allowed, a prompt
 // with no approver is a deny, proposeOnly refuses every gated action, and
-// the same input always gets the same decision.
+// the same input always gets the same decision; and code that runs
+// unanalysed is never allowed uncontained (but by actFreely) unless a
+// rule names its command.
 func FuzzEvaluate(f *testing.F) {
 	f.Add("git_push", uint16(0), "main", "", "", byte(0), byte(0), byte(0), int64(1))
 	f.Add("bash", uint16(1<<10), "", "x.evil.example", "/p/build/a", byte(2), byte(1), byte(3), int64(9))
 	f.Add("mcp:x/y", uint16(0xffff), "feature/a,feature/x", "", "/p/.env", byte(1), byte(4), byte(7), int64(-1))
+	f.Add("bash", uint16(1<<11), "python -c x", "", "", byte(0), byte(32), byte(0), int64(1))
+	f.Add("bash", uint16(1<<11), "make test", "", "", byte(0), byte(96), byte(0), int64(1))
 	eng, err := policy.Compile(fuzzPolicy(), policy.Options{Managed: &policy.Set{Rules: []*policy.Rule{
 		{ID: "m", Scope: policy.Scope{Kind: policy.WorkspaceScope}, Class: action.FileDelete, Decision: action.Allow},
 	}}})
@@ -99,6 +104,12 @@ func FuzzEvaluate(f *testing.F) {
 		if flags&4 != 0 {
 			a.Override = &action.Override{By: "alice", Justification: "fuzz"}
 		}
+		if flags&32 != 0 {
+			a.Flags = append(a.Flags, action.FlagRunsCode)
+		}
+		if flags&64 != 0 {
+			a.Code = []action.Code{action.Code(flags>>7) + action.NamedCode}
+		}
 		noApprover := flags&16 != 0
 		env := policy.Env{Now: time.Unix(1e9, 0), NoApprover: noApprover}
 		d, x := eng.Evaluate(a, env)
@@ -110,6 +121,10 @@ func FuzzEvaluate(f *testing.F) {
 		}
 		if (a.HasFlag(action.FlagDownloadExec) || a.Unresolved != "") && d.Verdict == action.Allow {
 			t.Fatalf("opaque command allowed: %+v", d)
+		}
+		named := len(a.Commands[0]) > 0 && a.Commands[0][0] == "ls" && a.CommandCode(0) == action.NamedCode
+		if !a.Contained && a.RunsCode() && a.Principal.Mode != action.ActFreely && !named && d.Verdict == action.Allow {
+			t.Fatalf("unanalysed code allowed uncontained: %+v", d)
 		}
 		if noApprover && d.Verdict == action.Prompt {
 			t.Fatalf("prompt with no approver: %+v", d)

@@ -5,6 +5,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -32,6 +33,12 @@ func (f Finding) String() string { return fmt.Sprintf("%s: %s", f.Pos, f.Msg) }
 //   - it is unconstrained, and a restrictive rule whose every constraint
 //     is a catch-all ("**") is there: that rule matches every request the
 //     unconstrained one does and is more specific.
+//
+// It also reports a command rule that allows an interpreter-wide prefix
+// ([InterpreterWide]: python, node -e, bash -c, make, npx…): outside the
+// sandbox such a rule cannot allow the code those commands run, which
+// builtin:runs-code still asks about, so the rule does not do what it
+// seems to. The finding names a command that would.
 func Lint(s *Set, now time.Time) []Finding {
 	var out []Finding
 	type key struct {
@@ -44,6 +51,10 @@ func Lint(s *Set, now time.Time) []Finding {
 	for _, r := range s.Rules {
 		if !r.Expires.IsZero() && !now.Before(r.Expires) {
 			out = append(out, Finding{r.Pos, r.ID, fmt.Sprintf("rule %s expired at %s and no longer applies", r.ID, r.Expires.Format(time.RFC3339))})
+		}
+		if r.Decision == action.Allow && len(r.Command) > 0 && r.Level != Advisory && InterpreterWide(r.Command) {
+			out = append(out, Finding{r.Pos, r.ID, fmt.Sprintf("rule %s allows %q, an interpreter-wide prefix: it cannot allow the code %s runs uncontained, which still asks (builtin:runs-code); name the command: %s, or run it contained (warden run, --wrap)",
+				r.ID, strings.Join(r.Command, " "), path.Base(r.Command[0]), suggestCommand(r.Command))})
 		}
 		k := key{r.Scope, r.Class, strings.Join(r.Command, " ")}
 		if _, ok := groups[k]; !ok {
@@ -121,4 +132,29 @@ func catchAll(r *Rule) bool {
 		}
 	}
 	return true
+}
+
+// suggestCommand gives an example of a command rule that names what runs,
+// for a lint finding about an interpreter-wide prefix.
+func suggestCommand(prefix []string) string {
+	name := programName(prefix[0])
+	p := programs[name]
+	head := strings.Join(prefix, " ")
+	switch p.kind {
+	case interpreter:
+		if len(prefix) > 1 && contains(p.takes, prefix[len(prefix)-1]) {
+			return fmt.Sprintf("%q with the code or module it runs", head)
+		}
+		return fmt.Sprintf("%q with the script it runs, e.g. %q", prefix[0], prefix[0]+" tools/gen.py")
+	case runner:
+		return fmt.Sprintf("%q with its target, e.g. %q", prefix[0], prefix[0]+" test")
+	case tool:
+		if len(p.code) > 0 {
+			return fmt.Sprintf("%q", prefix[0]+" "+p.code[0])
+		}
+		return fmt.Sprintf("%q with its subcommand", prefix[0])
+	case wrapper:
+		return fmt.Sprintf("the command %s runs (a rule on %s covers only %s itself)", prefix[0], prefix[0], prefix[0])
+	}
+	return fmt.Sprintf("%q with what it runs", head)
 }

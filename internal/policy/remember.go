@@ -26,9 +26,13 @@ import (
 //     → feature/**, paths src/app/x.go → src/app/**, hosts
 //     api.github.com → *.github.com, commands drop their last argument;
 //     a value that cannot be generalised without becoming "**" stays exact;
-//   - it refuses interpreter-wide prefixes (python, bash, node, sh -c, …)
-//     and commands the floor flagged: approving one run of them says
-//     nothing about the next;
+//   - it refuses a prefix that runs code it does not say (python, bash,
+//     node -e, sh -c, make, env… — [InterpreterWide]) or that runs code
+//     the agent can edit (make test, npm test, python tools/gen.py,
+//     ./build.sh), both read from the one table of reach.go; and it
+//     refuses commands the floor flagged or that shell analysis found to
+//     run unanalysed code: approving one run of them says nothing about
+//     the next;
 //   - it refuses to write an unconstrained rule for a class whose actions
 //     normally carry the facet that should constrain it.
 
@@ -36,85 +40,10 @@ import (
 var (
 	ErrRememberScope       = errors.New("remembered rules live at space, agent or workspace scope")
 	ErrRememberTTL         = errors.New("a remembered rule needs a positive TTL")
-	ErrRememberInterpreter = errors.New("refusing to remember an interpreter-wide command prefix")
+	ErrRememberInterpreter = errors.New("refusing to remember an interpreter-wide command prefix or one that runs code the agent can edit")
 	ErrRememberOpaque      = errors.New("refusing to remember a command the floor flagged")
 	ErrRememberUnbounded   = errors.New("refusing to remember an unconstrained rule")
 )
-
-// wrappers run another program named in their arguments: remembering
-// one remembers every program.
-var wrappers = []string{
-	"env", "sudo", "doas", "su", "pkexec", "xargs", "eval", "exec", "command", "builtin",
-	"nohup", "nice", "ionice", "timeout", "time", "stdbuf", "setsid", "flock", "chroot",
-	"unshare", "nsenter", "strace", "ltrace", "watch", "script", "busybox", "parallel",
-}
-
-// interpreters run code given to them or read from a script the agent can
-// edit; no prefix of one is remembered.
-var interpreters = []string{
-	"python", "bash", "sh", "zsh", "dash", "fish", "ksh", "csh", "tcsh", "node", "nodejs",
-	"deno", "bun", "npx", "perl", "ruby", "php", "lua", "luajit", "pwsh", "powershell",
-	"osascript", "tclsh", "awk", "gawk", "mawk", "rscript", "julia", "irb", "jshell",
-}
-
-// projectCode are heads of commands that run code the project defines (a
-// Makefile, package.json scripts, a main package): the agent can edit that
-// code, so approving one run says nothing about the next. No prefix that
-// starts with one is remembered.
-var projectCode = [][]string{
-	{"make"}, {"gmake"}, {"just"}, {"rake"}, {"task"}, {"ninja"},
-	{"npm", "run"}, {"npm", "run-script"}, {"npm", "exec"}, {"npm", "test"}, {"npm", "start"},
-	{"yarn", "run"}, {"yarn", "exec"}, {"pnpm", "run"}, {"pnpm", "exec"}, {"pnpm", "dlx"},
-	{"go", "run"}, {"go", "generate"}, {"cargo", "run"},
-}
-
-// bareTools are remembered only with a subcommand: "git" alone is every
-// git command.
-var bareTools = []string{"git", "npm", "yarn", "pnpm", "go", "cargo", "gh", "docker", "kubectl"}
-
-// programName is the bare name of a program: no directory, lower case, and
-// no version suffix (python3.12 → python).
-func programName(s string) string {
-	s = strings.ToLower(path.Base(s))
-	return strings.TrimRight(s, "0123456789.-")
-}
-
-// interpreterWide reports whether a command prefix would allow arbitrary
-// code: a program run from a non-system path, a wrapper or an interpreter
-// at its head, a command that runs project-defined code, or a bare
-// multi-purpose tool. Names are compared normalised (/usr/bin/Make → make).
-func interpreterWide(prefix []string) bool {
-	if len(prefix) == 0 {
-		return true
-	}
-	if strings.Contains(prefix[0], "/") && !systemProgram(prefix[0]) {
-		// ./build.sh, scripts/deploy: a file the agent can edit.
-		return true
-	}
-	name := programName(prefix[0])
-	if len(prefix) == 1 && slices.Contains(bareTools, name) {
-		return true
-	}
-	norm := append([]string{name}, prefix[1:]...)
-	for _, head := range projectCode {
-		if len(norm) >= len(head) && slices.Equal(norm[:len(head)], head) {
-			return true
-		}
-	}
-	// An interpreter runs whatever its script says today; the agent can
-	// edit the script tomorrow, so no interpreter prefix is remembered.
-	return slices.Contains(wrappers, name) || slices.Contains(interpreters, name)
-}
-
-// systemProgram reports whether a program path lies in a system directory.
-func systemProgram(p string) bool {
-	for _, d := range []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/"} {
-		if strings.HasPrefix(p, d) && !strings.Contains(p[len(d):], "/") {
-			return true
-		}
-	}
-	return false
-}
 
 // facetOf names the facet that must constrain a remembered rule of a class.
 var facetOf = map[action.Class]string{
@@ -161,10 +90,13 @@ func Remember(a *action.Action, classes []action.Class, opt RememberOptions) ([]
 	}
 	var rules []*Rule
 	if opt.Command {
-		for _, argv := range a.Commands {
+		for i, argv := range a.Commands {
 			prefix := GeneraliseCommand(argv)
-			if interpreterWide(prefix) {
+			if commandReach(prefix) != reachSaid {
 				return nil, fmt.Errorf("%w: %q", ErrRememberInterpreter, strings.Join(prefix, " "))
+			}
+			if a.CommandCode(i) != action.NoCode {
+				return nil, fmt.Errorf("%w: %q runs code that is not analysed", ErrRememberInterpreter, strings.Join(argv, " "))
 			}
 			r := base
 			r.Command = prefix

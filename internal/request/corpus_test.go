@@ -77,3 +77,47 @@ func TestCorpusThroughEngine(t *testing.T) {
 		t.Errorf("corpus has %d commands, want at least 250", n)
 	}
 }
+
+// TestCorpusUncontainedCode runs the corpus through the real pipeline under
+// the embedded default (no rule), uncontained, and checks the property of
+// DESIGN.md §3: no command that runs unanalysed code is allowed.
+func TestCorpusUncontainedCode(t *testing.T) {
+	f, err := os.Open("../shellparse/testdata/corpus.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	eng, err := policy.Compile(nil, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := request.Options{Dir: "/nonexistent/project", Home: "/nonexistent/home"}
+	sc := bufio.NewScanner(f)
+	code := 0
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		_, text, _ = strings.Cut(text, " ")
+		_, cmd, ok := strings.Cut(text, ": ")
+		if !ok {
+			t.Fatalf("corpus.txt:%d: no verdict", line)
+		}
+		cmd = strings.ReplaceAll(cmd, "␤", "\n")
+		a, _, err := (&request.Request{Tool: "bash", Command: cmd}).Action(o)
+		if err != nil {
+			t.Fatalf("corpus.txt:%d: %v", line, err)
+		}
+		if !a.RunsCode() {
+			continue
+		}
+		code++
+		if d, _ := eng.Evaluate(a, policy.Env{}); d.Verdict == action.Allow {
+			t.Errorf("corpus.txt:%d: %q runs unanalysed code (flags %v) and is allowed uncontained by %s", line, cmd, a.Flags, d.Rule)
+		}
+	}
+	if code == 0 {
+		t.Error("no command of the corpus runs code: the property was not exercised")
+	}
+}

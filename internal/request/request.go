@@ -139,8 +139,11 @@ type Options struct {
 
 // Shell is what analysing a command string found.
 type Shell struct {
-	Classes    []action.Class
-	Commands   [][]string
+	Classes  []action.Class
+	Commands [][]string
+	// Code marks, beside Commands, the invocations that run code whose
+	// effect is not classified ([action.Action.Code]).
+	Code       []action.Code
 	Paths      []ShellPath
 	Hosts      []string
 	Refs       []string
@@ -284,6 +287,11 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		a.Paths = append(a.Paths, res.Resolve(raw, acc))
 	}
 
+	if len(a.Commands) > 0 {
+		// Argv lists given in place of a command string are judged as
+		// the shell would run them (see analyzeArgv).
+		a.Code = analyzeArgv(a.Commands, cwd, opt.Home)
+	}
 	var sh *Shell
 	if req.Command != "" {
 		analyse := opt.Shell
@@ -294,6 +302,7 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		sh = &s
 		a.Classes = append(a.Classes, s.Classes...)
 		a.Commands = append(a.Commands, s.Commands...)
+		a.Code = s.Code
 		a.Hosts = append(a.Hosts, s.Hosts...)
 		a.Refs = append(a.Refs, s.Refs...)
 		a.Flags = s.Flags

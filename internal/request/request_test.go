@@ -225,3 +225,50 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestCode checks which invocations of a command string run code, and
+// whether their argv names it: the detail is trusted only where it cannot
+// hide code (see codeDetail).
+func TestCode(t *testing.T) {
+	n, c, h := action.NoCode, action.NamedCode, action.HiddenCode
+	for _, tt := range []struct {
+		in   string
+		want []action.Code
+	}{
+		{`{"tool":"bash","command":"ls -la"}`, []action.Code{n}},
+		{`{"tool":"bash","command":"make test"}`, []action.Code{c}},
+		{`{"tool":"bash","command":"cd sub && make test"}`, []action.Code{n, c}},
+		{`{"tool":"bash","command":"make test 2>&1 | tail"}`, []action.Code{c, n}},
+		{`{"tool":"bash","command":"/usr/bin/make test"}`, []action.Code{c}},
+		// A program run by path is reported by its base name.
+		{`{"tool":"bash","command":"./make test"}`, []action.Code{h}},
+		{`{"tool":"bash","command":"./m\"a\"ke test"}`, []action.Code{h}},
+		{`{"tool":"bash","command":"~/bin/make test"}`, []action.Code{h}},
+		{`{"tool":"bash","command":"./build.sh"}`, []action.Code{h}},
+		// An expansion could splice a name.
+		{`{"tool":"bash","command":"./ma$'k'e test"}`, []action.Code{h}},
+		// Words xargs appends could be options.
+		{`{"tool":"bash","command":"ls | xargs make test"}`, []action.Code{n, n, h}},
+		// A variable that runs code reaches invocations analysis does
+		// not name: every one runs hidden code.
+		{`{"tool":"bash","command":"GIT_PAGER=./x git log; make test"}`, []action.Code{h, h}},
+		{`{"tool":"bash","command":"export LD_PRELOAD; git log; make test"}`, []action.Code{h, h, h}},
+		{`{"tool":"bash","command":"LD_PRELOAD=x ls"}`, []action.Code{h}},
+		// Argv lists are judged as the shell would run them.
+		{`{"tool":"bash","commands":[["ls"],["python3","-c","print(1)"]]}`, []action.Code{n, c}},
+		{`{"tool":"bash","commands":[["./make","test"]]}`, []action.Code{h}},
+		{`{"tool":"bash","commands":[["git","status"]]}`, []action.Code{n}},
+	} {
+		req, err := request.Parse([]byte(tt.in))
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", tt.in, err)
+		}
+		a, _, err := req.Action(opts)
+		if err != nil {
+			t.Fatalf("Action(%s): %v", tt.in, err)
+		}
+		if diff := cmp.Diff(tt.want, a.Code); diff != "" {
+			t.Errorf("Action(%s).Code (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
