@@ -49,6 +49,11 @@ type Resolver struct {
 	// makes every path fail to resolve, so that a typo denies rather than
 	// silently protecting nothing.
 	Extra []string
+	// Project is the project directory, resolved on first use like any
+	// path. When it is set, a path that reaches the project through an
+	// alias gets [action.Path.InLexical] and [action.Path.InResolved]
+	// (see "Aliases of the project" in the package documentation).
+	Project string
 
 	once     sync.Once
 	extra    []pattern
@@ -56,6 +61,9 @@ type Resolver struct {
 	secrets  map[fileID]secret
 	pid      string
 	home     []string // Home's components, nil when unknown
+	proj     string   // Project resolved; empty when unset or unresolvable
+	projID   fileID
+	projDir  bool // projID is known and the project is a directory
 }
 
 // NewResolver returns a Resolver for an agent whose home is home and whose
@@ -78,6 +86,16 @@ func (r *Resolver) init() {
 	if r.PID > 0 {
 		r.pid = strconv.Itoa(r.PID)
 	}
+	if path.IsAbs(r.Project) && strings.IndexByte(r.Project, 0) < 0 {
+		// A project that cannot be resolved has no aliases: its paths
+		// are judged as written, the safe side.
+		if w := r.walk(r.Project, walkPlain); w.err == "" {
+			r.proj = w.resolved
+			if n, err := lstat(r.proj); err == nil && n.known && n.kind == kindDir {
+				r.projID, r.projDir = n.id, true
+			}
+		}
+	}
 }
 
 // Resolve resolves raw as the kernel would for the agent, and checks it
@@ -85,6 +103,20 @@ func (r *Resolver) init() {
 // the engine must deny it when Err or Sensitive is not empty. See the
 // package documentation for the rules.
 func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
+	return r.resolve(raw, acc, walkPlain)
+}
+
+// ResolveShell is Resolve for a path that shell analysis found in a
+// command. The process that opens it may have changed directory first (cd,
+// pushd, git -C, env -C, make -C, tar -C…), which shell analysis does not
+// apply to /proc/self/cwd: there /proc/self/cwd is still resolved to
+// [Resolver.Cwd], so that the floor judges the likely target, but it never
+// makes the path an alias of the project.
+func (r *Resolver) ResolveShell(raw string, acc action.Access) action.Path {
+	return r.resolve(raw, acc, walkShell)
+}
+
+func (r *Resolver) resolve(raw string, acc action.Access, mode walkMode) action.Path {
 	r.once.Do(r.init)
 	p := action.Path{Raw: raw, Access: acc, Checked: true}
 	abs, err := r.absolute(raw)
@@ -96,14 +128,23 @@ func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
 	}
 	var w walk
 	if err == "" {
-		w = r.walk(abs)
+		w = r.walk(abs, mode)
 		err = w.err
 	}
 	if err == "" {
 		p.Resolved = w.resolved
+		if r.proj != "" {
+			p.InLexical = r.lexicalAlias(p.Lexical, mode)
+			p.InResolved = r.resolvedAlias(p.Resolved, &w)
+		}
 	}
 	p.Err = err
 	p.Sensitive = r.sensitive(p.Lexical, w.entry, p.Resolved, &w)
+	if p.Sensitive == "" {
+		// The spellings under the project name the same files; they
+		// are judged too, so that no spelling is left unchecked.
+		p.Sensitive = r.sensitive(p.InLexical, "", p.InResolved, nil)
+	}
 	return p
 }
 
@@ -111,6 +152,9 @@ func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
 // link itself or the resolved path matches, by name or by identity.
 func (r *Resolver) sensitive(lexical, entry, resolved string, w *walk) string {
 	for _, p := range [...]string{lexical, entry, resolved} {
+		if p == "" {
+			continue
+		}
 		if e, ok := match(builtin(), p, r.home); ok {
 			return e
 		}
@@ -118,7 +162,7 @@ func (r *Resolver) sensitive(lexical, entry, resolved string, w *walk) string {
 			return e
 		}
 	}
-	if resolved == "" {
+	if resolved == "" || w == nil {
 		return ""
 	}
 	for _, h := range w.hits {
@@ -213,6 +257,19 @@ func lookupHome(name string) (string, error) {
 	return u.HomeDir, nil
 }
 
+// walkMode says what a walk is for.
+type walkMode uint8
+
+const (
+	// walkPlain resolves a path named by a tool.
+	walkPlain walkMode = iota
+	// walkShell resolves a path found in a shell command: /proc/self/cwd
+	// may not be Cwd (see ResolveShell).
+	walkShell
+	// marking flags a walk that records marks, for lexicalAlias.
+	marking walkMode = 4
+)
+
 // walk is the state and result of one resolution.
 type walk struct {
 	resolved string
@@ -221,7 +278,28 @@ type walk struct {
 	entry string
 	// hits are the secrets met on the way, by identity.
 	hits []hit
-	err  string
+	// proj are the directories met on the way that are the project by
+	// device and inode: the project itself or a bind mount of it.
+	proj []string
+	// marks, in a marking walk, say where the walk stood once each
+	// component of the path was resolved, in order.
+	marks []mark
+	err   string
+}
+
+// mark is where a walk stood once one component of the path it was given
+// had been resolved, the links it led to included.
+type mark struct {
+	at string // the path resolved so far
+	// id is at's device and inode, when known is set: at is the
+	// component's own directory entry, seen by lstat.
+	id    fileID
+	known bool
+	// tainted: the walk has followed a link whose target is the state
+	// of another process (/proc/<pid>/cwd, /proc/<pid>/root, fd), or, in
+	// a shell command, /proc/self/cwd; such a target can change with no
+	// file operation, so what follows is not an alias of anything.
+	tainted bool
 }
 
 type hit struct {
@@ -232,7 +310,8 @@ type hit struct {
 }
 
 // walk resolves the absolute path abs component by component, like namei.
-func (r *Resolver) walk(abs string) walk {
+// A marking walk must be given a clean path.
+func (r *Resolver) walk(abs string, mode walkMode) walk {
 	var w walk
 	// A trailing / or /. changes nothing here (every link is followed
 	// anyway) and removing it lets the loop tell the final component.
@@ -243,6 +322,31 @@ func (r *Resolver) walk(abs string) walk {
 	rest := abs
 	links := 0
 	finalSeen := false
+
+	// A marking walk records a mark each time the rest of the path is
+	// exactly what follows one of its components: links splice their
+	// targets in front of rest and never touch what follows, so rest
+	// always ends with the components not yet started, and equals them
+	// once everything before is resolved.
+	var sufs []int // length of what follows each component
+	if mode&marking != 0 && abs != "/" {
+		for i := 1; i < len(abs); i++ {
+			if abs[i] == '/' {
+				sufs = append(sufs, len(abs)-i-1)
+			}
+		}
+		sufs = append(sufs, 0)
+	}
+	var (
+		curID    fileID
+		curKnown bool // curID is resolved's identity
+		tainted  bool
+	)
+	markDone := func() {
+		if len(w.marks) < len(sufs) && len(rest) == sufs[len(w.marks)] {
+			w.marks = append(w.marks, mark{at: resolved, id: curID, known: curKnown, tainted: tainted})
+		}
+	}
 	follow := func() bool {
 		links++
 		if links > maxLinks {
@@ -252,11 +356,15 @@ func (r *Resolver) walk(abs string) walk {
 		return true
 	}
 	for rest != "" {
+		if sufs != nil {
+			markDone()
+		}
 		c := rest
 		rest = ""
 		if i := strings.IndexByte(c, '/'); i >= 0 {
 			c, rest = c[:i], c[i+1:]
 		}
+		curKnown = false
 		// Links splice their target in front of rest, so the original
 		// final component is the one that leaves rest empty first.
 		final := rest == "" && !finalSeen
@@ -295,6 +403,9 @@ func (r *Resolver) walk(abs string) walk {
 					if !path.IsAbs(r.Cwd) {
 						w.err = "/proc/self/cwd and no absolute working directory"
 						return w
+					}
+					if mode&walkShell != 0 {
+						tainted = true
 					}
 					resolved = "/"
 					rest = splice(r.Cwd, rest)
@@ -352,17 +463,32 @@ func (r *Resolver) walk(abs string) walk {
 			if target[0] == '/' {
 				resolved = "/"
 			}
+			if strings.HasPrefix(next, "/proc/") {
+				// Another process's cwd, root or open file: its
+				// target changes with no file operation.
+				tainted = true
+			}
 			// A relative target continues from the link's directory,
 			// which is resolved as it stands.
 			rest = splice(target, rest)
 			continue
 		}
 		resolved = next
+		curID, curKnown = n.id, n.known
 		if s, ok := r.secrets[n.id]; ok && n.known {
 			w.hits = append(w.hits, hit{at: next, name: s.name, dir: s.dir, nlink: n.nlink})
 		}
+		if r.projDir && n.known && n.id == r.projID && n.kind == kindDir {
+			w.proj = append(w.proj, next)
+		}
 	}
 	w.resolved = resolved
+	if sufs != nil {
+		markDone()
+		if len(w.marks) != len(sufs) {
+			w.marks = nil // not expected; no marks is the safe side
+		}
+	}
 	return w
 }
 
