@@ -17,7 +17,9 @@ import (
 //     to the project or to a directory inside it; or a directory on the
 //     way is the project by device and inode (a bind mount), and every
 //     component after it is the same file, by device and inode, under the
-//     bind and under the project.
+//     bind and under the project (up to a link, in the path as written:
+//     where the link leads is the real path's to prove, and the real path
+//     has no links).
 //   - Nothing is ever re-spelt out of the project: these functions only
 //     ever return a path inside it, and the engine still needs both the
 //     path as written and the real path inside.
@@ -128,9 +130,10 @@ func (r *Resolver) bindOf(m mark, rest string) (string, bool) {
 			// Something is mounted over one of them.
 			return "", false
 		case na.kind == kindLink:
-			// The same link, but a relative target with ".." leads
-			// to different places from the two directories.
-			return "", false
+			// The same link. Its target is walked from the bind on the
+			// real path, which resolvedAlias verifies to its end; the
+			// name as written stays the project's name.
+			return under(r.proj, rest), true
 		}
 	}
 	return under(r.proj, rest), true
