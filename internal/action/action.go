@@ -105,8 +105,8 @@ type Path struct {
 	Err string
 	// InLexical and InResolved are Lexical and Resolved spelt under the
 	// project, set by the resolver when they reach the project through an
-	// alias: a link to the project or into it, /proc/self/cwd or
-	// /proc/self/root, a bind mount of the project. Each names the same
+	// alias: a link to the project or into it, /proc/self/root, a bind
+	// mount of the project. Each names the same
 	// file as the form it re-spells; it is empty when that form needs no
 	// re-spelling or the alias could not be proven. The engine judges
 	// "inside the project" on [Path.InProject], and a rule on every

@@ -23,21 +23,21 @@ import (
 //   - Nothing is ever re-spelt out of the project: these functions only
 //     ever return a path inside it, and the engine still needs both the
 //     path as written and the real path inside.
-//   - A leading part that leads through another process's state
-//     (/proc/<pid>/cwd) or through /proc/self/cwd of a shell command that
-//     may have changed directory is no alias: it can change with no file
-//     operation.
+//   - A leading part that leads through a process's working directory
+//     (/proc/self/cwd, /proc/<pid>/cwd) or another process's root or open
+//     file is no alias: which directory it is cannot be known from here,
+//     or changes with no file operation.
 //   - The work is bounded by the number of components: one extra walk of
 //     the path as written, and two lstat calls per component after a bind.
 
 // lexicalAlias returns lexical spelt under the project when a leading part
 // of it reaches the project through an alias, or "". lexical is absolute,
 // clean and not inside the project as written.
-func (r *Resolver) lexicalAlias(lexical string, mode walkMode) string {
+func (r *Resolver) lexicalAlias(lexical string) string {
 	if action.Within(r.proj, lexical) {
 		return ""
 	}
-	w := r.walk(lexical, mode|marking)
+	w := r.walk(lexical, true)
 	if w.err != "" || len(w.marks) == 0 {
 		return ""
 	}

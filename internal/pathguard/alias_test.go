@@ -60,7 +60,6 @@ func TestResolveAlias(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		raw      string
-		shell    bool // resolved as a path found in a shell command
 		wantLex  string
 		wantRes  string
 		inside   bool
@@ -81,21 +80,24 @@ func TestResolveAlias(t *testing.T) {
 			wantLex: proj, inside: true},
 		{name: "link to the project, then a link inside it", raw: l + "/proj/link-abc/f",
 			wantLex: proj + "/link-abc/f", inside: true},
-		{name: "proc self cwd", raw: "/proc/self/cwd/notes.txt",
-			wantLex: proj + "/notes.txt", inside: true},
-		{name: "proc thread-self cwd", raw: "/proc/thread-self/cwd/new.go",
-			wantLex: proj + "/new.go", inside: true},
-		{name: "proc of the agent's pid", raw: "/proc/4242/cwd/notes.txt",
-			wantLex: proj + "/notes.txt", inside: true},
 		{name: "proc self root", raw: "/proc/self/root" + proj + "/notes.txt",
+			wantLex: proj + "/notes.txt", inside: true},
+		{name: "proc thread-self root", raw: "/proc/thread-self/root" + proj + "/new.go",
+			wantLex: proj + "/new.go", inside: true},
+		{name: "root of the agent's pid", raw: "/proc/4242/root" + proj + "/notes.txt",
 			wantLex: proj + "/notes.txt", inside: true},
 		{name: "proc self root through a link", raw: "/proc/self/root" + l + "/proj/notes.txt",
 			wantLex: proj + "/notes.txt", inside: true},
-		{name: "proc self cwd in a shell command", raw: "/proc/self/cwd/notes.txt", shell: true},
-		{name: "a link to the project in a shell command", raw: l + "/proj/notes.txt", shell: true,
-			wantLex: proj + "/notes.txt", inside: true},
-		{name: "proc self root in a shell command", raw: "/proc/self/root" + proj + "/x", shell: true,
-			wantLex: proj + "/x", inside: true},
+
+		// The agent's working directory is resolved to Cwd for the
+		// floor, but it is never an alias: the process that opens the
+		// path may not be where Cwd says (a cd before it in a shell
+		// command, an agent CLI whose own cwd is not the tool call's).
+		{name: "proc self cwd", raw: "/proc/self/cwd/notes.txt"},
+		{name: "proc thread-self cwd", raw: "/proc/thread-self/cwd/new.go"},
+		{name: "cwd of the agent's pid", raw: "/proc/4242/cwd/notes.txt"},
+		{name: "proc self root, then proc self cwd", raw: "/proc/self/root/proc/self/cwd/notes.txt"},
+		{name: "proc self cwd and .env", raw: "/proc/self/cwd/.env", wantSens: ".env"},
 		{name: "double slashes", raw: "/" + root + "//project//notes.txt", inside: true},
 		{name: "dir/../project", raw: root + "/outside/../project/notes.txt", inside: true},
 
@@ -114,7 +116,7 @@ func TestResolveAlias(t *testing.T) {
 		{name: "look-alike", raw: l + "/twin/x"},
 		{name: "proc self cwd dotdot", raw: "/proc/self/cwd/../outside/plain.txt"},
 		{name: "proc self cwd and a link to .ssh", raw: "/proc/self/cwd/sshlink/config",
-			wantLex: proj + "/sshlink/config", wantSens: ".ssh/"},
+			wantSens: ".ssh/"},
 		{name: "proc self fd", raw: "/proc/self/fd/3"},
 		{name: "dotdot after a link into the project", raw: l + "/inside/../x"},
 		{name: ".env through an alias", raw: l + "/proj/.env",
@@ -123,11 +125,7 @@ func TestResolveAlias(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &pathguard.Resolver{Home: home, Cwd: proj, PID: 4242, Project: proj}
-			resolve := r.Resolve
-			if tt.shell {
-				resolve = r.ResolveShell
-			}
-			got := resolve(tt.raw, action.Write)
+			got := r.Resolve(tt.raw, action.Write)
 			if got.Err != "" {
 				t.Fatalf("Resolve(%q).Err = %q", tt.raw, got.Err)
 			}
@@ -165,11 +163,11 @@ func TestResolveAliasProject(t *testing.T) {
 }
 
 // TestResolveAliasCwd opens the project through a link as the test's own
-// working directory, and checks that /proc/self/cwd and relative paths
-// lead where the kernel leads them, and that /proc/<pid>/cwd of a process
-// other than the agent (here: this test, with no PID given) is read like
-// any link but is never an alias: its target can change with no file
-// operation.
+// working directory, and checks that relative paths and /proc/self/cwd
+// lead where the kernel leads them; relative paths are the project's,
+// while /proc/self/cwd, and /proc/<pid>/cwd of a process other than the
+// agent (here: this test, with no PID given, read like any link), are not
+// aliases of it.
 func TestResolveAliasCwd(t *testing.T) {
 	tr := aliasTree(t)
 	link := tr.root + "/links/proj"
@@ -179,7 +177,15 @@ func TestResolveAliasCwd(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &pathguard.Resolver{Home: tr.home, Cwd: wd, Project: tr.project}
-	for _, raw := range []string{"notes.txt", "./a/b/c/f", "/proc/self/cwd/notes.txt"} {
+	for _, tt := range []struct {
+		raw    string
+		inside bool
+	}{
+		{"notes.txt", true},
+		{"./a/b/c/f", true},
+		{"/proc/self/cwd/notes.txt", false},
+	} {
+		raw := tt.raw
 		got := r.Resolve(raw, action.Write)
 		abs := raw
 		if !filepath.IsAbs(abs) {
@@ -192,8 +198,9 @@ func TestResolveAliasCwd(t *testing.T) {
 			t.Fatal(err)
 		}
 		lex, res := got.InProject()
-		if got.Resolved != kernel || !action.Within(tr.project, lex) || !action.Within(tr.project, res) {
-			t.Errorf("Resolve(%q) in %s = %+v; the kernel opens %s, want it inside %s", raw, wd, got, kernel, tr.project)
+		inside := action.Within(tr.project, lex) && action.Within(tr.project, res)
+		if got.Resolved != kernel || inside != tt.inside {
+			t.Errorf("Resolve(%q) in %s = %+v; the kernel opens %s, want inside %s = %v", raw, wd, got, kernel, tr.project, tt.inside)
 		}
 	}
 	other := "/proc/" + strconv.Itoa(os.Getpid()) + "/cwd/notes.txt"

@@ -48,10 +48,10 @@
 //
 //     At most 40 links are followed, as in Linux; more is a loop. The
 //     magic links of the agent's own process are not read from Warden's
-//     /proc (which describes Warden, not the agent: a hook runs as a
-//     process of its own, and /proc/self in a hook payload is the
-//     process of the agent that opens the path): /proc/self/root and
-//     /proc/thread-self/root are /, as the agent is not chrooted;
+//     /proc, which describes Warden, not the agent: a hook is a process
+//     of its own, and /proc/self in a hook payload is the process of the
+//     agent that opens the path. /proc/self/root and
+//     /proc/thread-self/root are /, as an agent is not chrooted;
 //     /proc/self/cwd is [Resolver.Cwd], the working directory of the
 //     tool call, which the hook payload carries; and /proc/<Resolver.PID>
 //     is /proc/self. Other entries of /proc/self (fd, exe, ...) cannot be
@@ -59,13 +59,16 @@
 //     /proc/self. Links of other processes (/proc/<pid>/cwd) are read
 //     like any link.
 //
-//     In a shell command, /proc/self is whichever process opens the
-//     path: the shell for a redirection, the program for an operand. Its
-//     cwd is Cwd only until something changes directory (cd, pushd,
-//     git -C, env -C, make -C, tar -C...), which shell analysis tracks for
-//     relative paths but not inside /proc/self/cwd. [Resolver.ResolveShell]
-//     still resolves it to Cwd, so that the floor judges the likely
-//     target, but never takes it for an alias of the project.
+//     Cwd is where /proc/self/cwd most likely leads, not where it surely
+//     does. In a shell command /proc/self is whichever process opens the
+//     path (the shell for a redirection, the program for an operand),
+//     whose cwd is Cwd only until something changes directory (cd, pushd,
+//     git -C, env -C, make -C, tar -C...): shell analysis applies that to
+//     relative paths, never inside /proc/self/cwd. An agent CLI's own
+//     file tools open the path in its own process, whose cwd need not be
+//     the tool call's (Claude Code keeps the session's working directory
+//     apart from its process's). So the floor judges Cwd, but a path
+//     through /proc/self/cwd is never an alias of the project (below).
 //
 //  3. The floor. The sensitive set ([SensitiveSet] plus [Resolver.Extra])
 //     is matched, case-insensitively, against the lexical path, the link
@@ -81,8 +84,7 @@
 // With [Resolver.Project] set, a path that reaches the project through an
 // alias is the project's: a link to the project or into it (~/src ->
 // /data/src, the project itself opened as /home/u/link/proj), the
-// agent's /proc/self/cwd and /proc/self/root, a bind mount of the
-// project. The resolver then fills in InLexical and InResolved, the path
+// agent's /proc/self/root, a bind mount of the project. The resolver then fills in InLexical and InResolved, the path
 // as written and the real path spelt under the project, and the engine
 // judges "inside the project" on those. A spelling is changed only when
 // it is proven to name the same file:
@@ -105,9 +107,11 @@
 // to ~/.ssh, ".." after a link) has a real path outside the project, or
 // sensitive, and no alias changes that. Nothing is ever re-spelt out of
 // the project, and the spellings under the project are checked against
-// the sensitive set as well. A walk that follows another process's
-// /proc/<pid>/cwd or /proc/<pid>/root, or /proc/self/cwd in a shell
-// command, is no alias: its target changes with no file operation.
+// the sensitive set as well. A walk through a working directory is no
+// alias: the agent's /proc/self/cwd may be elsewhere than Cwd (see the
+// walk above), and another process's /proc/<pid>/cwd, like its root and
+// open files, changes with no file operation. Such a path asks as a
+// write outside the project does.
 //
 // # Why every form is checked
 //

@@ -89,7 +89,7 @@ func (r *Resolver) init() {
 	if path.IsAbs(r.Project) && strings.IndexByte(r.Project, 0) < 0 {
 		// A project that cannot be resolved has no aliases: its paths
 		// are judged as written, the safe side.
-		if w := r.walk(r.Project, walkPlain); w.err == "" {
+		if w := r.walk(r.Project, false); w.err == "" {
 			r.proj = w.resolved
 			if n, err := lstat(r.proj); err == nil && n.known && n.kind == kindDir {
 				r.projID, r.projDir = n.id, true
@@ -103,20 +103,6 @@ func (r *Resolver) init() {
 // the engine must deny it when Err or Sensitive is not empty. See the
 // package documentation for the rules.
 func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
-	return r.resolve(raw, acc, walkPlain)
-}
-
-// ResolveShell is Resolve for a path that shell analysis found in a
-// command. The process that opens it may have changed directory first (cd,
-// pushd, git -C, env -C, make -C, tar -C…), which shell analysis does not
-// apply to /proc/self/cwd: there /proc/self/cwd is still resolved to
-// [Resolver.Cwd], so that the floor judges the likely target, but it never
-// makes the path an alias of the project.
-func (r *Resolver) ResolveShell(raw string, acc action.Access) action.Path {
-	return r.resolve(raw, acc, walkShell)
-}
-
-func (r *Resolver) resolve(raw string, acc action.Access, mode walkMode) action.Path {
 	r.once.Do(r.init)
 	p := action.Path{Raw: raw, Access: acc, Checked: true}
 	abs, err := r.absolute(raw)
@@ -128,13 +114,13 @@ func (r *Resolver) resolve(raw string, acc action.Access, mode walkMode) action.
 	}
 	var w walk
 	if err == "" {
-		w = r.walk(abs, mode)
+		w = r.walk(abs, false)
 		err = w.err
 	}
 	if err == "" {
 		p.Resolved = w.resolved
 		if r.proj != "" {
-			p.InLexical = r.lexicalAlias(p.Lexical, mode)
+			p.InLexical = r.lexicalAlias(p.Lexical)
 			p.InResolved = r.resolvedAlias(p.Resolved, &w)
 		}
 	}
@@ -257,19 +243,6 @@ func lookupHome(name string) (string, error) {
 	return u.HomeDir, nil
 }
 
-// walkMode says what a walk is for.
-type walkMode uint8
-
-const (
-	// walkPlain resolves a path named by a tool.
-	walkPlain walkMode = iota
-	// walkShell resolves a path found in a shell command: /proc/self/cwd
-	// may not be Cwd (see ResolveShell).
-	walkShell
-	// marking flags a walk that records marks, for lexicalAlias.
-	marking walkMode = 4
-)
-
 // walk is the state and result of one resolution.
 type walk struct {
 	resolved string
@@ -295,10 +268,10 @@ type mark struct {
 	// component's own directory entry, seen by lstat.
 	id    fileID
 	known bool
-	// tainted: the walk has followed a link whose target is the state
-	// of another process (/proc/<pid>/cwd, /proc/<pid>/root, fd), or, in
-	// a shell command, /proc/self/cwd; such a target can change with no
-	// file operation, so what follows is not an alias of anything.
+	// tainted: the walk has gone through a working directory (the
+	// agent's /proc/self/cwd, or another process's /proc/<pid>/cwd) or
+	// another process's root or open file: what follows is not an alias
+	// of anything (see "Aliases of the project" in the package doc).
 	tainted bool
 }
 
@@ -310,8 +283,9 @@ type hit struct {
 }
 
 // walk resolves the absolute path abs component by component, like namei.
-// A marking walk must be given a clean path.
-func (r *Resolver) walk(abs string, mode walkMode) walk {
+// A marking walk records marks, for lexicalAlias; it must be given a clean
+// path.
+func (r *Resolver) walk(abs string, marking bool) walk {
 	var w walk
 	// A trailing / or /. changes nothing here (every link is followed
 	// anyway) and removing it lets the loop tell the final component.
@@ -329,7 +303,7 @@ func (r *Resolver) walk(abs string, mode walkMode) walk {
 	// always ends with the components not yet started, and equals them
 	// once everything before is resolved.
 	var sufs []int // length of what follows each component
-	if mode&marking != 0 && abs != "/" {
+	if marking && abs != "/" {
 		for i := 1; i < len(abs); i++ {
 			if abs[i] == '/' {
 				sufs = append(sufs, len(abs)-i-1)
@@ -404,9 +378,9 @@ func (r *Resolver) walk(abs string, mode walkMode) walk {
 						w.err = "/proc/self/cwd and no absolute working directory"
 						return w
 					}
-					if mode&walkShell != 0 {
-						tainted = true
-					}
+					// The floor judges the likely target; it is
+					// no alias (see the package doc).
+					tainted = true
 					resolved = "/"
 					rest = splice(r.Cwd, rest)
 					continue

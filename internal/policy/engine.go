@@ -443,8 +443,8 @@ func (ev *evaluation) writesOutside() bool {
 
 // inProject reports whether p is inside the project: both what was meant
 // and what the kernel reaches, each as the resolver spelt it under the
-// project when it gets there through an alias (a link, /proc/self/cwd, a
-// bind mount). A path that only looks inside (a link in the project to
+// project when it gets there through an alias (a link, /proc/self/root,
+// a bind mount). A path that only looks inside (a link in the project to
 // /etc) has its resolved form outside, and is outside.
 func (ev *evaluation) inProject(p *action.Path) bool {
 	lex, res := p.InProject()

@@ -271,7 +271,7 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 	}
 	a.Cwd, a.Project = cwd, project
 	// The resolver knows the project, so that a path reaching it through
-	// an alias (a link, /proc/self/cwd, a bind mount) is judged inside.
+	// an alias (a link, /proc/self/root, a bind mount) is judged inside.
 	res := &pathguard.Resolver{Home: opt.Home, Cwd: cwd, Extra: opt.Sensitive, Project: project}
 
 	acc := tool.Access
@@ -302,7 +302,7 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		a.Unresolved = s.Unresolved
 		for _, sp := range s.Paths {
 			for _, p := range expandGlob(sp.Path, cwd, opt.Home) {
-				rp := res.ResolveShell(p, sp.Access)
+				rp := res.Resolve(p, sp.Access)
 				a.Paths = append(a.Paths, rp)
 				if sp.Recursive && rp.Err == "" && rp.Sensitive == "" {
 					a.Paths = append(a.Paths, sensitiveUnder(res, rp.Resolved)...)

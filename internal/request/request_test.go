@@ -223,8 +223,8 @@ func TestRealFilesystem(t *testing.T) {
 // (~/src -> /data/src), as an agent CLI does when started there, and checks
 // that writes reaching the project through an alias are the project's,
 // while a path that only looks inside stays outside or is denied, and
-// /proc/self/cwd in a shell command, which may have changed directory
-// first, is never taken for the project.
+// /proc/self/cwd, which may not be where the action's cwd says (a cd
+// before it in a shell command), is never taken for the project.
 func TestAliasesOfTheProject(t *testing.T) {
 	root := t.TempDir()
 	home, data, outside := root+"/home", root+"/data/src", root+"/outside"
@@ -251,7 +251,6 @@ func TestAliasesOfTheProject(t *testing.T) {
 		{`{"tool":"write_file","path":"src/main.go"}`, action.Allow},
 		{`{"tool":"write_file","path":"` + home + `/proj-link/src/main.go"}`, action.Allow},
 		{`{"tool":"write_file","path":"` + home + `/src-link/main.go"}`, action.Allow},
-		{`{"tool":"write_file","path":"/proc/self/cwd/src/main.go"}`, action.Allow},
 		{`{"tool":"write_file","path":"/proc/self/root` + alias + `/src/main.go"}`, action.Allow},
 		{`{"tool":"write_file","path":"/` + alias + `//src//main.go"}`, action.Allow},
 		{`{"tool":"read_file","path":"` + home + `/proj-link/src/main.go"}`, action.Allow},
@@ -264,6 +263,7 @@ func TestAliasesOfTheProject(t *testing.T) {
 		{`{"tool":"write_file","path":"` + alias + `/../x"}`, action.Prompt},
 		{`{"tool":"write_file","path":"` + alias + `/keys/authorized_keys"}`, action.Deny},
 		{`{"tool":"write_file","path":"` + home + `/proj-link/keys/id_ed25519"}`, action.Deny},
+		{`{"tool":"write_file","path":"/proc/self/cwd/src/main.go"}`, action.Prompt},
 		{`{"tool":"bash","command":"echo x > /proc/self/cwd/new.txt"}`, action.Prompt},
 		{`{"tool":"bash","command":"cd ` + outside + ` && echo x > /proc/self/cwd/new.txt"}`, action.Prompt},
 		{`{"tool":"bash","command":"cd ` + home + `/.ssh; echo x >> /proc/self/cwd/authorized_keys"}`, action.Prompt},
