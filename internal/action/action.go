@@ -103,6 +103,29 @@ type Path struct {
 	Sensitive string
 	// Err, when not empty, is why the path could not be resolved.
 	Err string
+	// InLexical and InResolved are Lexical and Resolved spelt under the
+	// project, set by the resolver when they reach the project through an
+	// alias: a link to the project or into it, /proc/self/root, a bind
+	// mount of the project. Each names the same
+	// file as the form it re-spells; it is empty when that form needs no
+	// re-spelling or the alias could not be proven. The engine judges
+	// "inside the project" on [Path.InProject], and a rule on every
+	// spelling (see the policy package).
+	InLexical, InResolved string
+}
+
+// InProject returns the lexical and resolved forms of p as they are judged
+// against the project: InLexical and InResolved where set, Lexical and
+// Resolved otherwise. The path is inside the project when both are.
+func (p *Path) InProject() (lexical, resolved string) {
+	lexical, resolved = p.Lexical, p.Resolved
+	if p.InLexical != "" {
+		lexical = p.InLexical
+	}
+	if p.InResolved != "" {
+		resolved = p.InResolved
+	}
+	return lexical, resolved
 }
 
 // Flag is a property of a shell command that the floor or a rule may act on.

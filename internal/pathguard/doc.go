@@ -8,8 +8,10 @@
 // facet therefore passes through a [Resolver] first, which turns the raw
 // string into an [action.Path] the engine can trust: Lexical (what the user
 // meant), Resolved (what the kernel would reach), Sensitive (the floor
-// entry it matched) and Err (why it could not be resolved). The engine
-// denies a path that is sensitive, has Err set, or was not Checked.
+// entry it matched), Err (why it could not be resolved), and, when the
+// path reaches the project through an alias, InLexical and InResolved
+// (the same two spelt under the project). The engine denies a path that
+// is sensitive, has Err set, or was not Checked.
 //
 // # Resolution
 //
@@ -46,12 +48,27 @@
 //
 //     At most 40 links are followed, as in Linux; more is a loop. The
 //     magic links of the agent's own process are not read from Warden's
-//     /proc (which describes Warden, not the agent): /proc/self/root and
-//     /proc/thread-self/root are /, /proc/self/cwd is [Resolver.Cwd], and
-//     /proc/<Resolver.PID> is /proc/self. Other entries of /proc/self (fd,
-//     exe, ...) cannot be known from outside the agent and are kept as
-//     written, under /proc/self. Links of other processes (/proc/<pid>/cwd)
-//     are read like any link.
+//     /proc, which describes Warden, not the agent: a hook is a process
+//     of its own, and /proc/self in a hook payload is the process of the
+//     agent that opens the path. /proc/self/root and
+//     /proc/thread-self/root are /, as an agent is not chrooted;
+//     /proc/self/cwd is [Resolver.Cwd], the working directory of the
+//     tool call, which the hook payload carries; and /proc/<Resolver.PID>
+//     is /proc/self. Other entries of /proc/self (fd, exe, ...) cannot be
+//     known from outside the agent and are kept as written, under
+//     /proc/self. Links of other processes (/proc/<pid>/cwd) are read
+//     like any link.
+//
+//     Cwd is where /proc/self/cwd most likely leads, not where it surely
+//     does. In a shell command /proc/self is whichever process opens the
+//     path (the shell for a redirection, the program for an operand),
+//     whose cwd is Cwd only until something changes directory (cd, pushd,
+//     git -C, env -C, make -C, tar -C...): shell analysis applies that to
+//     relative paths, never inside /proc/self/cwd. An agent CLI's own
+//     file tools open the path in its own process, whose cwd need not be
+//     the tool call's (Claude Code keeps the session's working directory
+//     apart from its process's). So the floor judges Cwd, but a path
+//     through /proc/self/cwd is never an alias of the project (below).
 //
 //  3. The floor. The sensitive set ([SensitiveSet] plus [Resolver.Extra])
 //     is matched, case-insensitively, against the lexical path, the link
@@ -61,6 +78,40 @@
 //     those secrets are followed when they are recorded: with ~/.ssh/config
 //     a link into a dotfiles repository, that repository file is what ssh
 //     reads, and it is sensitive too.
+//
+// # Aliases of the project
+//
+// With [Resolver.Project] set, a path that reaches the project through an
+// alias is the project's: a link to the project or into it (~/src ->
+// /data/src, the project itself opened as /home/u/link/proj), the
+// agent's /proc/self/root, a bind mount of the project. The resolver then fills in InLexical and InResolved, the path
+// as written and the real path spelt under the project, and the engine
+// judges "inside the project" on those. A spelling is changed only when
+// it is proven to name the same file:
+//
+//   - InLexical: the path as written is walked again, recording where
+//     the walk stands after each of its components; the first leading
+//     part that the kernel resolves into the project is replaced by what
+//     it resolves to. The rest is kept as written, so the names the
+//     rules see are still the names the agent gave.
+//   - InResolved, and InLexical through a bind: a directory on the way
+//     with the device and inode of the project is a bind mount of it, and
+//     the path under it is the project's when every component after it
+//     is, by device and inode, the same file under the bind and under the
+//     project (a directory mounted over one of them is not); a missing
+//     tail is the same when it is missing on both sides. The work is two
+//     lstat calls per component, once.
+//
+// The converse stays safe, because the real path is judged too: a path
+// that looks inside but resolves outside (a link in the project to /etc,
+// to ~/.ssh, ".." after a link) has a real path outside the project, or
+// sensitive, and no alias changes that. Nothing is ever re-spelt out of
+// the project, and the spellings under the project are checked against
+// the sensitive set as well. A walk through a working directory is no
+// alias: the agent's /proc/self/cwd may be elsewhere than Cwd (see the
+// walk above), and another process's /proc/<pid>/cwd, like its root and
+// open files, changes with no file operation. Such a path asks as a
+// write outside the project does.
 //
 // # Why every form is checked
 //
@@ -92,5 +143,13 @@
 // Bind mounts of procfs other than /proc are walked as ordinary links, and
 // names are compared by Unicode case folding without normalisation (NFC and
 // NFD spellings differ). On systems other than Linux there are no device
-// and inode checks ([DetectsHardLinks] is false); the name checks remain.
+// and inode checks ([DetectsHardLinks] is false); the name checks remain,
+// and a bind mount of the project is not recognised as the project.
+//
+// An alias is recognised for the project itself: a bind mount of one of
+// its subdirectories elsewhere is outside (the safe side; knowing every
+// directory's identity would mean walking the project). A path as written
+// whose cleaned form leaves the alias with ".." (link/../x, where link
+// leads into the project) is judged as written, outside, even when the
+// kernel reaches the project.
 package pathguard

@@ -5,6 +5,7 @@ package pathguard_test
 
 import (
 	"errors"
+	"os"
 	"path"
 	"strings"
 	"syscall"
@@ -27,9 +28,12 @@ import (
 //     Resolved is empty;
 //   - when Lexical or Resolved names a sensitive entry, Sensitive is set;
 //   - for a path that exists inside the tree, Resolved is the file the
-//     kernel opens.
+//     kernel opens;
+//   - InLexical and InResolved, when set, are absolute, clean and inside
+//     the project, and name the same file as Lexical and Resolved (the
+//     tree of aliasTree has links to the project and into it).
 func FuzzResolve(f *testing.F) {
-	tr := newTree(f)
+	tr := aliasTree(f)
 	for _, seed := range []string{
 		"notes.txt", "./a//b/./c/f", "a/b/../b/c/f", "~", "~/x", "~bob/x", "~nobody/x",
 		"$HOME/.ssh/id_rsa", "${HOME}/x", "$HOMEX/y", "$USER/x",
@@ -43,6 +47,10 @@ func FuzzResolve(f *testing.F) {
 		".SSH/ID_RSA", ".ENV", ".env.example", ".envrc", "prod.env", "id_rsa.pub", "id_ed25519_old",
 		strings.Repeat("n", 256), strings.Repeat("a/", 100), strings.Repeat("../", 40) + "x",
 		"/dev/stdout", "/dev/fd/1", "\u212A",
+		"../links/proj/notes.txt", "../links/src/project/new/x", "../links/inside/c/f", "../links/chain1/.env",
+		"../links/round/a", "../links/out/x", "../links/twin/x", "../links/proj/../outside/plain.txt",
+		"../links/proj/sshlink/config", "../links/inside/../x", "/proc/self/cwd/../links/proj/x",
+		"/proc/self/root/../links/proj", "//links//proj//notes.txt",
 	} {
 		for _, acc := range []action.Access{action.Read, action.Write, action.Delete} {
 			f.Add(seed, uint8(acc))
@@ -54,7 +62,7 @@ func FuzzResolve(f *testing.F) {
 		}
 		return "", errors.New("unknown user")
 	}
-	r := &pathguard.Resolver{Home: tr.home, Cwd: tr.project, LookupHome: lookup}
+	r := &pathguard.Resolver{Home: tr.home, Cwd: tr.project, LookupHome: lookup, Project: tr.project}
 
 	f.Fuzz(func(t *testing.T, raw string, a uint8) {
 		acc := action.Access(a % 3)
@@ -78,7 +86,27 @@ func FuzzResolve(f *testing.F) {
 		} else if got.Resolved != "" {
 			t.Fatalf("Resolve(%q) = Err %q with Resolved %q, want no Resolved", raw, got.Err, got.Resolved)
 		}
-		for name, p := range map[string]string{"Lexical": got.Lexical, "Resolved": got.Resolved} {
+		for name, p := range map[string]string{"InLexical": got.InLexical, "InResolved": got.InResolved} {
+			if p != "" && (path.Clean(p) != p || !action.Within(tr.project, p)) {
+				t.Fatalf("Resolve(%q).%s = %q, want a clean path inside %s", raw, name, p, tr.project)
+			}
+		}
+		if (got.InLexical != "" || got.InResolved != "") && got.Err != "" {
+			t.Fatalf("Resolve(%q) = %+v: an alias with an error", raw, got)
+		}
+		// Outside /proc, where this process is not the agent, an alias
+		// names the same file as the form it re-spells.
+		for _, pair := range [][2]string{{got.Lexical, got.InLexical}, {got.Resolved, got.InResolved}} {
+			if pair[1] == "" || strings.HasPrefix(pair[0], "/proc/") {
+				continue
+			}
+			a, errA := os.Stat(pair[0])
+			b, errB := os.Stat(pair[1])
+			if errA == nil && (errB != nil || !os.SameFile(a, b)) {
+				t.Fatalf("Resolve(%q): %s and its alias %s are not the same file (%v)", raw, pair[0], pair[1], errB)
+			}
+		}
+		for name, p := range map[string]string{"Lexical": got.Lexical, "Resolved": got.Resolved, "InLexical": got.InLexical, "InResolved": got.InResolved} {
 			if e, ok := pathguard.Sensitive(p); ok && got.Sensitive == "" {
 				t.Fatalf("Resolve(%q).%s = %q matches %q, but Sensitive is empty", raw, name, p, e)
 			}

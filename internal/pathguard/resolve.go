@@ -49,6 +49,11 @@ type Resolver struct {
 	// makes every path fail to resolve, so that a typo denies rather than
 	// silently protecting nothing.
 	Extra []string
+	// Project is the project directory, resolved on first use like any
+	// path. When it is set, a path that reaches the project through an
+	// alias gets [action.Path.InLexical] and [action.Path.InResolved]
+	// (see "Aliases of the project" in the package documentation).
+	Project string
 
 	once     sync.Once
 	extra    []pattern
@@ -56,6 +61,9 @@ type Resolver struct {
 	secrets  map[fileID]secret
 	pid      string
 	home     []string // Home's components, nil when unknown
+	proj     string   // Project resolved; empty when unset or unresolvable
+	projID   fileID
+	projDir  bool // projID is known and the project is a directory
 }
 
 // NewResolver returns a Resolver for an agent whose home is home and whose
@@ -78,6 +86,16 @@ func (r *Resolver) init() {
 	if r.PID > 0 {
 		r.pid = strconv.Itoa(r.PID)
 	}
+	if path.IsAbs(r.Project) && strings.IndexByte(r.Project, 0) < 0 {
+		// A project that cannot be resolved has no aliases: its paths
+		// are judged as written, the safe side.
+		if w := r.walk(r.Project, false); w.err == "" {
+			r.proj = w.resolved
+			if n, err := lstat(r.proj); err == nil && n.known && n.kind == kindDir {
+				r.projID, r.projDir = n.id, true
+			}
+		}
+	}
 }
 
 // Resolve resolves raw as the kernel would for the agent, and checks it
@@ -96,14 +114,23 @@ func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
 	}
 	var w walk
 	if err == "" {
-		w = r.walk(abs)
+		w = r.walk(abs, false)
 		err = w.err
 	}
 	if err == "" {
 		p.Resolved = w.resolved
+		if r.proj != "" {
+			p.InLexical = r.lexicalAlias(p.Lexical)
+			p.InResolved = r.resolvedAlias(p.Resolved, &w)
+		}
 	}
 	p.Err = err
 	p.Sensitive = r.sensitive(p.Lexical, w.entry, p.Resolved, &w)
+	if p.Sensitive == "" {
+		// The spellings under the project name the same files; they
+		// are judged too, so that no spelling is left unchecked.
+		p.Sensitive = r.sensitive(p.InLexical, "", p.InResolved, nil)
+	}
 	return p
 }
 
@@ -111,6 +138,9 @@ func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
 // link itself or the resolved path matches, by name or by identity.
 func (r *Resolver) sensitive(lexical, entry, resolved string, w *walk) string {
 	for _, p := range [...]string{lexical, entry, resolved} {
+		if p == "" {
+			continue
+		}
 		if e, ok := match(builtin(), p, r.home); ok {
 			return e
 		}
@@ -118,7 +148,7 @@ func (r *Resolver) sensitive(lexical, entry, resolved string, w *walk) string {
 			return e
 		}
 	}
-	if resolved == "" {
+	if resolved == "" || w == nil {
 		return ""
 	}
 	for _, h := range w.hits {
@@ -221,7 +251,28 @@ type walk struct {
 	entry string
 	// hits are the secrets met on the way, by identity.
 	hits []hit
-	err  string
+	// proj are the directories met on the way that are the project by
+	// device and inode: the project itself or a bind mount of it.
+	proj []string
+	// marks, in a marking walk, say where the walk stood once each
+	// component of the path was resolved, in order.
+	marks []mark
+	err   string
+}
+
+// mark is where a walk stood once one component of the path it was given
+// had been resolved, the links it led to included.
+type mark struct {
+	at string // the path resolved so far
+	// id is at's device and inode, when known is set: at is the
+	// component's own directory entry, seen by lstat.
+	id    fileID
+	known bool
+	// tainted: the walk has gone through a working directory (the
+	// agent's /proc/self/cwd, or another process's /proc/<pid>/cwd) or
+	// another process's root or open file: what follows is not an alias
+	// of anything (see "Aliases of the project" in the package doc).
+	tainted bool
 }
 
 type hit struct {
@@ -232,7 +283,9 @@ type hit struct {
 }
 
 // walk resolves the absolute path abs component by component, like namei.
-func (r *Resolver) walk(abs string) walk {
+// A marking walk records marks, for lexicalAlias; it must be given a clean
+// path.
+func (r *Resolver) walk(abs string, marking bool) walk {
 	var w walk
 	// A trailing / or /. changes nothing here (every link is followed
 	// anyway) and removing it lets the loop tell the final component.
@@ -243,6 +296,31 @@ func (r *Resolver) walk(abs string) walk {
 	rest := abs
 	links := 0
 	finalSeen := false
+
+	// A marking walk records a mark each time the rest of the path is
+	// exactly what follows one of its components: links splice their
+	// targets in front of rest and never touch what follows, so rest
+	// always ends with the components not yet started, and equals them
+	// once everything before is resolved.
+	var sufs []int // length of what follows each component
+	if marking && abs != "/" {
+		for i := 1; i < len(abs); i++ {
+			if abs[i] == '/' {
+				sufs = append(sufs, len(abs)-i-1)
+			}
+		}
+		sufs = append(sufs, 0)
+	}
+	var (
+		curID    fileID
+		curKnown bool // curID is resolved's identity
+		tainted  bool
+	)
+	markDone := func() {
+		if len(w.marks) < len(sufs) && len(rest) == sufs[len(w.marks)] {
+			w.marks = append(w.marks, mark{at: resolved, id: curID, known: curKnown, tainted: tainted})
+		}
+	}
 	follow := func() bool {
 		links++
 		if links > maxLinks {
@@ -252,11 +330,15 @@ func (r *Resolver) walk(abs string) walk {
 		return true
 	}
 	for rest != "" {
+		if sufs != nil {
+			markDone()
+		}
 		c := rest
 		rest = ""
 		if i := strings.IndexByte(c, '/'); i >= 0 {
 			c, rest = c[:i], c[i+1:]
 		}
+		curKnown = false
 		// Links splice their target in front of rest, so the original
 		// final component is the one that leaves rest empty first.
 		final := rest == "" && !finalSeen
@@ -296,6 +378,9 @@ func (r *Resolver) walk(abs string) walk {
 						w.err = "/proc/self/cwd and no absolute working directory"
 						return w
 					}
+					// The floor judges the likely target; it is
+					// no alias (see the package doc).
+					tainted = true
 					resolved = "/"
 					rest = splice(r.Cwd, rest)
 					continue
@@ -352,17 +437,32 @@ func (r *Resolver) walk(abs string) walk {
 			if target[0] == '/' {
 				resolved = "/"
 			}
+			if strings.HasPrefix(next, "/proc/") {
+				// Another process's cwd, root or open file: its
+				// target changes with no file operation.
+				tainted = true
+			}
 			// A relative target continues from the link's directory,
 			// which is resolved as it stands.
 			rest = splice(target, rest)
 			continue
 		}
 		resolved = next
+		curID, curKnown = n.id, n.known
 		if s, ok := r.secrets[n.id]; ok && n.known {
 			w.hits = append(w.hits, hit{at: next, name: s.name, dir: s.dir, nlink: n.nlink})
 		}
+		if r.projDir && n.known && n.id == r.projID && n.kind == kindDir {
+			w.proj = append(w.proj, next)
+		}
 	}
 	w.resolved = resolved
+	if sufs != nil {
+		markDone()
+		if len(w.marks) != len(sufs) {
+			w.marks = nil // not expected; no marks is the safe side
+		}
+	}
 	return w
 }
 

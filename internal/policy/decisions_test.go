@@ -290,3 +290,64 @@ func TestPathsJudgedBothWays(t *testing.T) {
 		}
 	}
 }
+
+// TestPathsThroughAliases checks, with paths built by hand as the resolver
+// spells them, that a path reaching the project through an alias
+// (InLexical, InResolved) is inside it, that project-relative rules see it
+// there, that a restrictive rule still sees the spelling as written, and
+// that an alias never carries a path whose real form is outside.
+func TestPathsThroughAliases(t *testing.T) {
+	ws := policy.Scope{Kind: policy.WorkspaceScope}
+	eng, err := policy.Compile(&policy.Set{Rules: []*policy.Rule{
+		{ID: "build", Scope: ws, Class: action.FileDelete, Paths: []string{"build/**", "!build/keep/**"}, Decision: action.Allow},
+		{ID: "secrets", Scope: ws, Class: action.FileDelete, Paths: []string{"secrets/**"}, Decision: action.Deny},
+		{ID: "no-link", Scope: ws, Class: action.FileDelete, Paths: []string{"/home/u/link/**"}, Decision: action.Deny},
+		{ID: "mnt", Scope: ws, Class: action.FileDelete, Paths: []string{"/mnt/p/**", "!build/keep/**"}, Decision: action.Allow},
+	}}, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alias := func(lex, res, inLex, inRes string, acc action.Access) action.Path {
+		return action.Path{Raw: lex, Lexical: lex, Resolved: res, InLexical: inLex, InResolved: inRes, Access: acc, Checked: true}
+	}
+	for _, tt := range []struct {
+		name string
+		tool string
+		p    action.Path
+		want action.Verdict
+		rule string
+	}{
+		{"write through a link to the project", "write_file",
+			alias("/home/u/src/p/x.go", "/p/x.go", "/p/x.go", "", action.Write), action.Allow, ""},
+		{"write through /proc/self/root", "write_file",
+			alias("/proc/self/root/p/x.go", "/p/x.go", "/p/x.go", "", action.Write), action.Allow, ""},
+		{"write through a bind of the project", "write_file",
+			alias("/mnt/p/x.go", "/mnt/p/x.go", "/p/x.go", "/p/x.go", action.Write), action.Allow, ""},
+		{"read through a link to the project", "read_file",
+			alias("/home/u/src/p/x.go", "/p/x.go", "/p/x.go", "", action.Read), action.Allow, ""},
+		{"write through a link that is not proven an alias", "write_file",
+			alias("/home/u/src/p/x.go", "/p/x.go", "", "", action.Write), action.Prompt, "builtin:fileWriteOutsideWorktree"},
+		{"alias of the name, real path outside", "write_file",
+			alias("/home/u/src/p/out/x", "/etc/x", "/p/out/x", "", action.Write), action.Prompt, "builtin:fileWriteOutsideWorktree"},
+		{"bind spelling of the real path not proven", "write_file",
+			alias("/mnt/p/sub/x", "/mnt/p/sub/x", "", "", action.Write), action.Prompt, "builtin:fileWriteOutsideWorktree"},
+		{"relative allow through an alias", "delete_file",
+			alias("/home/u/src/p/build/a.o", "/p/build/a.o", "/p/build/a.o", "", action.Delete), action.Allow, "build"},
+		{"relative allow through an alias, negation", "delete_file",
+			alias("/home/u/src/p/build/keep/a.o", "/p/build/keep/a.o", "/p/build/keep/a.o", "", action.Delete), action.Prompt, "builtin:fileDelete"},
+		{"relative deny through an alias", "delete_file",
+			alias("/home/u/src/p/secrets/k", "/p/secrets/k", "/p/secrets/k", "", action.Delete), action.Deny, "secrets"},
+		{"deny of the spelling as written", "delete_file",
+			alias("/home/u/link/build/a.o", "/p/build/a.o", "/p/build/a.o", "", action.Delete), action.Deny, "no-link"},
+		{"absolute allow of the bind spelling", "delete_file",
+			alias("/mnt/p/tmp/a.o", "/mnt/p/tmp/a.o", "/p/tmp/a.o", "/p/tmp/a.o", action.Delete), action.Allow, "mnt"},
+		{"absolute allow of the bind spelling, negation of the project's", "delete_file",
+			alias("/mnt/p/build/keep/a.o", "/mnt/p/build/keep/a.o", "/p/build/keep/a.o", "/p/build/keep/a.o", action.Delete), action.Prompt, "builtin:fileDelete"},
+	} {
+		a := action.Action{Tool: tt.tool, Paths: []action.Path{tt.p}, Project: "/p", Cwd: "/p"}
+		d, x := eng.Evaluate(&a, policy.Env{Trace: true})
+		if d.Verdict != tt.want || d.Rule != tt.rule {
+			t.Errorf("%s: Evaluate = %v by %q, want %v by %q\ntrace:\n  %s", tt.name, d.Verdict, d.Rule, tt.want, tt.rule, strings.Join(x.Trace, "\n  "))
+		}
+	}
+}

@@ -450,12 +450,22 @@ func (ev *evaluation) writes() bool {
 }
 
 func (ev *evaluation) writesOutside() bool {
-	for _, p := range ev.a.Paths {
-		if p.Access != action.Read && (!action.Within(ev.a.Project, p.Resolved) || !action.Within(ev.a.Project, p.Lexical)) {
+	for i := range ev.a.Paths {
+		if p := &ev.a.Paths[i]; p.Access != action.Read && !ev.inProject(p) {
 			return true
 		}
 	}
 	return false
+}
+
+// inProject reports whether p is inside the project: both what was meant
+// and what the kernel reaches, each as the resolver spelt it under the
+// project when it gets there through an alias (a link, /proc/self/root,
+// a bind mount). A path that only looks inside (a link in the project to
+// /etc) has its resolved form outside, and is outside.
+func (ev *evaluation) inProject(p *action.Path) bool {
+	lex, res := p.InProject()
+	return action.Within(ev.a.Project, res) && action.Within(ev.a.Project, lex)
 }
 
 // mode is the autonomy in force: the least autonomous of the policy's
@@ -541,8 +551,8 @@ func (ev *evaluation) units(classes []action.Class) []unit {
 			us = append(us, unit{argv: argv, code: codeOf(ev.a, i)})
 		}
 	}
-	for _, p := range ev.a.Paths {
-		if p.Access == action.Read && (!action.Within(ev.a.Project, p.Resolved) || !action.Within(ev.a.Project, p.Lexical)) {
+	for i := range ev.a.Paths {
+		if p := &ev.a.Paths[i]; p.Access == action.Read && !ev.inProject(p) {
 			us = append(us, unit{name: "read " + p.Resolved})
 			break
 		}
@@ -746,7 +756,11 @@ func (ev *evaluation) lookup(cr *classRules) []*compiled {
 			add(cr.paths.all)
 		}
 		for i := range a.Paths {
-			for _, p := range [2]string{a.Paths[i].Resolved, a.Paths[i].Lexical} {
+			ap := &a.Paths[i]
+			for _, p := range [4]string{ap.Resolved, ap.Lexical, ap.InResolved, ap.InLexical} {
+				if p == "" {
+					continue
+				}
 				add(cr.paths.keyed[absKey(p)])
 				if action.Within(a.Project, p) {
 					add(cr.paths.keyed[relKey(p, a.Project)])
@@ -1042,15 +1056,36 @@ func limit(restrictive bool, v, max int64) bool {
 // matchPaths judges the real path and the path as written: a restrictive
 // rule applies when either is inside its patterns; an allow rule needs
 // both, so a symlink cannot carry an allowed name to a forbidden file.
+// Each of the two may also be spelt under the project, when it reaches the
+// project through an alias (action.Path.InLexical, InResolved): the two
+// spellings name the same file, so a restrictive rule applies when any
+// spelling is inside its patterns, and an allow rule needs, for the real
+// path and for the path as written, one spelling inside, and no spelling
+// excluded by a negated pattern.
 func (ev *evaluation) matchPaths(c *compiled, restrictive bool) bool {
 	project := ev.a.Project
 	for i := range ev.a.Paths {
 		p := &ev.a.Paths[i]
 		res := c.paths.containsPath(p.Resolved, project)
 		lex := c.paths.containsPath(p.Lexical, project)
-		in := res && lex
-		if restrictive {
-			in = res || lex
+		var inRes, inLex bool
+		if p.InResolved != "" {
+			inRes = c.paths.containsPath(p.InResolved, project)
+		}
+		if p.InLexical != "" {
+			inLex = c.paths.containsPath(p.InLexical, project)
+		}
+		var in bool
+		switch {
+		case restrictive:
+			in = res || lex || inRes || inLex
+		case p.InResolved == "" && p.InLexical == "":
+			in = res && lex
+		default:
+			in = (res || inRes) && (lex || inLex) &&
+				!c.paths.excludesPath(p.Resolved, project) && !c.paths.excludesPath(p.Lexical, project) &&
+				(p.InResolved == "" || !c.paths.excludesPath(p.InResolved, project)) &&
+				(p.InLexical == "" || !c.paths.excludesPath(p.InLexical, project))
 		}
 		if in == restrictive {
 			return restrictive

@@ -83,6 +83,12 @@ func FuzzEvaluate(f *testing.F) {
 				ap.Err = "loop"
 			case 3:
 				ap.Checked = false
+			case 4:
+				// Reached through an alias of the project.
+				ap.InLexical = "/p/" + strings.TrimPrefix(p, "/")
+			case 5:
+				ap.InLexical, ap.InResolved = "/p/"+strings.TrimPrefix(p, "/"), "/p/alias"
+				ap.Sensitive = ".env"
 			}
 			a.Paths = append(a.Paths, ap)
 		}

@@ -161,6 +161,17 @@ func (ps *patternSet) containsPath(p, project string) bool {
 	return true
 }
 
+// excludesPath reports whether a negated pattern of the set matches the
+// absolute path p.
+func (ps *patternSet) excludesPath(p, project string) bool {
+	for i := range ps.neg {
+		if matchPath(&ps.neg[i], p, project) {
+			return true
+		}
+	}
+	return false
+}
+
 func compilePaths(pats []string, home string) patternSet {
 	var ps patternSet
 	for _, p := range pats {

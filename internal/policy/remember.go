@@ -116,8 +116,11 @@ func Remember(a *action.Action, classes []action.Class, opt RememberOptions) ([]
 		for _, ref := range a.Refs {
 			r.Refs = appendNew(r.Refs, GeneraliseRef(ref))
 		}
-		for _, p := range a.Paths {
-			r.Paths = appendNew(r.Paths, GeneralisePath(p.Resolved, a.Project))
+		for i := range a.Paths {
+			// A path reached through an alias of the project is
+			// remembered as the project's own.
+			_, res := a.Paths[i].InProject()
+			r.Paths = appendNew(r.Paths, GeneralisePath(res, a.Project))
 		}
 		for _, h := range a.Hosts {
 			r.Hosts = appendNew(r.Hosts, GeneraliseHost(h))

@@ -273,7 +273,9 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		return nil, nil, err
 	}
 	a.Cwd, a.Project = cwd, project
-	res := &pathguard.Resolver{Home: opt.Home, Cwd: cwd, Extra: opt.Sensitive}
+	// The resolver knows the project, so that a path reaching it through
+	// an alias (a link, /proc/self/root, a bind mount) is judged inside.
+	res := &pathguard.Resolver{Home: opt.Home, Cwd: cwd, Extra: opt.Sensitive, Project: project}
 
 	acc := tool.Access
 	if req.Access != "" {

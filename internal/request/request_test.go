@@ -219,6 +219,69 @@ func TestRealFilesystem(t *testing.T) {
 	}
 }
 
+// TestAliasesOfTheProject opens the project through a link to its parent
+// (~/src -> /data/src), as an agent CLI does when started there, and checks
+// that writes reaching the project through an alias are the project's,
+// while a path that only looks inside stays outside or is denied, and
+// /proc/self/cwd, which may not be where the action's cwd says (a cd
+// before it in a shell command), is never taken for the project.
+func TestAliasesOfTheProject(t *testing.T) {
+	root := t.TempDir()
+	home, data, outside := root+"/home", root+"/data/src", root+"/outside"
+	real := data + "/proj"
+	for _, d := range []string{home + "/.ssh", real + "/src", outside} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	must(t, os.WriteFile(home+"/.ssh/id_ed25519", []byte("secret"), 0o600))
+	must(t, os.Symlink(data, home+"/src"))
+	must(t, os.Symlink(real, home+"/proj-link"))
+	must(t, os.Symlink(real+"/src", home+"/src-link"))
+	must(t, os.Symlink(outside, real+"/out"))
+	must(t, os.Symlink(home+"/.ssh", real+"/keys"))
+	alias := home + "/src/proj"
+	eng, err := policy.Compile(nil, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		in   string
+		want action.Verdict
+	}{
+		{`{"tool":"write_file","path":"` + alias + `/src/main.go"}`, action.Allow},
+		{`{"tool":"write_file","path":"src/main.go"}`, action.Allow},
+		{`{"tool":"write_file","path":"` + home + `/proj-link/src/main.go"}`, action.Allow},
+		{`{"tool":"write_file","path":"` + home + `/src-link/main.go"}`, action.Allow},
+		{`{"tool":"write_file","path":"/proc/self/root` + alias + `/src/main.go"}`, action.Allow},
+		{`{"tool":"write_file","path":"/` + alias + `//src//main.go"}`, action.Allow},
+		{`{"tool":"read_file","path":"` + home + `/proj-link/src/main.go"}`, action.Allow},
+		{`{"tool":"bash","command":"echo x > ` + alias + `/src/main.go"}`, action.Allow},
+		{`{"tool":"bash","command":"echo x > ` + home + `/proj-link/new.txt"}`, action.Allow},
+		{`{"tool":"write_file","path":"` + alias + `/src/main.go","cwd":"` + home + `","project":"` + home + `/proj-link"}`, action.Allow},
+
+		{`{"tool":"write_file","path":"` + alias + `/out/x"}`, action.Prompt},
+		{`{"tool":"write_file","path":"` + alias + `/out/../x"}`, action.Prompt},
+		{`{"tool":"write_file","path":"` + alias + `/../x"}`, action.Prompt},
+		{`{"tool":"write_file","path":"` + alias + `/keys/authorized_keys"}`, action.Deny},
+		{`{"tool":"write_file","path":"` + home + `/proj-link/keys/id_ed25519"}`, action.Deny},
+		{`{"tool":"write_file","path":"/proc/self/cwd/src/main.go"}`, action.Prompt},
+		{`{"tool":"bash","command":"echo x > /proc/self/cwd/new.txt"}`, action.Prompt},
+		{`{"tool":"bash","command":"cd ` + outside + ` && echo x > /proc/self/cwd/new.txt"}`, action.Prompt},
+		{`{"tool":"bash","command":"cd ` + home + `/.ssh; echo x >> /proc/self/cwd/authorized_keys"}`, action.Prompt},
+	} {
+		req, err := request.Parse([]byte(tt.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _, err := req.Action(request.Options{Dir: alias, Home: home})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if d, _ := eng.Evaluate(a, policy.Env{}); d.Verdict != tt.want {
+			t.Errorf("%s: Evaluate = %v (%s), want %v\npaths: %+v", tt.in, d.Verdict, d.Reason, tt.want, a.Paths)
+		}
+	}
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
