@@ -61,10 +61,10 @@
 //
 //     Cwd is where /proc/self/cwd most likely leads, not where it surely
 //     does. In a shell command /proc/self is whichever process opens the
-//     path (the shell for a redirection, the program for an operand),
-//     whose cwd is Cwd only until something changes directory (cd, pushd,
-//     git -C, env -C, make -C, tar -C...): shell analysis applies that to
-//     relative paths, never inside /proc/self/cwd. An agent CLI's own
+//     path, whose cwd is Cwd only until something changes directory:
+//     shell analysis makes /proc/self/cwd/... relative, so that it follows
+//     cd like any relative path, and a link met later that leads to
+//     /proc/self/cwd is never an alias (ResolveShell). An agent CLI's own
 //     file tools open the path in its own process, whose cwd need not be
 //     the tool call's (Claude Code keeps the session's working directory
 //     apart from its process's). So the floor judges Cwd, but a path

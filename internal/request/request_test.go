@@ -222,9 +222,10 @@ func TestRealFilesystem(t *testing.T) {
 // TestAliasesOfTheProject opens the project through a link to its parent
 // (~/src -> /data/src), as an agent CLI does when started there, and checks
 // that writes reaching the project through an alias are the project's,
-// while a path that only looks inside stays outside or is denied, and
-// /proc/self/cwd, which may not be where the action's cwd says (a cd
-// before it in a shell command), is never taken for the project.
+// while a path that only looks inside stays outside or is denied. In a
+// shell command /proc/self/cwd is the command's working directory, which
+// follows cd; in a file tool's path it is the agent CLI's own, which need
+// not be the tool call's cwd, and is never taken for the project.
 func TestAliasesOfTheProject(t *testing.T) {
 	root := t.TempDir()
 	home, data, outside := root+"/home", root+"/data/src", root+"/outside"
@@ -264,9 +265,9 @@ func TestAliasesOfTheProject(t *testing.T) {
 		{`{"tool":"write_file","path":"` + alias + `/keys/authorized_keys"}`, action.Deny},
 		{`{"tool":"write_file","path":"` + home + `/proj-link/keys/id_ed25519"}`, action.Deny},
 		{`{"tool":"write_file","path":"/proc/self/cwd/src/main.go"}`, action.Prompt},
-		{`{"tool":"bash","command":"echo x > /proc/self/cwd/new.txt"}`, action.Prompt},
+		{`{"tool":"bash","command":"echo x > /proc/self/cwd/new.txt"}`, action.Allow},
 		{`{"tool":"bash","command":"cd ` + outside + ` && echo x > /proc/self/cwd/new.txt"}`, action.Prompt},
-		{`{"tool":"bash","command":"cd ` + home + `/.ssh; echo x >> /proc/self/cwd/authorized_keys"}`, action.Prompt},
+		{`{"tool":"bash","command":"cd ` + home + `/.ssh; echo x >> /proc/self/cwd/authorized_keys"}`, action.Deny},
 	} {
 		req, err := request.Parse([]byte(tt.in))
 		if err != nil {

@@ -4,6 +4,9 @@
 package shellparse_test
 
 import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/shellparse"
 )
@@ -20,5 +23,26 @@ func init() {
 	}
 	allFamilies["secret reads"] = []member{
 		{cmd: "cat ~/.ssh/id_rsa", want: want{paths: []shellparse.Path{{Path: "/home/u/.ssh/id_rsa", Access: action.Read}}, prompt: true}},
+	}
+}
+
+func TestProcSelfCwd(t *testing.T) {
+	for _, tt := range []struct {
+		cmd  string
+		want []shellparse.Path
+	}{
+		{"echo x > /proc/self/cwd/a.go", []shellparse.Path{{Path: "/work/p/a.go", Access: action.Write}}},
+		{"cd /tmp && echo x > /proc/self/cwd/a.go", []shellparse.Path{{Path: "/tmp/a.go", Access: action.Write}}},
+		{"cp x /proc/thread-self/cwd", []shellparse.Path{{Path: "/work/p/x", Access: action.Read}, {Path: "/work/p", Access: action.Write}}},
+		{"cat /proc/self/cwdx", []shellparse.Path{{Path: "/proc/self/cwdx", Access: action.Read}}},
+	} {
+		an := shellparse.Analyze(tt.cmd, corpusOpts)
+		if diff := cmp.Diff(tt.want, an.Paths); diff != "" {
+			t.Errorf("Analyze(%q).Paths (-want +got):\n%s", tt.cmd, diff)
+		}
+	}
+	// Where the directory cannot be known, neither can the path.
+	if an := shellparse.Analyze("cd $X; echo x > /proc/self/cwd/a", corpusOpts); an.Unresolved == "" {
+		t.Errorf("a write through /proc/self/cwd after cd $X is resolved: %+v", an.Paths)
 	}
 }

@@ -352,7 +352,19 @@ func (a *analyzer) result() *Analysis {
 }
 
 // abs makes p absolute against every candidate working directory.
+// /proc/self/cwd is the working directory of the process that opens the
+// path, which is the command's: it is made relative, so that it follows
+// cd like any relative path and is unknown where the directory is.
 func (a *analyzer) abs(e *env, p string) ([]string, bool) {
+	for _, c := range [...]string{"/proc/self/cwd", "/proc/thread-self/cwd"} {
+		if rest, ok := strings.CutPrefix(p, c); ok && (rest == "" || rest[0] == '/') {
+			p = strings.TrimLeft(rest, "/")
+			if p == "" {
+				p = "."
+			}
+			break
+		}
+	}
 	if strings.HasPrefix(p, "/") {
 		return []string{p}, true
 	}
