@@ -376,11 +376,10 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 			a.flag(action.FlagRunsCode)
 		}
 	case "bisect":
-		if len(rest) > 0 && !rest[0].dyn && rest[0].s == "run" {
-			// git bisect run CMD ARGS runs CMD ARGS through the shell.
-			if len(rest) > 1 {
-				a.shellString(c, rest[1:])
-			}
+		if len(rest) > 1 && !rest[0].dyn && rest[0].s == "run" {
+			// git bisect run CMD ARGS quotes CMD ARGS for the shell: it
+			// runs them as they are.
+			a.inner(c, rest[1:], nil, false)
 		}
 	case "submodule":
 		a.gitSubmodule(c, idx, rest)
@@ -599,10 +598,10 @@ func (a *analyzer) gitTop(e *env, f field, acc action.Access, rec bool) {
 	if acc != action.Read {
 		a.notRO = true
 	}
-	root := a.opt.Cwd
+	root := path.Clean(a.opt.Cwd)
 	for _, d := range e.cwd {
 		top := d
-		if root != "" && (d == root || strings.HasPrefix(d, strings.TrimSuffix(root, "/")+"/")) {
+		if cd := path.Clean(d); root != "." && (cd == root || strings.HasPrefix(cd, strings.TrimSuffix(root, "/")+"/")) {
 			top = root
 		}
 		a.addPath(join(top, p), acc, rec)
@@ -1044,9 +1043,7 @@ func (a *analyzer) gitSubmodule(c *env, idx int, rest []field) {
 		for j < len(args) && !args[j].dyn && (args[j].s == "--recursive" || args[j].s == "--quiet" || args[j].s == "-q") {
 			j++
 		}
-		if j < len(args) {
-			a.shellString(c, args[j:])
-		}
+		a.shellArgv(c, args[j:])
 	case "status", "summary", "init", "set-branch", "set-url", "absorbgitdirs", "sync":
 	case "deinit":
 		a.class(action.FileDelete)
@@ -1062,6 +1059,22 @@ func (a *analyzer) gitSubmodule(c *env, idx int, rest []field) {
 			a.path(c, ops[1], action.Write)
 		}
 		_ = opts
+	}
+}
+
+// shellArgv runs what git runs "using the shell": one argument is a
+// command line; with more, the first is shell code given the others as
+// "$@", which is the argv itself when the first is a plain word.
+func (a *analyzer) shellArgv(c *env, argv []field) {
+	switch {
+	case len(argv) == 0:
+	case len(argv) == 1:
+		a.shellString(c, argv)
+	case !argv[0].dyn && argv[0].s != "" && strings.Trim(argv[0].s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-") == "":
+		a.inner(c, argv, nil, false)
+	default:
+		a.unresolved("cannot be analysed statically: shell code given arguments by git")
+		a.shellString(c, argv)
 	}
 }
 
