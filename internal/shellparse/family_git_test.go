@@ -121,6 +121,8 @@ func init() {
 		{cmd: "git config --edit --global", want: runs},
 		{cmd: "git config --rename-section x core", want: runs},
 		{cmd: "git add -e a.go", want: runs},
+		{cmd: "git remote add x 'ext::sh -c id'", want: runs},
+		{cmd: "git help -w log", want: runs},
 	}...)
 	allFamilies["git options that execute"] = execs
 
@@ -258,6 +260,8 @@ func init() {
 		{cmd: "git hash-object -w .env", want: secret("/work/p/.env")},
 		{cmd: "git apply ~/.ssh/id_rsa", want: secret("/home/u/.ssh/id_rsa")},
 		{cmd: "git send-email .env", want: secret("/work/p/.env")},
+		{cmd: "git apply --unsafe-paths p.patch", want: want{unresolved: true}},
+		{cmd: "git apply --unsafe-paths --directory=/etc p.patch", want: writes(write("/etc"))},
 		{cmd: "git show \"$REV\"", want: want{unresolved: true}},
 		{cmd: "hub show HEAD:.env", want: secret("/work/p/.env")},
 	}
@@ -305,6 +309,7 @@ func init() {
 		{cmd: "gh pr create --title x --body-file .env", want: ghRead("/work/p/.env", action.PRCreate, action.SecretAccess)},
 		{cmd: "gh issue create -t x -F ~/.netrc", want: ghRead("/home/u/.netrc", action.SecretAccess)},
 		{cmd: "gh pr merge 12 --squash", want: gh(action.PRPublish)},
+		{cmd: "gh ssh-key add ~/.ssh/id_ed25519", want: ghRead("/home/u/.ssh/id_ed25519", action.SecretAccess)},
 		{cmd: "gh extension install owner/gh-x", want: ghRuns},
 		{cmd: "gh extension exec x", want: ghRuns},
 		{cmd: "gh alias set co 'pr checkout'", want: ghRuns},

@@ -309,7 +309,14 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 				if h := gitHost(f.s); h != "" {
 					a.host(h)
 				}
+				if strings.HasPrefix(f.s, "ext::") {
+					a.flag(action.FlagRunsCode) // the next fetch runs it
+				}
 			}
+		}
+	case "help":
+		if hasAny(rest, "-w", "--web") || hasPrefix(rest, "--web") {
+			a.flag(action.FlagRunsCode) // the browser of web.browser
 		}
 	case "config":
 		ro = a.gitConfig(c, rest)
@@ -447,9 +454,19 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 			}
 		}
 	case "apply", "am":
-		_, ops := gitScan(rest, "p", []string{"directory", "exclude", "include", "whitespace", "patch-format", "resolvemsg", "build-fake-ancestor"}, nil)
+		opts, ops := gitScan(rest, "p", []string{"directory", "exclude", "include", "whitespace", "patch-format", "resolvemsg", "build-fake-ancestor"}, []string{"unsafe-paths"})
 		for _, f := range ops {
 			a.path(c, f, action.Read)
+		}
+		if hasOpt(opts, "--unsafe-paths") {
+			// The patch may then write outside the work tree.
+			if d := optVals(opts, "--directory"); len(d) > 0 {
+				for _, f := range d {
+					a.path(c, f, action.Write)
+				}
+			} else {
+				a.unresolved("cannot be analysed statically: git apply --unsafe-paths writes the paths its patch names")
+			}
 		}
 	case "hash-object":
 		opts, ops := gitScan(rest, "t", []string{"path"}, []string{"stdin", "stdin-paths", "no-filters"})
@@ -1224,6 +1241,15 @@ func (a *analyzer) gitSendEmail(c *env, rest []field) {
 	}
 }
 
+func hasPrefix(args []field, p string) bool {
+	for _, f := range args {
+		if !f.dyn && strings.HasPrefix(f.s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func joinFields(fs []field) string {
 	var b strings.Builder
 	for _, f := range fs {
@@ -1476,6 +1502,13 @@ func (a *analyzer) gh(e *env, args []field) (bool, bool) {
 			_, ops := scan(others, "h", []string{"host"}, false)
 			if len(ops) == 0 || ops[0].dyn || !slices.Contains(ghConfigSafe, ops[0].s) {
 				a.flag(action.FlagRunsCode) // editor, pager, browser…
+			}
+		}
+	case "ssh-key", "gpg-key":
+		if w1 == "add" {
+			_, ops := scan(others, "tw", []string{"title", "type"}, false)
+			for _, f := range ops {
+				a.path(e, f, action.Read)
 			}
 		}
 	case "extension", "extensions", "ext", "alias":
