@@ -1319,7 +1319,11 @@ func (a *analyzer) push(e *env, args []field) {
 func gitPrograms() map[string]handler {
 	return map[string]handler{
 		"git": func(a *analyzer, e *env, c call) (bool, bool) { return a.git(e, c.i, c.args) },
-		"hub": func(a *analyzer, e *env, c call) (bool, bool) { return a.git(e, c.i, c.args) },
+		// hub is git: hub … is reported as git … as well, so that a rule
+		// on "git push" sees hub push.
+		"hub": func(a *analyzer, e *env, c call) (bool, bool) {
+			return a.git(e, a.record(e, append([]field{{s: "git"}}, c.args...), nil, nil), c.args)
+		},
 		"gh":  func(a *analyzer, e *env, c call) (bool, bool) { return a.gh(e, c.args) },
 	}
 }
