@@ -1316,14 +1316,33 @@ func (a *analyzer) push(e *env, args []field) {
 	}
 }
 
+// hub is git with GitHub commands of its own, which are gh's: hub
+// pull-request is gh pr create, hub delete gh repo delete, and so on.
+// Anything else is git, and reported as git … as well, so that a rule on
+// "git push" sees hub push.
+func (a *analyzer) hub(e *env, args []field) (bool, bool) {
+	if len(args) > 0 && !args[0].dyn {
+		rest := args[1:]
+		switch args[0].s {
+		case "pull-request":
+			return a.gh(e, append([]field{{s: "pr"}, {s: "create"}}, rest...))
+		case "pr", "release", "issue", "gist", "api":
+			return a.gh(e, args)
+		case "delete":
+			return a.gh(e, append([]field{{s: "repo"}, {s: "delete"}}, rest...))
+		case "create", "fork", "ci-status", "browse", "compare", "sync":
+			return a.gh(e, append([]field{{s: "repo"}}, args...))
+		}
+	}
+	return a.git(e, a.record(e, append([]field{{s: "git"}}, args...), nil, nil), args)
+}
+
 func gitPrograms() map[string]handler {
 	return map[string]handler{
 		"git": func(a *analyzer, e *env, c call) (bool, bool) { return a.git(e, c.i, c.args) },
 		// hub is git: hub … is reported as git … as well, so that a rule
 		// on "git push" sees hub push.
-		"hub": func(a *analyzer, e *env, c call) (bool, bool) {
-			return a.git(e, a.record(e, append([]field{{s: "git"}}, c.args...), nil, nil), c.args)
-		},
+		"hub": func(a *analyzer, e *env, c call) (bool, bool) { return a.hub(e, c.args) },
 		"gh":  func(a *analyzer, e *env, c call) (bool, bool) { return a.gh(e, c.args) },
 	}
 }
@@ -1407,8 +1426,9 @@ func (a *analyzer) gh(e *env, args []field) (bool, bool) {
 			a.path(e, f, action.Read)
 		}
 	case "release":
-		opts, ops := scan(others, "tnFRDOpA", []string{"title", "notes", "notes-file", "target", "discussion-category", "notes-start-tag", "repo", "dir", "output", "pattern", "archive"}, false)
-		for _, f := range optVals(opts, "-F", "--notes-file") {
+		opts, ops := scan(others, "tnFRDOpAam", []string{"title", "notes", "notes-file", "target", "discussion-category", "notes-start-tag", "repo", "dir", "output", "pattern", "archive", "attach", "message", "file"}, false)
+		// -a, --attach and -m, --file are hub release's.
+		for _, f := range optVals(opts, "-F", "--notes-file", "-a", "--attach", "--file") {
 			a.path(e, f, action.Read)
 		}
 		switch w1 {
