@@ -220,11 +220,11 @@ func init() {
 		{cmd: "git show HEAD@{1.day.ago}:.env", want: secret("/work/p/.env")},
 		{cmd: "git show :.env", want: secret("/work/p/.env")},
 		{cmd: "git show :0:.env", want: secret("/work/p/.env")},
-		{cmd: "git show :./.env", want: secret("/work/p/./.env")},
-		{cmd: "git show HEAD:./.env", want: secret("/work/p/./.env")},
+		{cmd: "git show :./.env", want: secret("/work/p/.env")},
+		{cmd: "git show HEAD:./.env", want: secret("/work/p/.env")},
 		{cmd: "git show HEAD:config/.env.production", want: secret("/work/p/config/.env.production")},
 		{cmd: "cd sub && git show HEAD:.env", want: secret("/work/p/.env"), plain: true},
-		{cmd: "cd sub && git show HEAD:./.env", want: secret("/work/p/sub/./.env"), plain: true},
+		{cmd: "cd sub && git show HEAD:./.env", want: secret("/work/p/sub/.env"), plain: true},
 		{cmd: "git -C /tmp/other show HEAD:.env", want: secret("/tmp/other/.env")},
 		{cmd: "git show HEAD:secrets/key.pem", want: want{paths: []shellparse.Path{read("/work/p/secrets/key.pem")}}},
 		{cmd: "git show HEAD:.ssh/id_rsa", want: secret("/work/p/.ssh/id_rsa")},
@@ -249,6 +249,8 @@ func init() {
 		{cmd: "git whatchanged -p -- .env", want: secret("/work/p/.env")},
 		{cmd: "git blame .env", want: secret("/work/p/.env")},
 		{cmd: "git blame HEAD -- .env", want: secret("/work/p/.env")},
+		{cmd: "git blame HEAD~1 id_rsa", want: secret("/work/p/id_rsa")},
+		{cmd: "git format-patch HEAD~1 -- .env", want: secret("/work/p/.env")},
 		{cmd: "git blame --contents .env a.go", want: secret("/work/p/.env")},
 		{cmd: "git archive HEAD .env", want: secret("/work/p/.env")},
 		{cmd: "git archive HEAD:config .env", want: secret("/work/p/.env")},
@@ -340,6 +342,7 @@ func TestGitBenign(t *testing.T) {
 		"git clean --dry-run -d", "git -c user.name=x -c core.quotepath=off status", "git --no-pager log",
 		"git cat-file -p HEAD", "git cat-file -t HEAD:main.go", "git show :/fix", "git ls-files", "hub status",
 		"git diff --stat", "git log --format='%H %s'", "git log -S needle", "git show main:internal/x.go",
+		"git blame HEAD~1 main.go", "git show HEAD:./README.md", "git log -p -- internal/", "git diff main -- go.mod",
 	}
 	for _, cmd := range readOnly {
 		an := shellparse.Analyze(cmd, corpusOpts)

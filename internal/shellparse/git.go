@@ -607,9 +607,13 @@ func (a *analyzer) gitObject(e *env, s string, rec bool) bool {
 // ../. The top is the project when git runs inside it, else the
 // working directory.
 func (a *analyzer) gitTop(e *env, f field, acc action.Access, rec bool) {
-	p := f.s
-	if f.dyn || e.cwd == nil || strings.HasPrefix(p, "/") || p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") {
+	if f.dyn {
 		a.pathRec(e, f, acc, rec)
+		return
+	}
+	p := path.Clean(f.s)
+	if e.cwd == nil || strings.HasPrefix(p, "/") || p == "." || p == ".." || strings.HasPrefix(f.s, "./") || strings.HasPrefix(p, "../") {
+		a.pathRec(e, field{s: p}, acc, rec)
 		return
 	}
 	if acc != action.Read {
@@ -662,21 +666,23 @@ func (a *analyzer) gitPathspec(e *env, f field, acc action.Access) {
 // gitReads records the reads of the operands of a command that takes
 // revisions and paths (show, diff, log, blame): an object name's file,
 // and every operand that looks like a file rather than a revision; with
-// files, every other operand is a file too (blame).
+// files, every operand that is not a revision (blame); after "--",
+// every operand.
 func (a *analyzer) gitReads(e *env, ops []field, files bool) {
+	dash := false
 	for _, f := range ops {
 		if f.dyn {
 			a.unresolved(fmt.Sprintf("cannot be analysed statically: the git operand %s, a revision or a path", f.s))
 			continue
 		}
-		if f.s == "--" {
-			files = true
+		if f.s == "--" && !dash {
+			dash = true
 			continue
 		}
-		if !files && a.gitObject(e, f.s, false) {
+		if !dash && a.gitObject(e, f.s, false) {
 			continue
 		}
-		if files || looksLikeFile(f.s) && !looksLikeRev(f.s) {
+		if dash || (files || looksLikeFile(f.s)) && !looksLikeRev(f.s) {
 			a.gitPathspec(e, f, action.Read)
 		}
 	}
@@ -767,7 +773,6 @@ func (a *analyzer) gitDiff(c *env, sub string, rest []field, ro bool) bool {
 		for _, f := range dirs {
 			a.path(c, f, action.Write)
 		}
-		ops = nil // revisions
 	}
 	if sub == "diff" && hasOpt(opts, "--no-index") {
 		for _, f := range append(ops, after...) {
