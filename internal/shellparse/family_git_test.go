@@ -123,6 +123,9 @@ func init() {
 		{cmd: "git add -e a.go", want: runs},
 		{cmd: "git remote add x 'ext::sh -c id'", want: runs},
 		{cmd: "git help -w log", want: runs},
+		{cmd: "git merge --edit main", want: runs},
+		{cmd: "git notes edit HEAD", want: runs},
+		{cmd: "git replace --edit HEAD", want: runs},
 	}...)
 	allFamilies["git options that execute"] = execs
 
@@ -256,6 +259,8 @@ func init() {
 		{cmd: "git archive HEAD:config .env", want: secret("/work/p/.env")},
 		{cmd: "git archive --add-file=.env HEAD", want: secret("/work/p/.env")},
 		{cmd: "git config -f .env --list", want: secret("/work/p/.env")},
+		{cmd: "git config --get http.https://github.com/.extraheader", want: want{classes: []action.Class{action.SecretAccess}}},
+		{cmd: "git config --get-all credential.helper", want: want{classes: []action.Class{action.SecretAccess}}},
 		{cmd: "git config --blob HEAD:.env --list", want: secret("/work/p/.env")},
 		{cmd: "git commit -F .env", want: secret("/work/p/.env")},
 		{cmd: "git tag -a v1 -F .env", want: secret("/work/p/.env")},

@@ -379,8 +379,8 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 		for _, f := range optVals(opts, "-F", "--file") {
 			a.path(c, f, action.Read)
 		}
-		if hasOpt(opts, "--upload-pack") {
-			a.flag(action.FlagRunsCode)
+		if hasOpt(opts, "--upload-pack", "-e", "--edit") {
+			a.flag(action.FlagRunsCode) // --edit: the editor
 		}
 	case "bisect":
 		if len(rest) > 1 && !rest[0].dyn && rest[0].s == "run" {
@@ -477,9 +477,17 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 			a.unresolved("cannot be analysed statically: git hash-object reads the paths it hashes from standard input")
 		}
 	case "notes":
-		opts, _ := gitScan(rest, "Fmc C", []string{"file", "message", "reuse-message", "reedit-message", "ref"}, nil)
+		opts, ops := gitScan(rest, "FmcC", []string{"file", "message", "reuse-message", "reedit-message", "ref"}, nil)
 		for _, f := range optVals(opts, "-F", "--file") {
 			a.path(c, f, action.Read)
+		}
+		if len(ops) > 0 && !ops[0].dyn && (ops[0].s == "edit" || (ops[0].s == "add" || ops[0].s == "append") &&
+			!hasOpt(opts, "-m", "--message", "-F", "--file", "-C", "--reuse-message")) {
+			a.flag(action.FlagRunsCode) // the editor
+		}
+	case "replace":
+		if hasAny(rest, "-e", "--edit") || hasPrefix(rest, "--ed") {
+			a.flag(action.FlagRunsCode) // the editor
 		}
 	case "send-email":
 		a.gitSendEmail(c, rest)
@@ -871,8 +879,9 @@ func (a *analyzer) gitConfig(c *env, rest []field) bool {
 	if edit {
 		a.flag(action.FlagRunsCode) // the editor
 	}
-	if strings.Contains(strings.ToLower(joinFields(ops)), "credential") {
-		a.class(action.SecretAccess)
+	if keys := strings.ToLower(joinFields(ops)); strings.Contains(keys, "credential") || strings.Contains(keys, "extraheader") ||
+		strings.Contains(keys, "password") || strings.Contains(keys, "token") {
+		a.class(action.SecretAccess) // credential helpers, and the tokens CI leaves in http.extraHeader
 	}
 	if !writing {
 		for _, f := range optVals(opts, "-f", "--file") {
