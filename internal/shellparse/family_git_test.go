@@ -270,6 +270,13 @@ func init() {
 		{cmd: "git apply --unsafe-paths p.patch", want: want{unresolved: true}},
 		{cmd: "git apply --unsafe-paths --directory=/etc p.patch", want: writes(write("/etc"))},
 		{cmd: "git show \"$REV\"", want: want{unresolved: true}},
+		{cmd: "git show $(git rev-parse HEAD:.env)", want: want{unresolved: true}},
+		{cmd: "git show $(git rev-parse --show-toplevel)/.env", want: want{unresolved: true}},
+		{cmd: "git show $(git rev-list --objects --all)", want: want{unresolved: true}},
+		{cmd: "git log -p $(cat list)", want: want{unresolved: true}},
+		{cmd: "git log -p -- $(git symbolic-ref --short HEAD)", want: want{unresolved: true}},
+		{cmd: "git diff $(git symbolic-ref --short HEAD)/.env", want: want{unresolved: true}},
+		{cmd: "git diff $(git merge-base a b) $(cat f)", want: want{unresolved: true}},
 		{cmd: "hub show HEAD:.env", want: secret("/work/p/.env")},
 	}
 
@@ -347,7 +354,8 @@ func TestGitBenign(t *testing.T) {
 		"git clean --dry-run -d", "git -c user.name=x -c core.quotepath=off status", "git --no-pager log",
 		"git cat-file -p HEAD", "git cat-file -t HEAD:main.go", "git show :/fix", "git ls-files", "hub status",
 		"git diff --stat", "git log --format='%H %s'", "git log -S needle", "git show main:internal/x.go",
-		"git blame HEAD~1 main.go", "git show HEAD:./README.md", "git log -p -- internal/", "git diff main -- go.mod",
+		"git blame HEAD~1 main.go", "git diff $(git merge-base main HEAD)", "git log $(git describe --tags --abbrev=0)..HEAD",
+		"git show $(git rev-parse --short HEAD)", "git diff $(git merge-base origin/main HEAD) -- internal/", "git show HEAD:./README.md", "git log -p -- internal/", "git diff main -- go.mod",
 	}
 	for _, cmd := range readOnly {
 		an := shellparse.Analyze(cmd, corpusOpts)

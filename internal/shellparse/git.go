@@ -411,14 +411,14 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 			ro = false
 		}
 		if hasOpt(opts, "--batch", "--batch-check", "--batch-command") && !hasOpt(opts, "--batch-all-objects") {
-			a.unresolved("cannot be analysed statically: git cat-file reads the names of the objects it prints from standard input")
+			a.unresolved("git cat-file reads the names of the objects it prints from standard input")
 		}
 		for _, f := range optVals(opts, "--path") {
 			a.gitTop(c, f, action.Read, false)
 		}
 		for _, f := range ops {
 			if f.dyn {
-				a.unresolved("cannot be analysed statically: git cat-file of an object that is not static")
+				a.unresolved("git cat-file of an object that is not static")
 				continue
 			}
 			a.gitObject(c, f.s, false)
@@ -465,7 +465,7 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 					a.path(c, f, action.Write)
 				}
 			} else {
-				a.unresolved("cannot be analysed statically: git apply --unsafe-paths writes the paths its patch names")
+				a.unresolved("git apply --unsafe-paths writes the paths its patch names")
 			}
 		}
 	case "hash-object":
@@ -474,7 +474,7 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 			a.path(c, f, action.Read)
 		}
 		if hasOpt(opts, "--stdin-paths") {
-			a.unresolved("cannot be analysed statically: git hash-object reads the paths it hashes from standard input")
+			a.unresolved("git hash-object reads the paths it hashes from standard input")
 		}
 	case "notes":
 		opts, ops := gitScan(rest, "FmcC", []string{"file", "message", "reuse-message", "reedit-message", "ref"}, nil)
@@ -680,7 +680,10 @@ func (a *analyzer) gitReads(e *env, ops []field, files bool) {
 	dash := false
 	for _, f := range ops {
 		if f.dyn {
-			a.unresolved(fmt.Sprintf("cannot be analysed statically: the git operand %s, a revision or a path", f.s))
+			if !dash && gitRevSubst(f.s) {
+				continue
+			}
+			a.unresolved(fmt.Sprintf("the git operand %s, a revision or a path", f.s))
 			continue
 		}
 		if f.s == "--" && !dash {
@@ -694,6 +697,64 @@ func (a *analyzer) gitReads(e *env, ops []field, files bool) {
 			a.gitPathspec(e, f, action.Read)
 		}
 	}
+}
+
+// gitRevSubst reports an operand that is one command substitution of a
+// git command printing commits or ref names from static words
+// ($(git merge-base main HEAD), $(git describe --tags --abbrev=0)): its
+// output names no file (a ref name holds no ":" and no component
+// starting with "."), and the command itself is analysed where it
+// stands.
+func gitRevSubst(src string) bool {
+	// The word may join such substitutions with range and ancestry
+	// operators: $(git merge-base a b)..HEAD, $(git describe)^.
+	n := 0
+	for src != "" {
+		i := strings.Index(src, "$(")
+		if i < 0 {
+			i = len(src)
+		}
+		if strings.Trim(src[:i], ".^~@{}0123456789HEAD") != "" {
+			return false
+		}
+		if i == len(src) {
+			break
+		}
+		j := strings.IndexByte(src[i:], ')')
+		if j < 0 || !gitRevCmd(src[i+2:i+j]) {
+			return false
+		}
+		n++
+		src = src[i+j+1:]
+	}
+	return n > 0
+}
+
+// gitRevCmd reports the text of a git command printing commits or ref
+// names, with static words only.
+func gitRevCmd(inner string) bool {
+	if strings.ContainsAny(inner, "$`()|;&<>:'\"\\\n*?[") {
+		return false
+	}
+	w := strings.Fields(inner)
+	if len(w) < 2 || w[0] != "git" {
+		return false
+	}
+	switch w[1] {
+	case "merge-base", "describe", "symbolic-ref":
+		return true
+	case "rev-parse":
+		// Not --show-toplevel and the like, which print paths.
+		for _, x := range w[2:] {
+			if strings.HasPrefix(x, "--") && !slices.Contains([]string{"--verify", "--short", "--abbrev-ref", "--quiet", "--symbolic-full-name"}, x) && !strings.HasPrefix(x, "--short=") {
+				return false
+			}
+		}
+		return true
+	case "branch":
+		return len(w) == 3 && w[2] == "--show-current"
+	}
+	return false
 }
 
 // looksLikeRev reports an operand that names a revision or a range.
@@ -911,7 +972,7 @@ func (a *analyzer) gitConfig(c *env, rest []field) bool {
 	}
 	if hasOpt(opts, "--global") {
 		if h := a.home(); h == "" {
-			a.unresolved("cannot be analysed statically: git config --global writes under a home directory that is not known")
+			a.unresolved("git config --global writes under a home directory that is not known")
 		} else {
 			a.pathStr(c, join(h, ".gitconfig"), action.Write, false)
 			a.pathStr(c, join(h, ".config/git/config"), action.Write, false)
@@ -1104,7 +1165,7 @@ func (a *analyzer) shellArgv(c *env, argv []field) {
 	case !argv[0].dyn && argv[0].s != "" && strings.Trim(argv[0].s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-") == "":
 		a.inner(c, argv, nil, false)
 	default:
-		a.unresolved("cannot be analysed statically: shell code given arguments by git")
+		a.unresolved("shell code given arguments by git")
 		a.shellString(c, argv)
 	}
 }
@@ -1211,7 +1272,7 @@ func (a *analyzer) gitClone(c *env, rest []field) {
 			a.path(c, field{s: name}, action.Write)
 		}
 	case len(ops) == 1:
-		a.unresolved("cannot be analysed statically: git clone into a directory named after a URL that is not static")
+		a.unresolved("git clone into a directory named after a URL that is not static")
 	}
 }
 
@@ -1485,7 +1546,7 @@ func (a *analyzer) gh(e *env, args []field) (bool, bool) {
 		}
 		for _, f := range optVals(opts, "-F", "--field") {
 			if f.dyn {
-				a.unresolved("cannot be analysed statically: gh api -F with a value that is not static")
+				a.unresolved("gh api -F with a value that is not static")
 				continue
 			}
 			if _, v, ok := strings.Cut(f.s, "="); ok && strings.HasPrefix(v, "@") {
