@@ -361,6 +361,27 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 		if !hasOpt(opts, "-n", "--dry-run") {
 			a.class(action.FileDelete)
 		}
+	case "read-tree":
+		// -u with --reset or -m overwrites the work tree.
+		if hasAny(rest, "-u") && (hasAny(rest, "--reset", "-m") || hasPrefix(rest, "--reset")) {
+			a.class(action.FileDelete)
+			a.path(c, field{s: "."}, action.Delete)
+		}
+	case "checkout-index":
+		// -f overwrites the files it checks out; -a is every file.
+		opts, ops := gitScan(rest, "", []string{"prefix", "stage"}, []string{"force", "all", "index", "quiet", "stdin", "temp", "no-create"})
+		if hasOpt(opts, "-f", "--force") {
+			a.class(action.FileDelete)
+			if hasOpt(opts, "-a", "--all") || hasOpt(opts, "--stdin") {
+				a.path(c, field{s: "."}, action.Delete)
+			}
+			for _, f := range ops {
+				a.gitPathspec(c, f, action.Delete)
+			}
+		}
+		for _, f := range optVals(opts, "--prefix") {
+			a.path(c, f, action.Write)
+		}
 	case "update-ref", "symbolic-ref":
 		opts, _ := gitScan(rest, "m", nil, []string{"delete", "stdin", "no-deref", "create-reflog", "quiet", "short", "recurse"})
 		if hasOpt(opts, "-d", "--delete") || sub == "update-ref" && hasOpt(opts, "--stdin") {
