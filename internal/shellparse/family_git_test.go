@@ -70,6 +70,8 @@ func init() {
 		{cmd: "git log -p --ext-diff", want: gitRuns},
 		{cmd: "git show --ext-diff HEAD", want: gitRuns},
 		{cmd: "git diff --textconv", want: gitRuns},
+		{cmd: "git stash show -p --ext-diff", want: gitRuns},
+		{cmd: "git range-diff --ext-diff a...b", want: gitRuns},
 		{cmd: "git blame --textconv a.bin", want: gitRuns},
 		{cmd: "git cat-file --textconv HEAD:a.bin", want: gitRuns},
 		{cmd: "git grep -O x", want: gitRuns},

@@ -413,7 +413,7 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 		a.gitSubmodule(c, idx, rest)
 	case "filter-branch":
 		a.gitFilterBranch(c, rest)
-	case "diff", "log", "show", "whatchanged", "format-patch", "diff-tree", "diff-index", "diff-files":
+	case "diff", "log", "show", "whatchanged", "format-patch", "diff-tree", "diff-index", "diff-files", "range-diff":
 		ro = a.gitDiff(c, sub, rest, ro)
 	case "blame", "annotate":
 		opts, ops := gitScan(rest, "LS", []string{"contents", "ignore-rev", "ignore-revs-file", "date"}, []string{"textconv", "incremental", "porcelain"})
@@ -517,6 +517,12 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 		if hasOpt(opts, "--upload-pack") {
 			a.flag(action.FlagRunsCode)
 		}
+	}
+	// The diff options that run a program are taken by every command that
+	// shows a diff (stash show, range-diff, log…).
+	if before, _, _ := splitDash(rest); hasAny(before, "--ext-diff", "--textconv") {
+		a.flag(action.FlagRunsCode)
+		ro = false
 	}
 	return ro
 }
