@@ -270,6 +270,8 @@ func init() {
 		{cmd: "git config --get-all credential.helper", want: want{classes: []action.Class{action.SecretAccess}}},
 		{cmd: "git config --blob HEAD:.env --list", want: gitSecret("/work/p/.env")},
 		{cmd: "git commit -F .env", want: gitSecret("/work/p/.env")},
+		{cmd: "git commit --fil=.env", want: gitSecret("/work/p/.env")},
+		{cmd: "git commit -t .env", want: gitSecret("/work/p/.env")},
 		{cmd: "git tag -a v1 -F .env", want: gitSecret("/work/p/.env")},
 		{cmd: "git hash-object -w .env", want: gitSecret("/work/p/.env")},
 		{cmd: "git apply ~/.ssh/id_rsa", want: gitSecret("/home/u/.ssh/id_rsa")},

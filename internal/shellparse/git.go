@@ -238,7 +238,7 @@ func (a *analyzer) gitAliased(e *env, idx int, args []field, expand bool) (bool,
 }
 
 // gitNet records a subcommand that contacts a remote: the hosts of its
-// operands, and the ext:: and fd:: transports, which run a command.
+// operands, and the ext:: transport, which runs a command.
 func (a *analyzer) gitNet(idx int, rest []field) {
 	a.meta[idx].fetch = true
 	for _, f := range rest {
@@ -261,7 +261,7 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 	case "push":
 		a.push(c, rest)
 	case "commit":
-		opts, _ := scan(rest, "mFCcSuto", []string{"message", "file", "reuse-message", "reedit-message", "template", "author", "date", "cleanup", "fixup", "squash", "trailer", "gpg-sign"}, false)
+		opts, _ := gitScan(rest, "mFCcSuto", []string{"message", "file", "reuse-message", "reedit-message", "template", "author", "date", "cleanup", "fixup", "squash", "trailer", "gpg-sign"}, nil)
 		for _, f := range optVals(opts, "-F", "--file", "-t", "--template") {
 			a.path(c, f, action.Read)
 		}
