@@ -330,24 +330,23 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 	case "worktree":
 		ro = a.gitWorktree(c, rest)
 	case "reset":
-		opts, ops := gitScan(rest, "", []string{"pathspec-from-file"}, []string{"hard", "soft", "mixed", "merge", "keep", "patch", "quiet", "recurse-submodules"})
+		opts, _ := gitScan(rest, "", []string{"pathspec-from-file"}, []string{"hard", "soft", "mixed", "merge", "keep", "patch", "quiet", "recurse-submodules"})
 		if hasOpt(opts, "--hard", "--merge", "--keep") {
 			// --hard discards every change of the work tree; --merge and
 			// --keep refuse to, but overwrite the files that differ.
 			a.class(action.FileDelete)
-			a.path(c, field{s: "."}, action.Delete)
+			a.gitWorkTree(c, action.Delete)
 		}
 		for _, f := range optVals(opts, "--pathspec-from-file") {
 			a.path(c, f, action.Read)
 		}
-		_ = ops
 	case "checkout":
 		a.gitCheckout(c, rest)
 	case "switch":
 		opts, _ := gitScan(rest, "cC", []string{"create", "force-create", "orphan", "conflict"}, []string{"force", "discard-changes", "merge", "detach", "guess", "track", "quiet", "progress", "ignore-other-worktrees", "recurse-submodules"})
 		if hasOpt(opts, "-f", "--force", "--discard-changes") {
 			a.class(action.FileDelete)
-			a.path(c, field{s: "."}, action.Delete)
+			a.gitWorkTree(c, action.Delete)
 		}
 	case "restore":
 		a.gitRestore(c, rest)
@@ -365,7 +364,7 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 		// -u with --reset or -m overwrites the work tree.
 		if hasAny(rest, "-u") && (hasAny(rest, "--reset", "-m") || hasPrefix(rest, "--reset")) {
 			a.class(action.FileDelete)
-			a.path(c, field{s: "."}, action.Delete)
+			a.gitWorkTree(c, action.Delete)
 		}
 	case "checkout-index":
 		// -f overwrites the files it checks out; -a is every file.
@@ -373,7 +372,7 @@ func (a *analyzer) gitSubcommand(c *env, idx int, sub string, rest []field, ro b
 		if hasOpt(opts, "-f", "--force") {
 			a.class(action.FileDelete)
 			if hasOpt(opts, "-a", "--all") || hasOpt(opts, "--stdin") {
-				a.path(c, field{s: "."}, action.Delete)
+				a.gitWorkTree(c, action.Delete)
 			}
 			for _, f := range ops {
 				a.gitPathspec(c, f, action.Delete)
@@ -654,13 +653,44 @@ func (a *analyzer) gitTop(e *env, f field, acc action.Access, rec bool) {
 	if acc != action.Read {
 		a.notRO = true
 	}
+	for _, top := range a.gitTops(e) {
+		a.addPath(join(top, p), acc, rec)
+	}
+}
+
+// gitTops returns the candidate tops of the repository: the project when
+// git runs inside it, else the working directory; nil if that is not
+// known.
+func (a *analyzer) gitTops(e *env) []string {
+	if e.cwd == nil {
+		return nil
+	}
 	root := path.Clean(a.opt.Cwd)
+	out := make([]string, 0, len(e.cwd))
 	for _, d := range e.cwd {
 		top := d
 		if cd := path.Clean(d); root != "." && (cd == root || strings.HasPrefix(cd, strings.TrimSuffix(root, "/")+"/")) {
 			top = root
 		}
-		a.addPath(join(top, p), acc, rec)
+		if !slices.Contains(out, top) {
+			out = append(out, top)
+		}
+	}
+	return out
+}
+
+// gitWorkTree records the whole work tree: its top.
+func (a *analyzer) gitWorkTree(e *env, acc action.Access) {
+	tops := a.gitTops(e)
+	if tops == nil {
+		a.pathRec(e, field{s: "."}, acc, false)
+		return
+	}
+	if acc != action.Read {
+		a.notRO = true
+	}
+	for _, t := range tops {
+		a.addPath(t, acc, false)
 	}
 }
 
@@ -689,8 +719,9 @@ func (a *analyzer) gitPathspec(e *env, f field, acc action.Access) {
 		s = s[1:]
 	}
 	if top {
-		if s == "" {
-			s = "."
+		if s == "" || s == "." {
+			a.gitWorkTree(e, acc)
+			return
 		}
 		a.gitTop(e, field{s: s}, acc, false)
 		return
@@ -1086,7 +1117,7 @@ func (a *analyzer) gitCheckout(c *env, rest []field) {
 	}
 	if hasOpt(opts, "-f", "--force") {
 		a.class(action.FileDelete)
-		a.path(c, field{s: "."}, action.Delete)
+		a.gitWorkTree(c, action.Delete)
 	}
 	if len(paths) > 0 || hasOpt(opts, "--pathspec-from-file") {
 		a.class(action.FileDelete)
