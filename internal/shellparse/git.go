@@ -1484,7 +1484,7 @@ func gitPrograms() map[string]handler {
 // extension or an alias, which runs code.
 var ghCommands = strings.Fields(`agent-task alias api attestation auth browse cache codespace completion config copilot
 	extension extensions ext gist gpg-key help issue label org pr project release repo ruleset run search secret
-	ssh-key status variable workflow version accessibility licenses preview`)
+	ssh-key status variable workflow version accessibility licenses preview cs`)
 
 // ghConfigSafe are the gh config keys that do not name a program.
 var ghConfigSafe = []string{"git_protocol", "prompt", "prefer_editor_prompt", "spinner", "color_labels",
