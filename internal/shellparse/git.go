@@ -1052,7 +1052,16 @@ func (a *analyzer) gitStash(c *env, rest []field) bool {
 		return false
 	}
 	switch rest[0].s {
-	case "list", "show":
+	case "list":
+		return true
+	case "show":
+		// stash show takes the diff options and may be given paths.
+		before, after, dash := splitDash(rest[1:])
+		_, ops := scan(before, "nSGOLI", gitDiffVals, false)
+		if dash {
+			ops = append(append(ops, field{s: "--"}), after...)
+		}
+		a.gitReads(c, ops, false)
 		return true
 	case "drop", "clear":
 		a.class(action.FileDelete)
