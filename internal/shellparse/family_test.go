@@ -5,6 +5,7 @@ package shellparse_test
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -153,13 +154,14 @@ func uncontainedAllow(an *shellparse.Analysis) bool {
 		}
 	}
 	for _, p := range an.Paths {
-		if p.Path == "/dev/null" {
+		q := path.Clean(p.Path)
+		if q == "/dev/null" {
 			continue
 		}
-		if !strings.HasPrefix(p.Path, corpusOpts.Cwd+"/") && p.Path != corpusOpts.Cwd {
+		if !strings.HasPrefix(q, corpusOpts.Cwd+"/") && q != corpusOpts.Cwd {
 			return false
 		}
-		if base := p.Path[strings.LastIndexByte(p.Path, '/')+1:]; strings.HasPrefix(base, ".env") || strings.HasPrefix(base, "id_") {
+		if base := path.Base(q); strings.HasPrefix(base, ".env") || strings.HasPrefix(base, "id_") || strings.ContainsAny(base, "*?[") {
 			return false
 		}
 	}
