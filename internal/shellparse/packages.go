@@ -186,9 +186,9 @@ var managers = map[string]manager{
 		bare: vKnown, other: vInstall},
 	"corepack": {verbs: vt(vInstall, "enable disable prepare install use up pack", vKnown, "--version -h --help"),
 		bare: vKnown, other: vFetchRun},
-	"choco": {verbs: vt(vKnown, "list search find info outdated help -v --version -h --help"), bare: vKnown, other: vInstall},
-	"winget": {verbs: vt(vKnown, "list search show source hash help -v --version -h --help"), bare: vKnown, other: vInstall},
-	"scoop": {verbs: vt(vKnown, "list search info status which home cat help --version"), bare: vKnown, other: vInstall},
+	"choco":       {verbs: vt(vKnown, "list search find info outdated help -v --version -h --help"), bare: vKnown, other: vInstall},
+	"winget":      {verbs: vt(vKnown, "list search show source hash help -v --version -h --help"), bare: vKnown, other: vInstall},
+	"scoop":       {verbs: vt(vKnown, "list search info status which home cat help --version"), bare: vKnown, other: vInstall},
 	"nix-channel": {verbs: vt(vKnown, "--list -h --help --version"), bare: vKnown, other: vInstall},
 	"nix-build":   {bare: vInstall, other: vInstall},
 }
@@ -533,12 +533,12 @@ func (a *analyzer) uv(e *env, args []field) (bool, bool) {
 
 // uvLong are uv's long options that take a value.
 var uvLong = []string{"directory", "project", "python", "cache-dir", "config-file", "color",
-		"index", "index-url", "extra-index-url", "default-index", "find-links", "with", "with-requirements", "with-editable",
-		"package", "group", "extra", "env-file", "from", "script", "only-group", "no-group", "refresh-package",
-		"reinstall-package", "upgrade-package", "python-platform", "exclude-newer", "prerelease", "resolution",
-		"index-strategy", "keyring-provider", "link-mode", "compile-bytecode", "output-file", "optional", "dev", "rev",
-		"tag", "branch", "publish-url", "username", "password", "token", "trusted-publishing", "build-constraint",
-		"constraint", "override", "requirement", "allow-insecure-host"}
+	"index", "index-url", "extra-index-url", "default-index", "find-links", "with", "with-requirements", "with-editable",
+	"package", "group", "extra", "env-file", "from", "script", "only-group", "no-group", "refresh-package",
+	"reinstall-package", "upgrade-package", "python-platform", "exclude-newer", "prerelease", "resolution",
+	"index-strategy", "keyring-provider", "link-mode", "compile-bytecode", "output-file", "optional", "dev", "rev",
+	"tag", "branch", "publish-url", "username", "password", "token", "trusted-publishing", "build-constraint",
+	"constraint", "override", "requirement", "allow-insecure-host"}
 
 func (a *analyzer) uvSub(e *env, args []field, opts []opt, sub string, rest []field) (bool, bool) {
 	word := func(i int) string {
