@@ -251,8 +251,13 @@ func (a *analyzer) pkg(e *env, name string, args []field) (bool, bool) {
 	}
 	opts, ops := scan(args, m.short, m.long, false)
 	a.registry(opts, "--registry", "-i", "--index-url", "--extra-index-url", "--index", "--default-index", "-f", "--find-links")
-	for _, f := range optVals(opts, "-r", "--requirement", "-c", "--constraint", "--file") {
-		if name == "pip" || name == "conda" {
+	if name == "pip" {
+		for _, f := range optVals(opts, "-r", "--requirement", "-c", "--constraint") {
+			a.path(e, f, action.Read)
+		}
+	}
+	if name == "conda" {
+		for _, f := range optVals(opts, "--file") {
 			a.path(e, f, action.Read)
 		}
 	}
@@ -536,7 +541,7 @@ var uvLong = []string{"directory", "project", "python", "cache-dir", "config-fil
 	"index", "index-url", "extra-index-url", "default-index", "find-links", "with", "with-requirements", "with-editable",
 	"package", "group", "extra", "env-file", "from", "script", "only-group", "no-group", "refresh-package",
 	"reinstall-package", "upgrade-package", "python-platform", "exclude-newer", "prerelease", "resolution",
-	"index-strategy", "keyring-provider", "link-mode", "compile-bytecode", "output-file", "optional", "dev", "rev",
+	"index-strategy", "keyring-provider", "link-mode", "output-file", "optional", "rev",
 	"tag", "branch", "publish-url", "username", "password", "token", "trusted-publishing", "build-constraint",
 	"constraint", "override", "requirement", "allow-insecure-host"}
 
@@ -889,7 +894,27 @@ func packagePrograms() map[string]handler {
 			if k, ok := b.verbs[ops[0].s]; ok && k != vRun && k != vKnown {
 				return a.pkg(e, "bun", c.args)
 			}
-			if ops[0].s == "pm" || ops[0].s == "outdated" || ops[0].s == "info" || ops[0].s == "audit" {
+			switch ops[0].s {
+			case "pm", "outdated", "info", "audit":
+				return false, true
+			case "exec":
+				// bun exec "CMD": Bun's shell runs a command line.
+				if len(ops) > 1 {
+					a.shellString(e, ops[1:2])
+				}
+				return false, true
+			case "run":
+				// bun run FILE runs a file, bun run NAME a script.
+				if r := after(c.args, "run"); len(r) > 0 && (r[0].dyn || strings.ContainsAny(r[0].s, "./") || strings.HasPrefix(r[0].s, "-")) {
+					return a.interp(e, "bun", "bun", r)
+				}
+				a.flag(action.FlagRunsCode)
+				return false, true
+			case "test", "build", "repl", "init", "upgrade", "dev", "start":
+				a.flag(action.FlagRunsCode)
+				if ops[0].s == "upgrade" {
+					a.class(action.PackageInstall)
+				}
 				return false, true
 			}
 		}

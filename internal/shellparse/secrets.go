@@ -49,9 +49,13 @@ var secretTails = [][]string{
 	{"id_rsa"}, {"id_dsa"}, {"id_ecdsa"}, {"id_ed25519"}, {"environ"},
 }
 
-// globSecret reports whether the glob pattern p (lower case or not) can
-// match a path that secretPath names. As in bash, a wildcard does not
-// match a leading dot: ~/* does not reach ~/.ssh, ~/.* does.
+// globSecret reports whether the glob pattern p can match a path that
+// secretPath names. As in bash, a wildcard does not match a leading dot:
+// ~/* does not reach ~/.ssh, ~/.* does. A match counts only where a
+// component of the pattern that meets the secret's name holds literal
+// text (~/.aws/*, id_*, .env*), so that cat * is not taken for a read of
+// every key it might match: the caller expands every pattern against the
+// filesystem, and judges what it matches.
 func globSecret(p string) bool {
 	comps := strings.Split(strings.ToLower(p), "/")
 	for _, tail := range secretTails {
@@ -59,7 +63,7 @@ func globSecret(p string) bool {
 			continue
 		}
 		last := comps[len(comps)-len(tail):]
-		ok := true
+		ok, literal := true, false
 		for i, want := range tail {
 			if want == "" {
 				continue
@@ -68,8 +72,9 @@ func globSecret(p string) bool {
 				ok = false
 				break
 			}
+			literal = literal || strings.Trim(last[i], "*?") != ""
 		}
-		if ok {
+		if ok && literal {
 			if tail[len(tail)-1] == "environ" && !strings.HasPrefix(p, "/proc/") {
 				continue
 			}
@@ -125,23 +130,23 @@ func (a *analyzer) operands(e *env, fam string, args []field) {
 			continue // a code string is analysed as code, not as a path
 		}
 		s := f.s
-		a.secretOperand(e, s)
+		k, v, eq := strings.Cut(s, "=")
 		switch {
 		case strings.HasPrefix(s, "--"):
-			if _, v, ok := strings.Cut(s, "="); ok {
+			if eq {
 				a.secretOperand(e, v)
 			}
 		case strings.HasPrefix(s, "-") && len(s) > 2:
-			a.secretOperand(e, s[2:])
-			if _, v, ok := strings.Cut(s, "="); ok {
+			a.secretOperand(e, s[2:]) // -fFILE
+			if eq {
 				a.secretOperand(e, v)
 			}
 		case strings.HasPrefix(s, "@"):
-			a.secretOperand(e, s[1:])
+			a.secretOperand(e, s[1:]) // @FILE: the file's content
+		case eq && !strings.Contains(k, "/"):
+			a.secretOperand(e, v) // key=FILE
 		default:
-			if _, v, ok := strings.Cut(s, "="); ok {
-				a.secretOperand(e, v)
-			}
+			a.secretOperand(e, s)
 		}
 	}
 }
