@@ -714,13 +714,15 @@ func (a *analyzer) nix(e *env, args []field) (bool, bool) {
 	case "run", "shell", "develop", "bundle":
 		a.class(action.PackageInstall)
 		a.flag(action.FlagRunsCode)
-		// nix shell PKGS -c CMD: scan took the -c value.
+		// nix shell PKGS -c CMD, nix run PKG -- ARGS.
 		var pkgs []field
-		for _, f := range rest {
-			if !f.dyn && f.s == "--" {
+		for _, f := range after(args, sub) {
+			if !f.dyn && (f.s == "--" || f.s == "-c" || f.s == "--command") {
 				break
 			}
-			pkgs = append(pkgs, f)
+			if f.dyn || !strings.HasPrefix(f.s, "-") {
+				pkgs = append(pkgs, f)
+			}
 		}
 		if sub == "run" && len(pkgs) > 0 {
 			pkgs = pkgs[:1] // nix run PKG ARGS…

@@ -208,6 +208,18 @@ func (a *analyzer) secretParam(p *syntax.ParamExp) {
 	})
 }
 
+// secretWord classifies the secret-looking expansions of a word that is
+// not expanded into fields, such as a heredoc body.
+func (a *analyzer) secretWord(w *syntax.Word) {
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok {
+			a.secretParam(p)
+			return false
+		}
+		return true
+	})
+}
+
 // secretVar reports whether a variable name looks like one that holds a
 // secret. Only names in upper case are considered, the convention of the
 // environment; a lower-case name ($token in a loop) is a script's own.
