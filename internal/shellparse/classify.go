@@ -126,21 +126,18 @@ func canonical(name string) string {
 
 // command classifies one normalised invocation.
 func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known bool) {
+	// The sensitive floor applies to every operand of every program,
+	// known or not, whatever its handler made of it (secrets.go).
+	defer a.operands(e, i, name, argv[1:])
 	args := argv[1:]
 	a.nameCmd(e, name, args)
 	name = canonical(name)
 	h := programs[name]
 	if h == nil {
-		// An unknown program: an ordinary invocation, not read-only,
-		// whose operands may still name a secret it reads.
-		a.operands(e, "", args)
+		// An unknown program: an ordinary invocation, not read-only.
 		return false, false
 	}
-	ro, known = h(a, e, call{i: i, name: name, args: args})
-	// The sensitive floor applies to every operand, whatever the
-	// handler made of it (secrets.go).
-	a.operands(e, familyOf[name], args)
-	return ro, known
+	return h(a, e, call{i: i, name: name, args: args})
 }
 
 // programNames returns every claimed name, sorted, for tests and docs.

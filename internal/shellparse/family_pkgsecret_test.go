@@ -355,7 +355,8 @@ func TestPkgSecretBenign(t *testing.T) {
 		"cat README.md", "echo $HOME", "echo $PATH", "echo $KEYBOARD", "echo $USER", "echo $PWD", "echo $TOKENIZERS_PARALLELISM",
 		"echo ${#GITHUB_TOKEN}", "echo ${GITHUB_TOKEN:+set}", `[ -n "${NPM_TOKEN+x}" ]`, "echo $token",
 		"for key in a b; do echo $key; done", "echo $PASSWORD_STORE_DIR", "grep .env .gitignore", "echo .env >> .gitignore",
-		"find . -name .env", "ls -la", "cat *", "grep -r TODO src", "gpg --list-keys",
+		"find . -name .env", "ls -la", "cat *", "grep -r TODO src", "timeout 5 grep .env .gitignore",
+		"nice -n 5 grep -r .env.local src", "env FOO=1 grep .env .gitignore", "gpg --list-keys",
 		"gpg --verify x.sig x", "ssh-add -l", "ssh-keygen -l -f key.pub", "pass", "pass ls", "op whoami",
 		"vault status", "mytool --config=config.yml", "git grep TOKEN",
 	} {

@@ -14,9 +14,9 @@ package shellparse
 //     a read of that file, whatever the program (openssl enc -in .env,
 //     mytool --config=~/.aws/credentials). The families whose handlers
 //     report every path operand themselves (text tools, file tools, find
-//     and xargs, git, the builtins and the wrappers, whose command is
-//     analysed as its own invocation) are left to them, so that a grep
-//     pattern or a find -name is not taken for a file.
+//     and xargs, git and the builtins) are left to them, so that a grep
+//     pattern or a find -name is not taken for a file; so is the command
+//     a wrapper runs (sudo CMD), which is analysed as its own invocation.
 //   - A glob that can match a sensitive file (~/.ssh/*, ~/.aws/*, id_*,
 //     .env*) is reported as a read of the pattern, which secretPath
 //     matches; the caller expands it against the filesystem.
@@ -115,15 +115,32 @@ func secretName(l string) bool {
 // preciseFamilies report every path operand themselves: the operand scan
 // leaves them alone.
 var preciseFamilies = map[string]bool{
-	"text tools": true, "file tools": true, "find and xargs": true, "git": true, "builtins": true, "wrappers": true,
+	"text tools": true, "file tools": true, "find and xargs": true, "git": true, "builtins": true,
 }
 
-// operands reports a read of every static operand of a program that
-// names a sensitive file and was not reported already. fam is the family
-// that claims the program, "" for an unknown one.
-func (a *analyzer) operands(e *env, fam string, args []field) {
-	if preciseFamilies[fam] {
+// operands reports a read of every static operand of invocation i (the
+// program name, its arguments args) that names a sensitive file and was
+// not reported already. A command the program runs (sudo CMD, env CMD,
+// timeout 5 CMD), recorded as the next invocation, is its own: its
+// operands are left to it.
+func (a *analyzer) operands(e *env, i int, name string, args []field) {
+	if preciseFamilies[familyOf[canonical(name)]] {
 		return
+	}
+	if i+1 < len(a.inv) {
+		if inner := a.inv[i+1].Argv; len(inner) > 0 && len(inner) <= len(args) {
+			tail := args[len(args)-len(inner)+1:]
+			same := true
+			for j, f := range tail {
+				if f.s != inner[j+1] {
+					same = false
+					break
+				}
+			}
+			if same {
+				args = args[:len(args)-len(inner)]
+			}
+		}
 	}
 	for _, f := range args {
 		if f.dyn || f.proc || f.s == "" || strings.ContainsAny(f.s, " \t\n") {
