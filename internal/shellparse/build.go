@@ -17,7 +17,7 @@ var buildTools = map[string]bool{
 	"make": true, "gmake": true, "cmake": true, "ninja": true, "bazel": true, "bazelisk": true, "gradle": true,
 	"gradlew": true, "mvn": true, "mvnw": true, "ant": true, "rake": true, "just": true, "task": true,
 	"meson": true, "scons": true, "tox": true, "nox": true, "pytest": true, "py.test": true, "jest": true,
-	"vitest": true, "mocha": true, "phpunit": true, "rspec": true, "configure": true,
+	"vitest": true, "mocha": true, "phpunit": true, "rspec": true, "bundle": true, "configure": true,
 	"sbt": true, "mix": true, "dotnet": true, "swift": true, "xcodebuild": true, "tsc": true, "webpack": true,
 	"vite": true, "turbo": true, "nx": true, "lerna": true, "pre-commit": true, "direnv": true, "watch": true,
 	"entr": true, "parallel": true, "strace": true, "ltrace": true, "gdb": true, "lldb": true, "valgrind": true,

@@ -7,9 +7,10 @@ package shellparse
 //
 //   - Installing, updating or removing a package, with any manager of a
 //     language or a system (npm, pnpm, yarn, bun, pip, uv, pipx, poetry,
-//     conda, gem, bundle, cargo, composer, deno, brew, apt, dnf, apk,
-//     pacman, zypper, snap, flatpak, nix…), is packageInstall, with the
-//     package names as facets (Analysis.Packages).
+//     conda, gem, cargo, composer, deno, brew, apt, dnf, apk, pacman,
+//     zypper, snap, flatpak, nix…), is packageInstall, with the package
+//     names as facets (Analysis.Packages). bundle and nix-shell, which
+//     also run a command they are given, are wrappers (invoke.go).
 //   - Fetching a package and running it (npx, bunx, pnpm dlx, yarn dlx,
 //     npm exec, npm init NAME, uvx, pipx run, gem exec, nix run, deno run
 //     URL, bun x) is one family: packageInstall and runs_code, the package
@@ -749,79 +750,6 @@ func (a *analyzer) nix(e *env, args []field) (bool, bool) {
 	return false, true
 }
 
-// nixShell handles nix-shell: -p fetches packages; --run and --command
-// run a command line, analysed as one; otherwise an interactive shell,
-// or the project's shell.nix with its hooks, runs code.
-func (a *analyzer) nixShell(e *env, args []field) (bool, bool) {
-	var pkgs []field
-	var run []field
-	inP := false
-	for j := 0; j < len(args); j++ {
-		f := args[j]
-		switch {
-		case !f.dyn && (f.s == "--run" || f.s == "--command"):
-			if j+1 < len(args) {
-				j++
-				run = append(run, args[j])
-			}
-			inP = false
-		case !f.dyn && (f.s == "-p" || f.s == "--packages"):
-			inP = true
-		case !f.dyn && (f.s == "-I" || f.s == "--arg" || f.s == "--argstr" || f.s == "-A" || f.s == "--attr" || f.s == "--option"):
-			n := 1
-			if f.s == "--arg" || f.s == "--argstr" || f.s == "--option" {
-				n = 2
-			}
-			j += n
-			inP = false
-		case !f.dyn && strings.HasPrefix(f.s, "-"):
-			inP = false
-		case inP:
-			pkgs = append(pkgs, f)
-		}
-	}
-	if len(pkgs) > 0 {
-		a.class(action.PackageInstall)
-		a.pkgName(pkgs...)
-	} else {
-		a.flag(action.FlagRunsCode) // shell.nix and its shellHook
-	}
-	if len(run) == 0 {
-		a.flag(action.FlagRunsCode)
-		return false, true
-	}
-	for _, r := range run {
-		a.shellString(e, []field{r})
-	}
-	return false, true
-}
-
-// bundle handles bundler: every command evaluates the Gemfile, Ruby code
-// of the project (runs_code); install, update, add and lock change the
-// bundle; bundle exec runs a command, analysed as its own invocation.
-func (a *analyzer) bundle(e *env, args []field) (bool, bool) {
-	a.flag(action.FlagRunsCode)
-	_, ops := scan(args, "", []string{"gemfile", "path", "jobs", "retry", "without", "with", "version", "group", "source"}, true)
-	if len(ops) == 0 {
-		a.class(action.PackageInstall) // bundle alone installs
-		return false, true
-	}
-	if ops[0].dyn {
-		a.unresolved("bundle with a subcommand that is not static")
-		return false, false
-	}
-	switch ops[0].s {
-	case "exec", "ex":
-		return false, a.inner(e, ops[1:], nil, false)
-	case "install", "i", "update", "add", "lock", "cache", "package", "pack", "remove", "binstubs", "clean", "pristine":
-		a.class(action.PackageInstall)
-		if ops[0].s == "add" || ops[0].s == "update" {
-			a.pkgName(ops[1:]...)
-		}
-	}
-	return false, true
-}
-
 // deno handles deno: its package verbs, deno run of a URL or a registry
 // package (npm:, jsr:), which fetches a package and runs it, and
 // everything else as the runtime.
@@ -923,12 +851,10 @@ func packagePrograms() map[string]handler {
 		return a.interp(e, "bun", "bun", c.args)
 	}
 	m["deno"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.deno(e, c.args) }
-	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.bundle(e, c.args) }, "bundle", "bundler")
 	m["uv"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.uv(e, c.args) }
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.pacman(e, c.name, c.args) }, "pacman", "yay", "paru")
 	m["nix-env"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.nixEnv(e, c.args) }
 	m["nix"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.nix(e, c.args) }
-	m["nix-shell"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.nixShell(e, c.args) }
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) {
 		return a.fetchRun(e, c.args, "pcw", npxPkg...)
 	}, "npx", "pnpx", "bunx")
