@@ -524,7 +524,7 @@ var npxPkg = []string{"-p", "--package"}
 // uv handles uv: uv pip is pip, uv tool run is uvx, uv run runs the
 // project (after syncing its environment) and the command it is given.
 func (a *analyzer) uv(e *env, args []field) (bool, bool) {
-	opts, ops := scan(args, "pw", uvLong, false)
+	opts, ops := scan(args, "pwr", uvLong, false)
 	a.registry(opts, "--index", "--index-url", "--extra-index-url", "--default-index", "--find-links", "--publish-url")
 	if len(ops) == 0 {
 		return false, true
