@@ -81,6 +81,11 @@ func init() {
 		{cmd: "nix-env -i hello", want: install},
 		{cmd: "nix profile install nixpkgs#hello", want: install},
 		{cmd: "rustup toolchain install nightly", want: install},
+		{cmd: "pip install git+https://git.example/u/r", want: want{classes: []action.Class{action.PackageInstall}, hosts: []string{"git.example"}}},
+		{cmd: "pip install name@git+https://git.example/u/r", want: want{classes: []action.Class{action.PackageInstall}, hosts: []string{"git.example"}}},
+		{cmd: "npm install https://r.example/x.tgz", want: want{classes: []action.Class{action.PackageInstall}, hosts: []string{"r.example"}}},
+		{cmd: "pip install -i https://pypi.example/simple x", want: want{classes: []action.Class{action.PackageInstall}, hosts: []string{"pypi.example"}}},
+		{cmd: "npm install --registry=https://r.example/ x", want: want{classes: []action.Class{action.PackageInstall}, hosts: []string{"r.example"}}},
 		{cmd: "cpanm Moose", want: install},
 		// Publishing and downloading reach the network.
 		{cmd: "npm publish", want: egress},

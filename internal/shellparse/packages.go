@@ -210,7 +210,8 @@ func after(args []field, w string) []field {
 }
 
 // pkgName records package names as facets; a dynamic one is recorded as
-// written, which no rule naming a package matches.
+// written, which no rule naming a package matches. A package given as a
+// URL adds its host.
 func (a *analyzer) pkgName(fs ...field) {
 	for _, f := range fs {
 		if f.s == "" || (!f.dyn && strings.HasPrefix(f.s, "-")) {
@@ -218,6 +219,17 @@ func (a *analyzer) pkgName(fs ...field) {
 		}
 		if !contains(a.pkgs, f.s) {
 			a.pkgs = append(a.pkgs, f.s)
+		}
+		if !f.dyn && strings.Contains(f.s, "://") {
+			// pip install git+https://…, npm install https://…/x.tgz.
+			_, u, _ := strings.Cut(f.s, "+")
+			if !strings.Contains(u, "://") {
+				u = f.s
+			}
+			if i := strings.Index(u, "://"); i >= 0 {
+				u = u[strings.LastIndexAny(u[:i], "@ ")+1:]
+			}
+			a.host(hostOf(u, false))
 		}
 	}
 }
