@@ -26,39 +26,129 @@ var buildTools = map[string]bool{
 	"gcc": true, "cc": true, "clang": true, "clang++": true, "c++": true, "g++": true, "javac": true, "java": true, "ld": true,
 }
 
-// golang handles the go command.
-func (a *analyzer) golang(e *env, args []field) (bool, bool) {
-	sub := ""
-	for _, f := range args {
-		if f.dyn {
-			a.unresolved("go with a subcommand that is not static")
-			return false, false
+// goValFlags are the go command's flags that take a value when it is not
+// given with =.
+var goValFlags = map[string]bool{"C": true, "o": true, "p": true, "exec": true, "toolexec": true, "vettool": true,
+	"tags": true, "ldflags": true, "gcflags": true, "asmflags": true, "gccgoflags": true, "mod": true, "modfile": true,
+	"overlay": true, "pgo": true, "pkgdir": true, "buildmode": true, "compiler": true, "installsuffix": true,
+	"covermode": true, "coverpkg": true, "run": true, "skip": true, "bench": true, "benchtime": true, "count": true,
+	"cpu": true, "parallel": true, "timeout": true, "coverprofile": true, "cpuprofile": true, "memprofile": true,
+	"blockprofile": true, "mutexprofile": true, "trace": true, "outputdir": true, "fuzz": true, "fuzztime": true,
+	"fuzzminimizetime": true, "shuffle": true, "list": true, "f": true, "json": false, "debug-actiongraph": true,
+	"debug-runtime-trace": true, "debug-trace": true, "benchmem": false, "failfast": false, "fullpath": false,
+	"reuse": true, "u": false, "t": false, "x": false, "n": false, "v": false, "race": false, "msan": false,
+	"asan": false, "cover": false, "trimpath": false, "work": false, "a": false, "buildvcs": true, "go": true,
+	"printf": false, "vet": true, "args": false, "tool": true, "c": false, "i": false, "m": false, "e": false,
+	"file": true, "r": true, "w": false, "l": false, "d": false, "s": false}
+
+// goArgs splits the go command's arguments into flags (name → values) and
+// operands.
+func goArgs(args []field) (flags map[string][]field, ops []field) {
+	flags = map[string][]field{}
+	for j := 0; j < len(args); j++ {
+		f := args[j]
+		if f.dyn || !strings.HasPrefix(f.s, "-") || f.s == "-" {
+			ops = append(ops, f)
+			continue
 		}
-		if !strings.HasPrefix(f.s, "-") {
-			sub = f.s
+		if f.s == "--" {
+			ops = append(ops, args[j+1:]...)
 			break
+		}
+		n, v, has := strings.Cut(strings.TrimLeft(f.s, "-"), "=")
+		if !has && goValFlags[n] && j+1 < len(args) {
+			j++
+			flags[n] = append(flags[n], args[j])
+			continue
+		}
+		flags[n] = append(flags[n], field{s: v})
+	}
+	return flags, ops
+}
+
+// golang handles the go command. go test runs the package's tests and go
+// generate, go run and go tool run programs: runs_code; go vet is
+// read-only unless -vettool names a program; go build runs no code of the
+// project but cgo's compilers, unless -toolexec or -exec wraps them;
+// go get, go install, go mod download and tidy fetch modules
+// (packageInstall, the modules named); go run PKG@VERSION fetches a
+// module and runs it.
+func (a *analyzer) golang(e *env, args []field) (bool, bool) {
+	flags, ops := goArgs(args)
+	if len(ops) > 0 && ops[0].dyn {
+		a.unresolved("go with a subcommand that is not static")
+		return false, false
+	}
+	sub := ""
+	var rest []field
+	if len(ops) > 0 {
+		sub, rest = ops[0].s, ops[1:]
+	}
+	if _, ok := flags["exec"]; ok {
+		a.flag(action.FlagRunsCode)
+	}
+	if _, ok := flags["toolexec"]; ok {
+		a.flag(action.FlagRunsCode)
+	}
+	if _, ok := flags["vettool"]; ok {
+		a.flag(action.FlagRunsCode)
+	}
+	for _, f := range flags["o"] {
+		if sub == "build" || sub == "test" || sub == "install" || sub == "run" {
+			a.path(e, f, action.Write)
+		}
+	}
+	for _, k := range []string{"coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir"} {
+		for _, f := range flags[k] {
+			a.path(e, f, action.Write)
 		}
 	}
 	switch sub {
-	case "test", "vet", "list", "version", "env", "doc", "help", "":
-		for _, f := range args {
-			if strings.HasPrefix(f.s, "-exec") || strings.HasPrefix(f.s, "-toolexec") || strings.HasPrefix(f.s, "-vettool") {
-				a.flag(action.FlagRunsCode)
+	case "test":
+		a.flag(action.FlagRunsCode)
+		return false, true
+	case "vet", "list", "version", "doc", "help", "":
+		_, vt := flags["vettool"]
+		_, te := flags["toolexec"]
+		_, ex := flags["exec"]
+		return !vt && !te && !ex, true
+	case "env":
+		_, w := flags["w"]
+		_, u := flags["u"]
+		if w || u {
+			if a.home() != "" {
+				a.pathStr(e, a.home()+"/.config/go/env", action.Write, false)
+			} else {
+				a.unresolved("go env -w writes the go env file and the home is not known")
 			}
-			if f.s == "-w" && sub == "env" {
-				return false, true
-			}
+			return false, true
 		}
 		return true, true
-	case "build", "fmt", "mod", "work", "clean", "fix":
-		if sub == "mod" && hasAny(args, "download") {
+	case "build", "fmt", "work", "clean", "fix", "bug", "telemetry":
+		if sub == "work" && hasAny(rest, "sync", "vendor") {
 			a.class(action.PackageInstall)
+		}
+		return false, true
+	case "mod":
+		if hasAny(rest, "download", "tidy", "vendor", "graph", "why") {
+			if hasAny(rest, "download", "tidy", "vendor") {
+				a.class(action.PackageInstall)
+			}
+			a.pkgName(after(rest, "download")...)
 		}
 		return false, true
 	case "get", "install":
 		a.class(action.PackageInstall)
+		a.pkgName(rest...)
 		return false, true
-	case "run", "generate", "tool":
+	case "run":
+		a.flag(action.FlagRunsCode)
+		if len(rest) > 0 && !rest[0].dyn && strings.Contains(rest[0].s, "@") && !strings.HasSuffix(rest[0].s, ".go") {
+			a.class(action.PackageInstall) // go run example.com/cmd@v1: fetched, built and run
+			a.pkgName(rest[0])
+		}
+		return false, true
+	case "generate", "tool":
 		a.flag(action.FlagRunsCode)
 		return false, true
 	}
@@ -74,6 +164,13 @@ func buildPrograms() map[string]handler {
 		}
 	}
 	m["go"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.golang(e, c.args) }
-	m["gofmt"] = func(a *analyzer, e *env, c call) (bool, bool) { return !hasAny(c.args, "-w"), true }
+	m["gofmt"] = func(a *analyzer, e *env, c call) (bool, bool) {
+		for _, f := range c.args {
+			if !f.dyn && strings.HasPrefix(f.s, "-") && !strings.HasPrefix(f.s, "--") && strings.Contains(f.s, "w") {
+				return false, true // -w rewrites the files
+			}
+		}
+		return true, true
+	}
 	return m
 }

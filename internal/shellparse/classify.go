@@ -7,7 +7,7 @@ package shellparse
 // (DESIGN.md §6) through one table: every program name is claimed by
 // exactly one family, in its own file (interp.go, text.go, files.go,
 // findxargs.go, network.go, packages.go, build.go, git.go, builtins.go,
-// and the wrappers in invoke.go), and TestProgramsClaimedOnce keeps it
+// secrets.go, and the wrappers in invoke.go), and TestProgramsClaimedOnce keeps it
 // so. The rules:
 //
 //   - Every invocation is processSpawn.
@@ -16,7 +16,11 @@ package shellparse
 //     prCreate; gh pr merge|review|ready|comment prPublish; fetchers, remote
 //     shells and git fetch|clone|pull|ls-remote networkEgress; package
 //     managers' install verbs and npx-style runners packageInstall; env,
-//     printenv and reads of obvious secrets secretAccess.
+//     printenv, secret stores, reads of obvious secrets and the expansion
+//     of secret-looking variables secretAccess.
+//   - After the handler, every static operand that names a sensitive
+//     file (secretPath) is a read of it, whatever the program, unless
+//     the program's family reports its path operands itself (secrets.go).
 //   - Interpreters and build tools run code whose effect is not
 //     classified: runs_code. An interpreter reading its program from a
 //     pipe, heredoc, here-string or process substitution is
@@ -63,6 +67,7 @@ func families() []family {
 		{"package managers", packagePrograms()},
 		{"build tools", buildPrograms()},
 		{"git", gitPrograms()},
+		{"secrets", secretPrograms()},
 	}
 }
 
@@ -70,10 +75,17 @@ func families() []family {
 // init, not in its declaration, because the handlers reach it again.
 var programs map[string]handler
 
+// familyOf names the family that claims each program.
+var familyOf map[string]string
+
 func init() {
 	programs = map[string]handler{}
+	familyOf = map[string]string{}
 	for _, f := range families() {
 		maps.Copy(programs, f.programs)
+		for n := range f.programs {
+			familyOf[n] = f.name
+		}
 	}
 }
 
@@ -114,6 +126,9 @@ func canonical(name string) string {
 
 // command classifies one normalised invocation.
 func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known bool) {
+	// The sensitive floor applies to every operand of every program,
+	// known or not, whatever its handler made of it (secrets.go).
+	defer a.operands(e, i, name, argv[1:])
 	args := argv[1:]
 	a.nameCmd(e, name, args)
 	name = canonical(name)

@@ -366,7 +366,7 @@ var interpreters = map[string]string{
 	"sh": "shell", "bash": "shell", "zsh": "shell", "dash": "shell", "ksh": "shell", "mksh": "shell",
 	"ash": "shell", "yash": "shell", "posh": "shell", "rbash": "shell", "busybox": "shell",
 	"python": "python", "pypy": "python",
-	"perl": "perl", "ruby": "ruby", "irb": "irb", "node": "node", "nodejs": "node", "deno": "deno", "bun": "bun",
+	"perl": "perl", "ruby": "ruby", "irb": "irb", "node": "node", "nodejs": "node",
 	"php": "php", "lua": "lua", "luajit": "lua", "rscript": "rscript", "tclsh": "tclsh", "wish": "tclsh",
 	"osascript": "osascript", "pwsh": "pwsh", "powershell": "pwsh", "fish": "fish", "csh": "csh", "tcsh": "csh",
 	"jshell": "jshell", "groovy": "groovy", "scala": "scala", "elixir": "elixir", "erl": "erl",

@@ -3,108 +3,944 @@
 
 package shellparse
 
-// This file is the package managers family: installing a package is
-// packageInstall, running a fetched one also runs_code.
+// This file is the package managers family. The rules:
+//
+//   - Installing, updating or removing a package, with any manager of a
+//     language or a system (npm, pnpm, yarn, bun, pip, uv, pipx, poetry,
+//     conda, gem, cargo, composer, deno, brew, apt, dnf, apk, pacman,
+//     zypper, snap, flatpak, nix…), is packageInstall, with the package
+//     names as facets (Analysis.Packages). bundle and nix-shell, which
+//     also run a command they are given, are wrappers (invoke.go).
+//   - Fetching a package and running it (npx, bunx, pnpm dlx, yarn dlx,
+//     npm exec, npm init NAME, uvx, pipx run, gem exec, nix run, deno run
+//     URL, bun x) is one family: packageInstall and runs_code, the package
+//     named, so that a rule may allow one by name.
+//   - Running the project's scripts (npm test, npm run X, yarn X, cargo
+//     build and test, which run build scripts) is runs_code.
+//   - Publishing (npm publish, cargo publish, gem push, poetry publish,
+//     uv publish) and downloading (pip download) are networkEgress.
+//   - A verb the table does not know is taken on the safe side: a script
+//     (runs_code) for the JavaScript managers, whose unknown verbs run
+//     package.json scripts, an install for the others.
+//
+// bun and deno are both a package manager and a runtime: their package
+// verbs are classified here, everything else as an interpreter.
 
 import (
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/action"
 )
 
-// pkg handles package managers.
+// verb is what a package manager's subcommand does.
+type verb int
+
+const (
+	vKnown    verb = iota // classified, and nothing the taxonomy names: list, show, search
+	vInstall              // packageInstall; operands are package names
+	vFetchRun             // packageInstall and runs_code: fetch a package, run it
+	vRun                  // runs_code: the project's scripts or build
+	vPublish              // networkEgress: publish, log in, download
+	vCreate               // npm init NAME: fetch and run create-NAME
+	vWrite                // writes configuration or the manifest, not read-only
+)
+
+// manager describes one package manager's command line.
+type manager struct {
+	short string   // short options that take a value
+	long  []string // long options that take a value
+	verbs map[string]verb
+	bare  verb // no verb at all
+	other verb // a verb not in the table
+}
+
+// vt builds a verb table from lists of names per kind.
+func vt(kinds ...any) map[string]verb {
+	m := map[string]verb{}
+	for i := 0; i+1 < len(kinds); i += 2 {
+		for _, n := range strings.Fields(kinds[i+1].(string)) {
+			m[n] = kinds[i].(verb)
+		}
+	}
+	return m
+}
+
+// jsVerbs are the verbs npm, pnpm, yarn and bun share.
+const (
+	jsInstall = "install i in ins inst insta instal isnt isnta isntal isntall add a ci clean-install ic install-clean " +
+		"isntall-clean update up upgrade udpate link ln uninstall unlink remove rm r un prune dedupe ddp fetch " +
+		"install-test it install-ci-test cit import patch-commit rebuild rb"
+	jsRun     = "test t tst run run-script rum urn start stop restart build pack explore edit exec node"
+	jsPublish = "publish unpublish deprecate dist-tag owner access team org hook token login logout adduser " +
+		"add-user star unstar"
+	jsKnown = "ls list ll la view v info show outdated search s se find help why explain root prefix bin fund " +
+		"ping doctor audit whoami completion query sbom diff repo docs home bugs licenses -v --version -h --help " +
+		"config c get cache store"
+)
+
+var managers = map[string]manager{
+	"npm": {short: "Cw", long: []string{"prefix", "registry", "tag", "otp", "workspace", "cache", "userconfig",
+		"globalconfig", "loglevel", "location", "omit", "include", "save-prefix", "access", "scope", "package",
+		"install-strategy", "script-shell", "node-options"},
+		verbs: vt(vInstall, jsInstall, vRun, jsRun, vPublish, jsPublish, vKnown, jsKnown,
+			vFetchRun, "exec x", vCreate, "init create innit", vWrite, "set version pkg shrinkwrap"),
+		bare: vKnown, other: vRun},
+	"pnpm": {short: "Cw", long: []string{"dir", "prefix", "registry", "filter", "workspace", "store-dir",
+		"virtual-store-dir", "reporter", "loglevel", "config", "package", "tag", "otp", "access"},
+		verbs: vt(vInstall, jsInstall+" env setup self-update approve-builds", vRun, jsRun, vPublish, jsPublish,
+			vKnown, jsKnown, vFetchRun, "dlx", vCreate, "create init", vWrite, "set version pkg"),
+		bare: vKnown, other: vRun},
+	"yarn": {long: []string{"cwd", "registry", "modules-folder", "cache-folder", "mutex", "network-timeout"},
+		verbs: vt(vInstall, jsInstall+" global plugin set", vRun, jsRun+" workspaces", vPublish, jsPublish+" npm",
+			vKnown, jsKnown+" versions dir constraints", vFetchRun, "dlx", vCreate, "create", vWrite, "init version"),
+		bare: vInstall, other: vRun},
+	"bun": {short: "p", long: []string{"cwd", "registry", "cache-dir", "backend", "config", "filter"},
+		verbs: vt(vInstall, "install i add a remove rm update upgrade link unlink patch patch-commit", vPublish, "publish",
+			vKnown, "outdated audit info pm -v --version --revision", vFetchRun, "x", vCreate, "create c"),
+		bare: vRun, other: vRun},
+	"pip": {short: "rceitfdb", long: []string{"requirement", "constraint", "editable", "index-url", "extra-index-url",
+		"find-links", "target", "prefix", "root", "src", "platform", "python-version", "implementation", "abi",
+		"no-binary", "only-binary", "progress-bar", "log", "cert", "client-cert", "cache-dir", "proxy", "retries",
+		"timeout", "exists-action", "trusted-host", "upgrade-strategy", "report", "dest", "python", "config-settings",
+		"global-option", "build-option", "group", "keyring-provider", "use-feature", "use-deprecated", "format",
+		"exclude", "path"},
+		verbs: vt(vInstall, "install uninstall", vPublish, "download", vRun, "wheel", vKnown,
+			"list show freeze check search cache index inspect debug help hash completion -V --version -h --help config lock"),
+		bare: vKnown, other: vInstall},
+	"pipx": {long: []string{"spec", "python", "index-url", "pip-args", "suffix", "editable"},
+		verbs: vt(vInstall, "install install-all inject uninject upgrade upgrade-all upgrade-shared reinstall "+
+			"reinstall-all uninstall uninstall-all pin unpin interpreter", vWrite, "ensurepath",
+			vFetchRun, "run", vKnown, "list environment completions --version -h --help"),
+		bare: vKnown, other: vInstall},
+	"poetry": {short: "CPGEre", long: []string{"directory", "project", "source", "group", "extras", "with", "without",
+		"only", "repository", "username", "password", "cert", "client-cert", "python", "build-format", "output",
+		"format", "editable", "optional", "allow-prereleases"},
+		verbs: vt(vInstall, "add install update lock sync remove self source", vPublish, "publish", vRun, "shell build",
+			vKnown, "show check env config about list search export debug help -V --version -h --help", vWrite, "init new version"),
+		bare: vKnown, other: vRun},
+	"pdm": {short: "pGg", long: []string{"project", "group", "venv"},
+		verbs: vt(vInstall, "add install update lock sync remove self use", vPublish, "publish", vRun, "build",
+			vKnown, "list show info config search outdated --version -h --help", vWrite, "init"),
+		bare: vKnown, other: vRun},
+	"conda": {short: "npc", long: []string{"name", "prefix", "channel", "file", "override-channels", "solver", "cwd"},
+		verbs: vt(vInstall, "install create update upgrade remove uninstall env clean build develop", vKnown,
+			"list info search doctor compare package --version -V -h --help activate deactivate notices", vWrite, "config init"),
+		bare: vKnown, other: vInstall},
+	"gem": {short: "viN", long: []string{"version", "install-dir", "bindir", "source", "platform", "document", "key", "host", "otp"},
+		verbs: vt(vInstall, "install i update uninstall cleanup pristine fetch rebuild unpack", vFetchRun, "exec",
+			vPublish, "push yank owner signin signout", vRun, "build", vKnown,
+			"list search query info env environment which contents specification dependency outdated help check "+
+				"stale lock mirror --version -v -h --help", vWrite, "sources cert"),
+		bare: vKnown, other: vInstall},
+	"composer": {short: "d", long: []string{"working-dir", "repository", "prefer-install", "ignore-platform-req", "stability"},
+		verbs: vt(vInstall, "require r install i update u upgrade remove rm uninstall reinstall global create-project bump", vRun,
+			"run-script run exec test", vPublish, "login", vKnown, "show info search outdated why depends why-not prohibits validate "+
+				"diagnose licenses audit check-platform-reqs suggests fund list help about status -V --version -h --help", vWrite,
+			"config init dump-autoload dumpautoload archive self-update"),
+		bare: vKnown, other: vRun},
+	"brew": {verbs: vt(vInstall, "install reinstall upgrade update tap untap uninstall remove rm link unlink cleanup "+
+		"autoremove pin unpin bundle fetch", vRun, "services sh irb ruby", vKnown, "list ls info search outdated deps uses "+
+		"leaves doctor config --prefix --cellar --repository --cache home desc log cat commands --version -v "+
+		"shellenv tap-info missing analytics help -h --help --env formulae casks"),
+		bare: vKnown, other: vInstall},
+	"apt": {short: "otc", long: []string{"option", "target-release", "config-file"},
+		verbs: vt(vInstall, "install reinstall remove purge autoremove autopurge upgrade full-upgrade dist-upgrade update "+
+			"build-dep source download satisfy markauto unmarkauto edit-sources", vKnown,
+			"list search show showsrc policy depends rdepends changelog moo help check clean autoclean "+
+				"-v --version -h --help showpkg"),
+		bare: vKnown, other: vInstall},
+	"dnf": {short: "cx", long: []string{"config", "exclude", "repo", "enablerepo", "disablerepo", "installroot",
+		"releasever", "setopt", "downloaddir", "destdir"},
+		verbs: vt(vInstall, "install in reinstall upgrade update up downgrade remove rm erase autoremove groupinstall "+
+			"group groups localinstall distro-sync dsync makecache swap builddep module copr config-manager "+
+			"debuginfo-install upgrade-minimal download shell mark", vKnown, "list info search se provides "+
+			"whatprovides repolist repoquery rq history check-update check deplist help --version -h --help repoinfo"),
+		bare: vKnown, other: vInstall},
+	"apk": {short: "pX", long: []string{"root", "repository", "keys-dir", "repositories-file", "arch", "virtual", "cache-dir"},
+		verbs: vt(vInstall, "add del upgrade update fix fetch cache", vKnown, "info search list policy stats version "+
+			"dot audit verify manifest help --version -V -h --help"),
+		bare: vKnown, other: vInstall},
+	"zypper": {short: "r", long: []string{"repo", "root", "from", "type"},
+		verbs: vt(vInstall, "install in update up dist-upgrade dup patch remove rm refresh ref addrepo ar "+
+			"removerepo rr source-install si modifyrepo mr addlock al verify ve", vKnown, "search se info if "+
+			"list-updates lu packages pa repos lr patches products pd help -V --version -h --help what-provides wp"),
+		bare: vKnown, other: vInstall},
+	"snap": {verbs: vt(vInstall, "install refresh remove revert try download ack disable enable set unset restart start "+
+		"stop alias unalias connect disconnect prefer", vRun, "run", vKnown, "list info find version changes change "+
+		"connections services logs get warnings okay known model help interfaces aliases --version -h --help"),
+		bare: vKnown, other: vInstall},
+	"flatpak": {verbs: vt(vInstall, "install update upgrade uninstall remove remote-add remote-modify remote-delete "+
+		"repair override mask pin", vRun, "run enter", vKnown, "list info search remotes remote-ls remote-info "+
+		"history ps documents permissions --version -h --help config"),
+		bare: vKnown, other: vInstall},
+	"port": {verbs: vt(vInstall, "install upgrade selfupdate sync uninstall clean activate deactivate", vKnown,
+		"list search info installed contents deps variants outdated provides echo help version"),
+		bare: vKnown, other: vInstall},
+	"rustup": {verbs: vt(vInstall, "install update toolchain default component target self override uninstall set "+
+		"check", vRun, "run", vKnown, "show which doc man completions help --version -V -h --help"),
+		bare: vKnown, other: vInstall},
+	"cpanm": {short: "l", long: []string{"local-lib", "mirror"}, verbs: vt(vKnown, "--version -V -h --help --info"),
+		bare: vKnown, other: vInstall},
+	"cpan": {verbs: vt(vKnown, "-v -h -l -a -D -O"), bare: vRun, other: vInstall},
+	"volta": {verbs: vt(vInstall, "install fetch pin uninstall setup", vRun, "run", vKnown, "list which help --version -h --help"),
+		bare: vKnown, other: vInstall},
+	"corepack": {verbs: vt(vInstall, "enable disable prepare install use up pack", vKnown, "--version -h --help"),
+		bare: vKnown, other: vFetchRun},
+	"choco":       {verbs: vt(vKnown, "list search find info outdated help -v --version -h --help"), bare: vKnown, other: vInstall},
+	"winget":      {verbs: vt(vKnown, "list search show source hash help -v --version -h --help"), bare: vKnown, other: vInstall},
+	"scoop":       {verbs: vt(vKnown, "list search info status which home cat help --version"), bare: vKnown, other: vInstall},
+	"nix-channel": {verbs: vt(vKnown, "--list -h --help --version"), bare: vKnown, other: vInstall},
+	"nix-build":   {bare: vInstall, other: vInstall},
+}
+
+// pkgAliases are names that share another manager's command line.
+var pkgAliases = map[string]string{"pip3": "pip", "mamba": "conda", "micromamba": "conda", "apt-get": "apt",
+	"aptitude": "apt", "yum": "dnf", "microdnf": "dnf", "tdnf": "dnf"}
+
+// after returns the arguments after the first static word equal to w:
+// what a verb such as exec or run is given, options included.
+func after(args []field, w string) []field {
+	for i, f := range args {
+		if !f.dyn && f.s == w {
+			return args[i+1:]
+		}
+	}
+	return nil
+}
+
+// pkgName records package names as facets; a dynamic one is recorded as
+// written, which no rule naming a package matches. A package given as a
+// URL adds its host.
+func (a *analyzer) pkgName(fs ...field) {
+	for _, f := range fs {
+		if f.s == "" || (!f.dyn && strings.HasPrefix(f.s, "-")) {
+			continue
+		}
+		if !contains(a.pkgs, f.s) {
+			a.pkgs = append(a.pkgs, f.s)
+		}
+		if !f.dyn && strings.Contains(f.s, "://") {
+			// pip install git+https://…, npm install https://…/x.tgz.
+			_, u, _ := strings.Cut(f.s, "+")
+			if !strings.Contains(u, "://") {
+				u = f.s
+			}
+			if i := strings.Index(u, "://"); i >= 0 {
+				u = u[strings.LastIndexAny(u[:i], "@ ")+1:]
+			}
+			a.host(hostOf(u, false))
+		}
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// registry records the host of an index or registry URL.
+func (a *analyzer) registry(opts []opt, names ...string) {
+	for _, f := range optVals(opts, names...) {
+		if !f.dyn {
+			a.host(hostOf(f.s, false))
+		}
+	}
+}
+
+// pkg handles package managers by their table.
 func (a *analyzer) pkg(e *env, name string, args []field) (bool, bool) {
-	var words []string
-	for j := 0; j < len(args); j++ {
-		f := args[j]
-		if f.dyn {
-			if len(words) == 0 {
-				a.unresolved(name + " with a subcommand that is not static")
-				return false, false
-			}
-			continue
-		}
-		if strings.HasPrefix(f.s, "-") {
-			if name == "pacman" && (strings.HasPrefix(f.s, "-S") || strings.HasPrefix(f.s, "-U")) {
-				words = append(words, "install")
-			}
-			if name == "npm" && (f.s == "--prefix" || f.s == "-C") || name == "yarn" && f.s == "--cwd" {
-				j++
-			}
-			continue
-		}
-		words = append(words, f.s)
+	if n, ok := pkgAliases[name]; ok {
+		name = n
 	}
-	verb := ""
-	if len(words) > 0 {
-		verb = words[0]
+	m, ok := managers[name]
+	if !ok {
+		a.class(action.PackageInstall)
+		return false, true
 	}
-	install := map[string]bool{"install": true, "i": true, "in": true, "add": true, "ci": true, "isntall": true,
-		"reinstall": true, "upgrade": true, "update": true, "up": true, "sync": true, "require": true, "get": true, "dlx": true, "x": true, "exec": true}
+	opts, ops := scan(args, m.short, m.long, false)
+	a.registry(opts, "--registry", "-i", "--index-url", "--extra-index-url", "--index", "--default-index", "-f", "--find-links")
+	if name == "pip" {
+		for _, f := range optVals(opts, "-r", "--requirement", "-c", "--constraint") {
+			a.path(e, f, action.Read)
+		}
+	}
+	if name == "conda" {
+		for _, f := range optVals(opts, "--file") {
+			a.path(e, f, action.Read)
+		}
+	}
+	if len(ops) > 0 && ops[0].dyn {
+		a.unresolved(name + " with a subcommand that is not static")
+		a.class(action.PackageInstall)
+		return false, false
+	}
+	kind, verbName := m.bare, ""
+	var rest []field
+	if len(ops) > 0 {
+		verbName, rest = ops[0].s, ops[1:]
+		k, ok := m.verbs[verbName]
+		if !ok {
+			k = m.other
+		}
+		kind = k
+	} else {
+		// A verb may be given as an option: apt --version, pacman -S.
+		for _, o := range opts {
+			if k, ok := m.verbs[o.name]; ok {
+				kind = k
+			}
+		}
+	}
 	switch name {
-	case "yarn", "pnpm", "bun":
-		if verb == "" && name == "yarn" {
-			verb = "install"
+	case "npm", "pnpm":
+		if verbName == "config" || verbName == "c" {
+			if len(rest) > 0 && !rest[0].dyn && (rest[0].s == "set" || rest[0].s == "delete" || rest[0].s == "edit" || rest[0].s == "fix") {
+				a.npmrc(e, opts)
+				return false, true
+			}
 		}
-	case "uv":
-		if verb == "pip" && len(words) > 1 {
-			verb = words[1]
-		}
-		if verb == "run" || verb == "tool" {
-			a.flag(action.FlagRunsCode)
-			a.class(action.PackageInstall)
+		if verbName == "set" {
+			a.npmrc(e, opts)
 			return false, true
+		}
+		if verbName == "version" && len(rest) > 0 {
+			kind = vRun // bumps the version and runs the version scripts
+		}
+		if verbName == "init" && (len(rest) == 0 || name == "pnpm") {
+			return false, true // writes package.json
+		}
+		if name == "npm" && (verbName == "exec" || verbName == "x") {
+			return a.fetchRun(e, after(args, verbName), "pcw", npxPkg...)
+		}
+		if name == "pnpm" && verbName == "dlx" {
+			return a.fetchRun(e, after(args, verbName), "c", npxPkg...)
+		}
+		if verbName == "audit" && hasAny(rest, "fix") {
+			kind = vInstall
+		}
+		if verbName == "cache" && hasAny(rest, "add") {
+			kind = vInstall
+		}
+	case "yarn":
+		switch verbName {
+		case "dlx":
+			return a.fetchRun(e, after(args, verbName), "p", npxPkg...)
+		case "workspace":
+			if r := after(args, verbName); len(r) > 1 {
+				return a.pkg(e, name, r[1:])
+			}
+		case "global":
+			if len(rest) > 0 {
+				a.class(action.PackageInstall)
+				a.pkgName(rest[1:]...)
+				return false, true
+			}
+		case "config":
+			if hasAny(rest, "set", "unset", "delete") {
+				kind = vWrite
+			}
+		case "set":
+			kind = vInstall // yarn set version downloads yarn
+		case "npm":
+			if !hasAny(rest, "publish", "login", "logout", "tag") {
+				kind = vKnown
+			}
+		}
+	case "bun":
+		if verbName == "x" {
+			return a.fetchRun(e, after(args, verbName), "p", npxPkg...)
+		}
+		if kind == vRun {
+			return a.interp(e, "bun", "bun", args)
 		}
 	case "pipx":
-		if verb == "run" {
-			a.flag(action.FlagRunsCode)
+		if verbName == "run" {
+			return a.fetchRun(e, after(args, verbName), "", "--spec")
+		}
+	case "gem":
+		if verbName == "exec" {
+			return a.fetchRun(e, after(args, verbName), "gv", "-g", "--gem")
+		}
+	case "poetry", "pdm":
+		if verbName == "run" {
+			_, cmd := scan(after(args, verbName), "", nil, true)
+			if len(cmd) == 0 {
+				return false, true
+			}
+			return false, a.inner(e, cmd, nil, false)
+		}
+		if verbName == "self" || verbName == "source" {
+			if !hasAny(rest, "add", "install", "update", "lock", "sync", "remove") {
+				kind = vKnown
+			}
+		}
+	case "conda", "mamba", "micromamba":
+		if verbName == "run" {
+			_, cmd := scan(after(args, verbName), "np", []string{"name", "prefix", "cwd"}, true)
+			if len(cmd) == 0 {
+				return false, true
+			}
+			return false, a.inner(e, cmd, nil, false)
+		}
+		if verbName == "env" && !hasAny(rest, "create", "update", "remove") {
+			kind = vKnown
+		}
+	case "pip":
+		if verbName == "config" && hasAny(rest, "set", "unset", "edit") {
+			kind = vWrite
+		}
+		for _, f := range optVals(opts, "-e", "--editable") {
+			a.pkgName(f)
+		}
+	case "composer":
+		if verbName == "global" && len(rest) > 0 {
+			return a.pkg(e, name, after(args, verbName))
+		}
+		if verbName == "create-project" {
+			a.flag(action.FlagRunsCode) // its scripts run
+		}
+	case "brew":
+		if verbName == "services" && hasAny(rest, "list", "info") {
+			kind = vKnown
+		}
+	case "corepack":
+		if kind == vFetchRun {
+			// corepack pnpm …: fetches the manager and runs it.
 			a.class(action.PackageInstall)
+			a.flag(action.FlagRunsCode)
+			a.pkgName(ops[0])
+			if mm := strings.SplitN(verbName, "@", 2)[0]; mm == "npm" || mm == "pnpm" || mm == "yarn" {
+				return a.pkg(e, mm, after(args, verbName))
+			}
 			return false, true
 		}
-	case "cargo":
-		switch verb {
-		case "install", "add":
-			a.class(action.PackageInstall)
-		case "build", "run", "test", "bench", "check", "clippy", "doc":
-			a.flag(action.FlagRunsCode)
-		}
-		return false, true
-	case "npm":
-		if verb == "exec" || verb == "x" {
-			a.class(action.PackageInstall)
-			a.flag(action.FlagRunsCode)
-			return false, true
+	case "cpanm":
+		a.pkgName(ops...)
+	case "rustup":
+		if r := after(args, verbName); verbName == "run" && len(r) > 1 {
+			return false, a.inner(e, r[1:], nil, false)
 		}
 	}
-	if install[verb] {
+	switch kind {
+	case vInstall:
 		a.class(action.PackageInstall)
-		if verb == "dlx" || verb == "x" || verb == "exec" {
-			a.flag(action.FlagRunsCode)
+		a.pkgName(rest...)
+	case vFetchRun:
+		return a.fetchRun(e, rest, "p", npxPkg...)
+	case vCreate:
+		if len(rest) == 0 || rest[0].dyn || strings.HasPrefix(rest[0].s, "-") {
+			if len(rest) > 0 && rest[0].dyn {
+				a.class(action.PackageInstall)
+				a.flag(action.FlagRunsCode)
+				a.pkgName(rest[0])
+			}
+			return false, true
 		}
-		return false, true
-	}
-	switch verb {
-	case "run", "run-script", "test", "t", "start", "exec", "build", "rebuild", "restart", "stop":
+		a.class(action.PackageInstall)
 		a.flag(action.FlagRunsCode)
+		a.pkgName(field{s: createPkg(rest[0].s)})
+	case vRun:
+		a.flag(action.FlagRunsCode)
+	case vPublish:
+		a.class(action.NetworkEgress)
+	case vWrite:
 		return false, true
-	case "list", "ls", "show", "info", "view", "outdated", "search", "help", "--version", "version", "freeze", "why", "config", "audit", "doctor":
+	case vKnown:
 		return false, true
-	}
-	if (name == "yarn" || name == "pnpm" || name == "bun") && verb != "" {
-		a.flag(action.FlagRunsCode) // yarn <script>
 	}
 	return false, true
 }
 
-func packagePrograms() map[string]handler {
-	m := map[string]handler{}
-	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.pkg(e, c.name, c.args) },
-		"npm", "yarn", "pnpm", "pip", "pip3", "pipx", "uv", "poetry", "cargo", "apt", "apt-get", "aptitude",
-		"brew", "gem", "composer", "conda", "mamba", "dnf", "yum", "apk", "pacman", "snap", "zypper", "port", "nix-env")
-	claim(m, func(a *analyzer, e *env, c call) (bool, bool) {
+// createPkg names the package npm init NAME runs: create-NAME, or for a
+// scope @s/create, @s/create-NAME.
+func createPkg(s string) string {
+	if strings.HasPrefix(s, "@") {
+		scope, n, ok := strings.Cut(s, "/")
+		if !ok {
+			return scope + "/create"
+		}
+		return scope + "/create-" + n
+	}
+	if strings.Contains(s, "/") || strings.Contains(s, ":") {
+		return s // a git repository or a path
+	}
+	name, ver, _ := strings.Cut(s, "@")
+	if ver != "" {
+		return "create-" + name + "@" + ver
+	}
+	return "create-" + name
+}
+
+// npmrc records what npm config set writes: the user's ~/.npmrc, or with
+// --location=project the project's, --global the global npmrc.
+func (a *analyzer) npmrc(e *env, opts []opt) {
+	for _, f := range optVals(opts, "--userconfig") {
+		a.path(e, f, action.Write)
+		return
+	}
+	loc := ""
+	for _, f := range optVals(opts, "--location") {
+		loc = f.s
+	}
+	switch {
+	case loc == "project":
+		a.pathStr(e, ".npmrc", action.Write, false)
+	case loc == "global" || hasOpt(opts, "-g", "--global"):
+		a.pathStr(e, "/usr/local/etc/npmrc", action.Write, false)
+	case a.home() != "":
+		a.pathStr(e, a.home()+"/.npmrc", action.Write, false)
+	default:
+		a.unresolved("npm config set writes ~/.npmrc and the home is not known")
+	}
+}
+
+// fetchRun handles a command that fetches a package and runs it: npx,
+// bunx, pnpm dlx, yarn dlx, npm exec, uvx, pipx run, gem exec. Options
+// end at the first operand, the package, or the command when an option
+// (pkgOpts: -p, --package, --from, --spec) names the packages; -c and
+// --call run a command line, analysed as one.
+func (a *analyzer) fetchRun(e *env, args []field, short string, pkgOpts ...string) (bool, bool) {
+	a.class(action.PackageInstall)
+	a.flag(action.FlagRunsCode)
+	long := []string{"package", "call", "registry", "cache", "userconfig", "prefix", "from", "with", "with-requirements",
+		"with-editable", "python", "index", "index-url", "extra-index-url", "default-index", "spec", "workspace",
+		"node-options", "shell", "pip-args", "gem", "version", "constraints", "overrides", "build-constraints"}
+	opts, ops := scan(args, short, long, true)
+	a.registry(opts, "--registry", "--index", "--index-url", "--extra-index-url", "--default-index")
+	named := optVals(opts, pkgOpts...)
+	a.pkgName(named...)
+	a.pkgName(optVals(opts, "--with", "--with-editable")...)
+	if calls := optVals(opts, "-c", "--call"); len(calls) > 0 && slices.Contains(pkgOpts, "--package") {
+		for _, c := range calls {
+			a.shellString(e, []field{c})
+		}
+		return false, true
+	}
+	if len(ops) > 0 && len(named) == 0 {
+		a.pkgName(ops[0])
+		if ops[0].dyn {
+			a.unresolved("the package to fetch and run is not static: " + ops[0].s)
+		}
+	}
+	return false, true
+}
+
+// npxPkg are the options of the JavaScript runners that name packages.
+var npxPkg = []string{"-p", "--package"}
+
+// uv handles uv: uv pip is pip, uv tool run is uvx, uv run runs the
+// project (after syncing its environment) and the command it is given.
+func (a *analyzer) uv(e *env, args []field) (bool, bool) {
+	opts, ops := scan(args, "pwr", uvLong, false)
+	a.registry(opts, "--index", "--index-url", "--extra-index-url", "--default-index", "--find-links", "--publish-url")
+	if len(ops) == 0 {
+		return false, true
+	}
+	if ops[0].dyn {
+		a.unresolved("uv with a subcommand that is not static")
+		return false, false
+	}
+	sub, rest := ops[0].s, ops[1:]
+	return a.uvSub(e, args, opts, sub, rest)
+}
+
+// uvLong are uv's long options that take a value.
+var uvLong = []string{"directory", "project", "python", "cache-dir", "config-file", "color",
+	"index", "index-url", "extra-index-url", "default-index", "find-links", "with", "with-requirements", "with-editable",
+	"package", "group", "extra", "env-file", "from", "script", "only-group", "no-group", "refresh-package",
+	"reinstall-package", "upgrade-package", "python-platform", "exclude-newer", "prerelease", "resolution",
+	"index-strategy", "keyring-provider", "link-mode", "output-file", "optional", "rev",
+	"tag", "branch", "publish-url", "username", "password", "token", "trusted-publishing", "build-constraint",
+	"constraint", "override", "requirement", "allow-insecure-host"}
+
+func (a *analyzer) uvSub(e *env, args []field, opts []opt, sub string, rest []field) (bool, bool) {
+	word := func(i int) string {
+		if i < len(rest) && !rest[i].dyn {
+			return rest[i].s
+		}
+		return ""
+	}
+	switch sub {
+	case "pip":
+		switch word(0) {
+		case "install", "sync", "uninstall":
+			a.class(action.PackageInstall)
+			a.pkgName(rest[1:]...)
+			for _, f := range optVals(opts, "-r", "--requirement") {
+				a.path(e, f, action.Read)
+			}
+		case "compile":
+			a.class(action.NetworkEgress)
+		case "list", "show", "freeze", "tree", "check", "":
+		default:
+			a.class(action.PackageInstall)
+		}
+	case "tool":
+		switch word(0) {
+		case "run":
+			return a.fetchRun(e, after(after(args, "tool"), "run"), "pw", "--from")
+		case "list", "dir", "":
+		default:
+			a.class(action.PackageInstall)
+			if len(rest) > 1 {
+				a.pkgName(rest[1:]...)
+			}
+		}
+	case "add", "remove", "sync", "lock", "venv", "self", "python", "export":
+		if sub != "export" && !(sub == "python" && (word(0) == "list" || word(0) == "find" || word(0) == "dir")) {
+			a.class(action.PackageInstall)
+		}
+		if sub == "add" {
+			a.pkgName(rest...)
+		}
+	case "run":
+		a.class(action.PackageInstall) // syncs the environment first
+		a.flag(action.FlagRunsCode)
+		a.pkgName(optVals(opts, "--with", "--with-editable")...)
+		_, cmd := scan(after(args, "run"), "pw", uvLong, true)
+		if len(cmd) > 0 && !cmd[0].dyn && !strings.HasSuffix(cmd[0].s, ".py") {
+			return false, a.inner(e, cmd, nil, false)
+		}
+	case "publish":
+		a.class(action.NetworkEgress)
+	case "build":
+		a.flag(action.FlagRunsCode)
+	case "tree", "version", "help", "cache", "init", "--version", "-V", "generate-shell-completion", "format":
+		if sub == "cache" && word(0) == "clean" || sub == "init" || sub == "format" {
+			return false, true
+		}
+	default:
+		a.class(action.PackageInstall)
+	}
+	return false, true
+}
+
+// pacman handles pacman and the AUR helpers that share its options
+// (yay, paru): -S, -U, -R and -D change the system, except the -S queries
+// (-Ss, -Si, -Sl, -Sg, -Sp without -y or -u); -Q and -F only read, except
+// -Fy.
+func (a *analyzer) pacman(e *env, name string, args []field) (bool, bool) {
+	op := ""
+	var pkgs []field
+	for _, f := range args {
+		switch {
+		case f.dyn:
+			pkgs = append(pkgs, f)
+		case strings.HasPrefix(f.s, "--"):
+			switch f.s {
+			case "--sync":
+				op += "S"
+			case "--upgrade":
+				op += "U"
+			case "--remove":
+				op += "R"
+			case "--database":
+				op += "D"
+			case "--query":
+				op += "Q"
+			case "--files":
+				op += "F"
+			case "--refresh":
+				op += "y"
+			case "--sysupgrade":
+				op += "u"
+			case "--search":
+				op += "s"
+			case "--info":
+				op += "i"
+			case "--list":
+				op += "l"
+			}
+		case strings.HasPrefix(f.s, "-"):
+			op += f.s[1:]
+		default:
+			pkgs = append(pkgs, f)
+		}
+	}
+	if op == "" && (name == "yay" || name == "paru") {
+		op = "Syu" // yay alone updates the system
+		if len(pkgs) > 0 {
+			op = "S" // yay NAME: search and install
+		}
+	}
+	install := false
+	switch {
+	case strings.ContainsAny(op, "URD"):
+		install = true
+	case strings.Contains(op, "S"):
+		install = strings.ContainsAny(op, "yu") || !strings.ContainsAny(op, "silgpc")
+	case strings.Contains(op, "F"):
+		install = strings.Contains(op, "y")
+	case strings.Contains(op, "Q"), strings.Contains(op, "V"), strings.Contains(op, "h"), strings.Contains(op, "T"):
+	default:
+		install = true
+	}
+	if install {
+		a.class(action.PackageInstall)
+		a.pkgName(pkgs...)
+	}
+	return false, true
+}
+
+// nixEnv handles nix-env: -i, -u, -e, --set and the generation commands
+// change the profile; -q queries it.
+func (a *analyzer) nixEnv(e *env, args []field) (bool, bool) {
+	opts, ops := scan(args, "fpAI", []string{"file", "profile", "attr", "include", "arg", "argstr", "option"}, false)
+	if hasOpt(opts, "-q", "--query", "--list-generations", "--version", "--help", "-h") &&
+		!hasOpt(opts, "-i", "--install", "-u", "--upgrade", "-e", "--uninstall", "--set") {
+		return false, true
+	}
+	a.class(action.PackageInstall)
+	a.pkgName(ops...)
+	a.pkgName(optVals(opts, "-A", "--attr")...)
+	return false, true
+}
+
+// nix handles the nix command: nix profile install changes the profile,
+// nix run and nix shell fetch a package and run it, nix develop runs the
+// project's shell.
+func (a *analyzer) nix(e *env, args []field) (bool, bool) {
+	opts, ops := scan(args, "cfI", []string{"command", "file", "include", "option", "extra-experimental-features",
+		"experimental-features", "override-input", "profile", "store", "eval-store", "arg", "argstr", "expr"}, false)
+	if len(ops) == 0 {
+		return false, true
+	}
+	if ops[0].dyn {
+		a.unresolved("nix with a subcommand that is not static")
+		return false, false
+	}
+	sub, rest := ops[0].s, ops[1:]
+	switch sub {
+	case "profile":
+		if len(rest) > 0 && !rest[0].dyn && (rest[0].s == "list" || rest[0].s == "history" || rest[0].s == "diff-closures") {
+			return false, true
+		}
+		a.class(action.PackageInstall)
+		if len(rest) > 1 {
+			a.pkgName(rest[1:]...)
+		}
+	case "run", "shell", "develop", "bundle":
 		a.class(action.PackageInstall)
 		a.flag(action.FlagRunsCode)
+		// nix shell PKGS -c CMD, nix run PKG -- ARGS.
+		var pkgs []field
+		for _, f := range after(args, sub) {
+			if !f.dyn && (f.s == "--" || f.s == "-c" || f.s == "--command") {
+				break
+			}
+			if f.dyn || !strings.HasPrefix(f.s, "-") {
+				pkgs = append(pkgs, f)
+			}
+		}
+		if sub == "run" && len(pkgs) > 0 {
+			pkgs = pkgs[:1] // nix run PKG ARGS…
+		}
+		a.pkgName(pkgs...)
+		if cmd := optVals(opts, "-c", "--command"); len(cmd) > 0 && sub != "run" {
+			for j, f := range args {
+				if !f.dyn && (f.s == "-c" || f.s == "--command") && j+1 < len(args) {
+					return false, a.inner(e, args[j+1:], nil, false)
+				}
+			}
+		}
+	case "build", "copy", "upgrade-nix", "flake", "registry", "store", "daemon":
+		if sub == "flake" && len(rest) > 0 && !rest[0].dyn && (rest[0].s == "show" || rest[0].s == "metadata" || rest[0].s == "info") {
+			return false, true
+		}
+		a.class(action.PackageInstall)
+	case "repl", "eval", "fmt", "edit":
+		a.flag(action.FlagRunsCode)
+	case "search", "show-config", "config", "path-info", "log", "why-depends", "hash", "--version", "help", "show-derivation", "derivation", "print-dev-env":
+	default:
+		a.flag(action.FlagRunsCode)
+	}
+	return false, true
+}
+
+// deno handles deno: its package verbs, deno run of a URL or a registry
+// package (npm:, jsr:), which fetches a package and runs it, and
+// everything else as the runtime.
+func (a *analyzer) deno(e *env, args []field) (bool, bool) {
+	_, ops := scan(args, "cL", []string{"config", "import-map", "lock", "cert", "location", "seed", "log-level",
+		"v8-flags", "inspect", "inspect-brk", "inspect-wait", "env-file", "ext", "preload", "conditions", "node-modules-dir"}, true)
+	if len(ops) == 0 {
+		return a.interp(e, "deno", "deno", args)
+	}
+	if ops[0].dyn {
+		a.unresolved("deno with a subcommand that is not static")
+		return false, false
+	}
+	sub, rest := ops[0].s, ops[1:]
+	switch sub {
+	case "install", "i", "add", "remove", "rm", "uninstall", "outdated", "upgrade", "update":
+		if sub == "outdated" && !hasAny(rest, "--update", "-u") {
+			return false, true
+		}
+		a.class(action.PackageInstall)
+		a.pkgName(rest...)
 		return false, true
-	}, "npx", "pnpx", "bunx", "uvx")
+	case "publish":
+		a.class(action.NetworkEgress)
+		return false, true
+	case "x":
+		return a.fetchRun(e, after(args, "x"), "", "--package")
+	case "run", "serve", "compile":
+		_, rops := scan(rest, "cL", []string{"config", "import-map", "lock", "cert", "location", "seed", "log-level",
+			"v8-flags", "inspect", "inspect-brk", "inspect-wait", "env-file", "ext", "preload", "conditions", "output",
+			"target", "include", "node-modules-dir", "port", "host"}, true)
+		if len(rops) > 0 {
+			a.denoTarget(rops[0])
+		}
+	default:
+		a.denoTarget(ops[0])
+	}
+	return a.interp(e, "deno", "deno", args)
+}
+
+// denoTarget records a script deno fetches: a URL or npm:/jsr:.
+func (a *analyzer) denoTarget(f field) {
+	s := f.s
+	if f.dyn {
+		return
+	}
+	if strings.Contains(s, "://") || strings.HasPrefix(s, "npm:") || strings.HasPrefix(s, "jsr:") {
+		a.class(action.PackageInstall)
+		a.flag(action.FlagRunsCode)
+		a.pkgName(f)
+		a.host(hostOf(s, false))
+	}
+}
+
+func packagePrograms() map[string]handler {
+	m := map[string]handler{}
+	for n := range managers {
+		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.pkg(e, c.name, c.args) }
+	}
+	for n := range pkgAliases {
+		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.pkg(e, c.name, c.args) }
+	}
+	m["cargo"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.cargo(e, c.args) }
+	m["bun"] = func(a *analyzer, e *env, c call) (bool, bool) {
+		b := managers["bun"]
+		_, ops := scan(c.args, b.short, b.long, true)
+		if len(ops) > 0 && ops[0].dyn {
+			a.unresolved("bun with a subcommand that is not static")
+			return false, false
+		}
+		if len(ops) > 0 {
+			if k, ok := b.verbs[ops[0].s]; ok && k != vRun && k != vKnown {
+				return a.pkg(e, "bun", c.args)
+			}
+			switch ops[0].s {
+			case "pm", "outdated", "info", "audit":
+				return false, true
+			case "exec":
+				// bun exec "CMD": Bun's shell runs a command line.
+				if len(ops) > 1 {
+					a.shellString(e, ops[1:2])
+				}
+				return false, true
+			case "run":
+				// bun run FILE runs a file, bun run NAME a script.
+				if r := after(c.args, "run"); len(r) > 0 && (r[0].dyn || strings.ContainsAny(r[0].s, "./") || strings.HasPrefix(r[0].s, "-")) {
+					return a.interp(e, "bun", "bun", r)
+				}
+				a.flag(action.FlagRunsCode)
+				return false, true
+			case "test", "build", "repl", "init", "upgrade", "dev", "start":
+				a.flag(action.FlagRunsCode)
+				if ops[0].s == "upgrade" {
+					a.class(action.PackageInstall)
+				}
+				return false, true
+			}
+		}
+		return a.interp(e, "bun", "bun", c.args)
+	}
+	m["deno"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.deno(e, c.args) }
+	m["uv"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.uv(e, c.args) }
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.pacman(e, c.name, c.args) }, "pacman", "yay", "paru")
+	m["nix-env"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.nixEnv(e, c.args) }
+	m["nix"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.nix(e, c.args) }
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) {
+		return a.fetchRun(e, c.args, "pcw", npxPkg...)
+	}, "npx", "pnpx", "bunx")
+	m["uvx"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.fetchRun(e, c.args, "pw", "--from") }
 	return m
+}
+
+// cargoVerbs are what cargo's subcommands do. Building, testing, running
+// and checking run the build scripts (build.rs) and procedural macros of
+// the project and of every dependency: runs_code. A subcommand cargo does
+// not know runs the plugin cargo-NAME: runs_code.
+var cargoVerbs = vt(vInstall, "add install remove rm uninstall update up fetch generate-lockfile vendor",
+	vRun, "build b run r test t bench check c clippy doc d fix rustc rustdoc miri nextest llvm-cov tarpaulin "+
+		"expand watch package",
+	vPublish, "publish login logout owner yank",
+	vKnown, "search tree metadata version help locate-project pkgid verify-project read-manifest report info "+
+		"-V --version -h --help --list",
+	vWrite, "fmt init new")
+
+// cargo handles cargo: cargo add and install name their crates (and
+// --git their repository), --config may set a runner or a wrapper that
+// runs a program, and +TOOLCHAIN is not a subcommand.
+func (a *analyzer) cargo(e *env, args []field) (bool, bool) {
+	opts, ops := scan(args, "pjFZCm", []string{"manifest-path", "package", "jobs", "features", "target", "target-dir",
+		"bin", "example", "test", "bench", "profile", "config", "color", "message-format", "git", "branch", "tag", "rev",
+		"path", "registry", "index", "version", "vers", "root", "lockfile-path", "rename", "exclude", "artifact-dir"}, false)
+	for len(ops) > 0 && !ops[0].dyn && strings.HasPrefix(ops[0].s, "+") {
+		ops = ops[1:]
+	}
+	if hasOpt(opts, "--config", "-Z") {
+		a.flag(action.FlagRunsCode) // target.*.runner, build.rustc-wrapper
+	}
+	if len(ops) == 0 {
+		for _, o := range opts {
+			if k, ok := cargoVerbs[o.name]; ok && k == vKnown {
+				return true, true
+			}
+		}
+		return false, true
+	}
+	if ops[0].dyn {
+		a.unresolved("cargo with a subcommand that is not static")
+		return false, false
+	}
+	sub := ops[0].s
+	kind, ok := cargoVerbs[sub]
+	if !ok {
+		kind = vRun
+	}
+	switch kind {
+	case vInstall:
+		a.class(action.PackageInstall)
+		if sub == "add" || sub == "install" {
+			a.pkgName(ops[1:]...)
+			for _, f := range optVals(opts, "--git") {
+				a.pkgName(f)
+				if !f.dyn {
+					a.host(hostOf(f.s, false))
+				}
+			}
+			a.registry(opts, "--index")
+		}
+		if sub == "install" {
+			a.flag(action.FlagRunsCode) // builds the crate: its build script runs
+		}
+	case vRun:
+		a.flag(action.FlagRunsCode)
+	case vPublish:
+		a.class(action.NetworkEgress)
+		if sub == "publish" {
+			a.flag(action.FlagRunsCode) // verifies by building
+		}
+	case vKnown:
+		return sub != "search" && sub != "info" && sub != "report", true
+	}
+	return false, true
 }

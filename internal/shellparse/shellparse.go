@@ -91,6 +91,13 @@ type Analysis struct {
 	Paths []Path
 	// Hosts contacted, lower case; Refs pushed, as written.
 	Hosts, Refs []string
+	// Packages names the packages a package manager installs, or fetches
+	// and runs (npx prettier, pip install requests, go run x@v1), as
+	// written on the command line, version and registry prefix included
+	// (prettier@3, npm:cowsay, github:u/r): a rule may allow a named
+	// package. A requirements or lock file installs packages that are not
+	// named here.
+	Packages []string `json:",omitempty"`
 	// Flags, in the order of DESIGN.md §6.
 	Flags []action.Flag
 	// ReadOnly is true when every invocation is a known read-only command
@@ -172,6 +179,7 @@ type analyzer struct {
 	pathSeen map[Path]int // index in paths, by Path without Recursive
 	hosts    []string
 	refs     []string
+	pkgs     []string
 	notRO    bool
 	why      string
 	funcs    map[string]*syntax.Stmt
@@ -335,7 +343,7 @@ func (a *analyzer) ref(r string) {
 }
 
 func (a *analyzer) result() *Analysis {
-	an := &Analysis{Invocations: a.inv, Paths: a.paths, Hosts: a.hosts, Refs: a.refs, Unresolved: a.why}
+	an := &Analysis{Invocations: a.inv, Paths: a.paths, Hosts: a.hosts, Refs: a.refs, Packages: a.pkgs, Unresolved: a.why}
 	a.classes |= 1 << action.ProcessSpawn
 	for _, c := range action.Classes() {
 		if a.classes&(1<<c) != 0 {
@@ -456,6 +464,9 @@ func (a *analyzer) addPath(p string, acc action.Access, rec bool) {
 // (DESIGN.md §5). Package pathguard makes the authoritative check on the
 // resolved path; this only classifies the read as secretAccess.
 func secretPath(p string) bool {
+	if strings.ContainsAny(p, "*?[") && globSecret(p) {
+		return true
+	}
 	l := strings.ToLower(p)
 	base := l[strings.LastIndexByte(l, '/')+1:]
 	for _, s := range []string{"/.ssh/", "/.gnupg/", "/.aws/credentials", "/.aws/config", "/.kube/",
@@ -483,7 +494,7 @@ func secretPath(p string) bool {
 	if strings.HasPrefix(l, "/proc/") && base == "environ" {
 		return true
 	}
-	return false
+	return secretName(l)
 }
 
 // union merges two candidate sets; nil (unknown) absorbs.

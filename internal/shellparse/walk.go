@@ -303,6 +303,7 @@ func (a *analyzer) redirects(e *env, rs []*syntax.Redirect) ([]Redirect, [][]str
 			var sub subInfo
 			if r.Hdoc != nil {
 				sub = a.substs(e, r.Hdoc)
+				a.secretWord(r.Hdoc)
 			}
 			body, static := a.docText(e, r.Hdoc)
 			e.stdin = stdinInfo{kind: stdinDoc, sub: sub, body: body, bodyStatic: static}

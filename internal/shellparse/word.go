@@ -15,6 +15,8 @@ package shellparse
 //     call or sh -c with arguments).
 //   - Every other expansion ($VAR, $(…), $((…)), globs) makes the field
 //     dynamic: its value is unknown and the source text stands in for it.
+//     Expanding a variable whose name looks secret ($GITHUB_TOKEN) is
+//     secretAccess (secrets.go).
 //     Command and process substitutions inside the word are walked as code
 //     first, because bash runs them whatever the word becomes.
 
@@ -192,6 +194,7 @@ func (a *analyzer) part(e *env, p syntax.WordPart, first bool, alts []piece, quo
 		}
 		return alts
 	case *syntax.ParamExp:
+		a.secretParam(p)
 		if v, ok := e.param(a, p); ok {
 			return appendAll(alts, v)
 		}
