@@ -7,7 +7,9 @@ package shellparse
 // move, delete and pack files.
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/action"
@@ -93,6 +95,7 @@ func (a *analyzer) copy(e *env, name string, args []field) (bool, bool) {
 		for _, d := range dest {
 			a.path(e, d, action.Write)
 		}
+		a.recordLinks(e, ops, dest, sym, hasOpt(opts, "-t", "--target-directory") || len(ops) > 1)
 		return false, true
 	}
 	rec := false
@@ -153,7 +156,7 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 		}
 		opts, ops := scan(rest, "fCbHKNTVXg", []string{"file", "directory", "exclude", "files-from", "use-compress-program", "to-command", "info-script", "new-volume-script", "checkpoint-action"}, false)
 		for _, o := range opts {
-			mode += strings.TrimPrefix(o.name, "-")
+			mode += tarMode(o.name)
 		}
 		file = append(file, optVals(opts, "-f", "--file")...)
 		if d := optVals(opts, "-C", "--directory"); len(d) > 0 {
@@ -163,7 +166,7 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 			a.flag(action.FlagRunsCode)
 		}
 		switch {
-		case strings.ContainsAny(mode, "cru") || strings.Contains(mode, "-create") || strings.Contains(mode, "-append"):
+		case strings.ContainsAny(mode, "cruA"):
 			for _, f := range file {
 				a.path(e, f, action.Write)
 			}
@@ -178,7 +181,7 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 				a.path(e, f, action.Read)
 			}
 			return false, true
-		case strings.Contains(mode, "x") || strings.Contains(mode, "-extract") || strings.Contains(mode, "-get"):
+		case strings.Contains(mode, "x"):
 			for _, f := range file {
 				a.path(e, f, action.Read)
 			}
@@ -243,10 +246,51 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 	return acc == action.Read, true
 }
 
+// tarMode returns the operation letters an option of tar stands for:
+// the letter of a short option, the letter of a long operation
+// (--create is c), nothing for other long options (--directory holds a
+// c and an r, and is no operation).
+func tarMode(name string) string {
+	if !strings.HasPrefix(name, "--") {
+		return strings.TrimPrefix(name, "-")
+	}
+	switch name {
+	case "--create":
+		return "c"
+	case "--append":
+		return "r"
+	case "--update":
+		return "u"
+	case "--concatenate", "--catenate":
+		return "A"
+	case "--extract", "--get":
+		return "x"
+	case "--list":
+		return "t"
+	case "--diff", "--compare":
+		return "d"
+	case "--delete":
+		return "r" // rewrites the archive
+	}
+	return ""
+}
+
 func filePrograms() map[string]handler {
 	m := map[string]handler{}
 	claim(m, (*analyzer).rmCmd, "rm", "rmdir", "unlink", "shred", "srm")
-	claim(m, (*analyzer).touchCmd, "touch", "mkdir", "truncate", "mkfifo", "mknod")
+	claim(m, (*analyzer).touchCmd, "touch", "mkdir", "mkfifo", "mknod")
+	m["truncate"] = (*analyzer).truncateCmd
+	m["fallocate"] = (*analyzer).fallocateCmd
+	claim(m, (*analyzer).mkfsCmd, "mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat",
+		"mkfs.fat", "mkfs.msdos", "mkfs.exfat", "mkfs.ntfs", "mkfs.f2fs", "mkfs.minix", "mkfs.bfs", "mkfs.cramfs",
+		"mke2fs", "mkswap", "mkdosfs", "mkntfs", "wipefs", "blkdiscard")
+	m["sponge"] = (*analyzer).teeCmd
+	m["patch"] = (*analyzer).patchCmd
+	m["crontab"] = (*analyzer).crontabCmd
+	claim(m, (*analyzer).atCmd, "at", "batch")
+	m["systemd-run"] = (*analyzer).systemdRun
+	m["systemctl"] = (*analyzer).systemctl
+	m["launchctl"] = (*analyzer).launchctl
 	claim(m, (*analyzer).chmodCmd, "chmod", "chown", "chgrp", "setfacl", "chattr")
 	m["tee"] = (*analyzer).teeCmd
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.copy(e, c.name, c.args) }, "cp", "mv", "install", "ln", "rsync", "scp")
@@ -296,7 +340,8 @@ func (a *analyzer) teeCmd(e *env, c call) (bool, bool) {
 	return false, true
 }
 
-// ddCmd reads if= and writes of=.
+// ddCmd reads if= and writes of=; writing a device (of=/dev/sda)
+// destroys what it held: fileDelete.
 func (a *analyzer) ddCmd(e *env, c call) (bool, bool) {
 	for _, f := range c.args {
 		if v, ok := strings.CutPrefix(f.s, "if="); ok && !f.dyn {
@@ -304,9 +349,391 @@ func (a *analyzer) ddCmd(e *env, c call) (bool, bool) {
 		}
 		if v, ok := strings.CutPrefix(f.s, "of="); ok && !f.dyn {
 			a.path(e, field{s: v}, action.Write)
+			if strings.HasPrefix(v, "/dev/") && !slices.Contains(notPaths, v) && !strings.HasPrefix(v, "/dev/fd/") {
+				a.class(action.FileDelete)
+				a.path(e, field{s: v}, action.Delete)
+			}
 		}
 		if f.dyn {
 			a.unresolved("dd with a dynamic operand")
+		}
+	}
+	return false, true
+}
+
+// maxLinkHops bounds how many links made earlier in the command one path
+// facet is followed through, and maxLinkFacets how many facets one path
+// adds so (a link into itself, ln -s x/y x, would add them forever).
+const (
+	maxLinkHops   = 8
+	maxLinkFacets = 32
+)
+
+// recordLinks remembers the links an ln makes, by absolute link path, so
+// that a later path under a link is also reported under what it points
+// to (ln -s /etc x && cp f x/passwd writes /etc/passwd). intoDir says
+// the destination is a directory the links are made in; otherwise the
+// destination is the link, or, if it is an existing directory, holds it:
+// both are recorded. A relative symbolic target is relative to the
+// link's directory; a hard link is the target file itself.
+func (a *analyzer) recordLinks(e *env, targets, dest []field, sym, intoDir bool) {
+	if len(dest) != 1 || dest[0].dyn || dest[0].glob {
+		return
+	}
+	dirs, ok := a.abs(e, dest[0].s)
+	if !ok {
+		return
+	}
+	for _, t := range targets {
+		if t.dyn || t.glob || t.s == "" {
+			continue
+		}
+		base := strings.TrimSuffix(t.s, "/")
+		base = base[strings.LastIndexByte(base, '/')+1:]
+		for _, d := range dirs {
+			var names []string
+			if !intoDir {
+				names = append(names, d)
+			}
+			if base != "" && base != "." && base != ".." {
+				names = append(names, join(d, base))
+			}
+			for _, n := range names {
+				n = strings.TrimSuffix(n, "/")
+				var to []string
+				switch {
+				case strings.HasPrefix(t.s, "/"):
+					to = []string{t.s}
+				case sym:
+					// Relative to the link's directory, as written and
+					// lexically cleaned: the cleaned form only adds a facet.
+					raw := join(path.Dir(n), t.s)
+					to = []string{raw, path.Clean(raw)}
+				default:
+					ps, ok := a.abs(e, t.s)
+					if !ok {
+						continue
+					}
+					to = ps
+				}
+				if a.links == nil {
+					a.links = map[string][]string{}
+				}
+				for _, q := range to {
+					q = strings.TrimSuffix(q, "/")
+					// A link to a path under itself is a loop the
+					// kernel refuses (ELOOP): nothing to follow.
+					if q != n && q != "" && !strings.HasPrefix(q, n+"/") && !slices.Contains(a.links[n], q) {
+						a.links[n] = append(a.links[n], q)
+					}
+				}
+			}
+		}
+	}
+}
+
+// throughLinks reports p once more for every link made earlier in the
+// command that p lies under, as the same path under the link's target.
+func (a *analyzer) throughLinks(p string, acc action.Access, rec bool) {
+	if len(a.links) == 0 || a.linkHops >= maxLinkHops {
+		return
+	}
+	if a.linkHops == 0 {
+		a.linkBudget = maxLinkFacets
+	}
+	a.linkHops++
+	defer func() { a.linkHops-- }()
+	for _, n := range slices.Sorted(maps.Keys(a.links)) {
+		rest, ok := strings.CutPrefix(p, n)
+		if !ok || rest != "" && rest[0] != '/' {
+			continue
+		}
+		for _, t := range a.links[n] {
+			if a.linkBudget <= 0 {
+				return
+			}
+			a.linkBudget--
+			a.addPath(t+rest, acc, rec)
+		}
+	}
+}
+
+// truncateCmd: truncate sets the size of every operand; what lay past
+// the new size is gone, so it is fileDelete like rm, whatever the size.
+func (a *analyzer) truncateCmd(e *env, c call) (bool, bool) {
+	opts, ops := scan(c.args, "sr", []string{"size", "reference"}, false)
+	a.class(action.FileDelete)
+	for _, f := range optVals(opts, "-r", "--reference") {
+		a.path(e, f, action.Read)
+	}
+	for _, f := range ops {
+		a.path(e, f, action.Write)
+		a.path(e, f, action.Delete)
+	}
+	return false, true
+}
+
+// fallocateCmd: fallocate allocates space in its operand; punching,
+// collapsing, zeroing or inserting a range destroys data: fileDelete.
+func (a *analyzer) fallocateCmd(e *env, c call) (bool, bool) {
+	opts, ops := scan(c.args, "ol", []string{"offset", "length"}, false)
+	del := hasOpt(opts, "-p", "--punch-hole", "-c", "--collapse-range", "-z", "--zero-range", "-i", "--insert-range")
+	if del {
+		a.class(action.FileDelete)
+	}
+	for _, f := range ops {
+		a.path(e, f, action.Write)
+		if del {
+			a.path(e, f, action.Delete)
+		}
+	}
+	return false, true
+}
+
+// mkfsCmd: mkfs*, mke2fs, mkswap, wipefs and blkdiscard destroy what the
+// device or image they are given held: fileDelete. Their option grammars
+// differ; every operand is reported, an option value read as one only
+// adds a facet.
+func (a *analyzer) mkfsCmd(e *env, c call) (bool, bool) {
+	a.class(action.FileDelete)
+	_, ops := scan(c.args, "", nil, false)
+	for _, f := range ops {
+		if !f.dyn && strings.Trim(f.s, "0123456789kKmMgGtTsb") == "" {
+			continue // a size or block count
+		}
+		a.path(e, f, action.Write)
+		a.path(e, f, action.Delete)
+	}
+	return false, true
+}
+
+// patchCmd: patch [-p N] [-d DIR] [-i PATCH] [-o OUT] [FILE [PATCH]]
+// writes the files the patch names, under DIR or the working directory
+// (GNU patch refuses names that leave it), or OUT, or FILE.
+func (a *analyzer) patchCmd(e *env, c call) (bool, bool) {
+	opts, ops := scan(c.args, "pdiorBzVDFgYY", []string{"strip", "directory", "input", "output", "reject-file", "prefix", "suffix",
+		"basename-prefix", "version-control", "ifdef", "fuzz", "get", "quoting-style", "backup-if-mismatch"}, false)
+	dry := hasOpt(opts, "--dry-run", "-C", "--check")
+	for _, f := range optVals(opts, "-i", "--input") {
+		a.path(e, f, action.Read)
+	}
+	if len(ops) > 1 {
+		a.path(e, ops[1], action.Read)
+	}
+	acc := action.Write
+	if dry {
+		acc = action.Read
+	}
+	switch {
+	case hasOpt(opts, "-o", "--output"):
+		for _, f := range optVals(opts, "-o", "--output") {
+			if f.s != "-" {
+				a.path(e, f, acc)
+			}
+		}
+	case len(ops) > 0:
+		a.path(e, ops[0], acc)
+	}
+	dir := optVals(opts, "-d", "--directory")
+	if len(dir) == 0 {
+		dir = []field{{s: "."}}
+	}
+	if !hasOpt(opts, "-o", "--output") && len(ops) == 0 {
+		for _, d := range dir {
+			a.path(e, d, acc)
+		}
+	}
+	if !dry {
+		for _, f := range optVals(opts, "-r", "--reject-file") {
+			a.path(e, f, action.Write)
+		}
+	}
+	return dry, true
+}
+
+// homePath records a path under the home directory, unresolved if the
+// home directory is not known.
+func (a *analyzer) homePath(e *env, rel string, acc action.Access) {
+	h := a.home()
+	if h == "" {
+		a.unresolved("the home directory is not known for ~/" + rel)
+		return
+	}
+	a.path(e, field{s: join(h, rel)}, acc)
+}
+
+// crontabDir is where crontab installs the user's table; the caller's
+// name is not known statically, the directory stands for it.
+const crontabDir = "/var/spool/cron/crontabs"
+
+// crontabCmd: crontab FILE, crontab - and crontab -e install the user's
+// table, which cron runs later outside any containment; -l lists it, -r
+// removes it.
+func (a *analyzer) crontabCmd(e *env, c call) (bool, bool) {
+	opts, ops := scan(c.args, "uTs", nil, false)
+	switch {
+	case hasOpt(opts, "-l", "-T"):
+		if hasOpt(opts, "-T") {
+			for _, f := range ops {
+				a.path(e, f, action.Read)
+			}
+		}
+		return true, true
+	case hasOpt(opts, "-r"):
+		a.class(action.FileDelete)
+		a.path(e, field{s: crontabDir}, action.Delete)
+		return false, true
+	}
+	if hasOpt(opts, "-u") {
+		a.flag(action.FlagPrivilegeEscalation)
+	}
+	for _, f := range ops {
+		a.path(e, f, action.Read)
+	}
+	a.path(e, field{s: crontabDir}, action.Write)
+	a.flag(action.FlagRunsCode)
+	a.flag(action.FlagBackground)
+	return false, true
+}
+
+// atJobs is where at and batch queue their jobs.
+const atJobs = "/var/spool/cron/atjobs"
+
+// atCmd: at and batch queue a job read from standard input or -f FILE,
+// run later outside any containment; -l lists, -r and -d remove, -c
+// prints.
+func (a *analyzer) atCmd(e *env, c call) (bool, bool) {
+	opts, _ := scan(c.args, "qft", nil, false)
+	switch {
+	case hasOpt(opts, "-l", "-c", "-V"):
+		return true, true
+	case hasOpt(opts, "-r", "-d"):
+		a.class(action.FileDelete)
+		a.path(e, field{s: atJobs}, action.Delete)
+		return false, true
+	}
+	for _, f := range optVals(opts, "-f") {
+		a.path(e, f, action.Read)
+	}
+	if s := e.stdin; s.kind == stdinDoc && s.bodyStatic {
+		// The job is a literal script: analyse it too.
+		a.code(e.fork(), s.body, true)
+	}
+	a.path(e, field{s: atJobs}, action.Write)
+	a.flag(action.FlagRunsCode)
+	a.flag(action.FlagBackground)
+	return false, true
+}
+
+// systemdRun: systemd-run [OPTIONS] CMD starts CMD as a transient unit,
+// detached from the caller and outside its containment: the command is
+// analysed, and the run is runs_code and background; a system unit needs
+// privilege; -H reaches another host.
+func (a *analyzer) systemdRun(e *env, c call) (bool, bool) {
+	opts, cmd := scan(c.args, "upEMHsd", []string{"unit", "property", "description", "slice", "setenv", "uid", "gid", "nice",
+		"machine", "host", "working-directory", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive",
+		"on-calendar", "on-timezone-change", "on-clock-change", "timer-property", "path-property", "socket-property",
+		"service-type", "expand-environment"}, true)
+	a.flag(action.FlagRunsCode)
+	a.flag(action.FlagBackground)
+	if !hasOpt(opts, "--user") || hasOpt(opts, "--uid", "--gid", "--system") {
+		a.flag(action.FlagPrivilegeEscalation)
+	}
+	for _, h := range optVals(opts, "-H", "--host") {
+		a.class(action.NetworkEgress)
+		a.host(remoteHost(h.s + ":"))
+	}
+	if hasOpt(opts, "--user") {
+		a.homePath(e, ".config/systemd/user", action.Write)
+	}
+	if len(cmd) > 0 {
+		a.inner(e, cmd, nil, true)
+	}
+	return false, true
+}
+
+// systemctlRead are the systemctl verbs that change nothing.
+var systemctlRead = map[string]bool{
+	"status": true, "show": true, "cat": true, "list-units": true, "list-unit-files": true, "list-timers": true,
+	"list-sockets": true, "list-dependencies": true, "list-jobs": true, "list-machines": true, "list-paths": true,
+	"list-automounts": true, "is-active": true, "is-enabled": true, "is-failed": true, "is-system-running": true,
+	"help": true, "get-default": true, "show-environment": true, "--version": true,
+}
+
+// systemctl: a verb that is not a read starts, stops or installs units,
+// whose code runs outside the caller's containment; enable, link, edit,
+// preset, mask and friends write the unit directory (~/.config/systemd/user
+// with --user, /etc/systemd/system otherwise).
+func (a *analyzer) systemctl(e *env, c call) (bool, bool) {
+	opts, ops := scan(c.args, "tpsHMnoP", []string{"type", "property", "signal", "host", "machine", "lines", "output", "root",
+		"kill-whom", "job-mode", "state", "what", "timestamp", "message", "boot-loader-entry", "boot-loader-menu", "reboot-argument"}, false)
+	for _, h := range optVals(opts, "-H", "--host") {
+		a.class(action.NetworkEgress)
+		a.host(remoteHost(h.s + ":"))
+	}
+	verb := ""
+	if len(ops) > 0 {
+		if ops[0].dyn {
+			a.unresolved("systemctl with a verb that is not static")
+			return false, false
+		}
+		verb = ops[0].s
+	}
+	if verb == "" || systemctlRead[verb] {
+		return len(optVals(opts, "-H", "--host")) == 0, true
+	}
+	a.flag(action.FlagRunsCode)
+	user := hasOpt(opts, "--user")
+	if !user {
+		a.flag(action.FlagPrivilegeEscalation)
+	}
+	switch verb {
+	case "enable", "reenable", "link", "edit", "preset", "preset-all", "mask", "unmask", "add-wants", "add-requires",
+		"set-property", "revert", "disable", "set-default", "set-environment", "import-environment":
+		if user {
+			a.homePath(e, ".config/systemd/user", action.Write)
+		} else {
+			a.path(e, field{s: "/etc/systemd/system"}, action.Write)
+		}
+	}
+	if verb == "link" || verb == "enable" {
+		for _, f := range ops[1:] {
+			if !f.dyn && strings.Contains(f.s, "/") {
+				a.path(e, f, action.Read)
+			}
+		}
+	}
+	return false, true
+}
+
+// launchctl: loading, bootstrapping, enabling or submitting a job makes
+// launchd run it later, outside the caller's containment.
+func (a *analyzer) launchctl(e *env, c call) (bool, bool) {
+	_, ops := scan(c.args, "", nil, true)
+	if len(ops) == 0 {
+		return false, true
+	}
+	if ops[0].dyn {
+		a.unresolved("launchctl with a subcommand that is not static")
+		return false, false
+	}
+	switch ops[0].s {
+	case "list", "print", "print-cache", "print-disabled", "blame", "help", "version", "error", "dumpstate", "getenv", "managerpid", "manageruid", "managername":
+		return true, true
+	case "submit":
+		rest := ops[1:]
+		for i, f := range rest {
+			if f.s == "--" {
+				a.inner(e, rest[i+1:], nil, true)
+				break
+			}
+		}
+	}
+	a.flag(action.FlagRunsCode)
+	a.flag(action.FlagBackground)
+	for _, f := range ops[1:] {
+		if !f.dyn && (strings.HasSuffix(f.s, ".plist") || strings.Contains(f.s, "/")) {
+			a.path(e, f, action.Read)
 		}
 	}
 	return false, true
