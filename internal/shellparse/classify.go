@@ -6,7 +6,7 @@ package shellparse
 // This file maps a normalised argv to classes, facets and flags
 // (DESIGN.md §6) through one table: every program name is claimed by
 // exactly one family, in its own file (interp.go, text.go, files.go,
-// findxargs.go, network.go, packages.go, build.go, git.go, builtins.go,
+// findxargs.go, network.go, remote.go, packages.go, build.go, git.go, builtins.go,
 // and the wrappers in invoke.go), and TestProgramsClaimedOnce keeps it
 // so. The rules:
 //
@@ -60,6 +60,7 @@ func families() []family {
 		{"text tools", textPrograms()},
 		{"file tools", filePrograms()},
 		{"network clients", networkPrograms()},
+		{"remote state", remotePrograms()},
 		{"package managers", packagePrograms()},
 		{"build tools", buildPrograms()},
 		{"git", gitPrograms()},
