@@ -303,7 +303,8 @@ func filePrograms() map[string]handler {
 // rmCmd: the deleting programs.
 func (a *analyzer) rmCmd(e *env, c call) (bool, bool) {
 	a.class(action.FileDelete)
-	_, ops := scan(c.args, "nsu", nil, false)
+	// shred -n N and -s SIZE take a value; -u is a flag.
+	_, ops := scan(c.args, "ns", []string{"iterations", "size", "random-source"}, false)
 	for _, f := range ops {
 		a.path(e, f, action.Delete)
 	}

@@ -22,31 +22,23 @@ func remotePrograms() map[string]handler {
 	m := map[string]handler{}
 	remote := func(h func(a *analyzer, e *env, c call) bool) handler {
 		return func(a *analyzer, e *env, c call) (bool, bool) {
-			if readOnlyRemote(c.args) {
-				return true, true
-			}
 			a.meta[c.i].fetch = true
 			a.class(action.NetworkEgress)
 			return false, h(a, e, c)
 		}
 	}
-	m["aws"] = func(a *analyzer, e *env, c call) (bool, bool) {
-		if readOnlyRemote(c.args) {
-			return true, true
-		}
-		return false, a.aws(e, c)
-	}
+	m["aws"] = func(a *analyzer, e *env, c call) (bool, bool) { return false, a.aws(e, c) }
 	m["gsutil"] = remote((*analyzer).gsutil)
 	m["gcloud"] = remote((*analyzer).gcloud)
 	m["rclone"] = remote((*analyzer).rclone)
 	m["az"] = remote((*analyzer).az)
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) {
-		ro, known := a.container(e, c)
-		if !ro {
+		listing, known := a.container(e, c)
+		if !listing {
 			a.meta[c.i].fetch = true
 			a.class(action.NetworkEgress)
 		}
-		return ro, known
+		return false, known
 	}, "docker", "podman", "nerdctl")
 	claim(m, remote(func(a *analyzer, e *env, c call) bool {
 		a.flag(action.FlagRunsCode)
@@ -61,10 +53,9 @@ func remotePrograms() map[string]handler {
 	return m
 }
 
-// readOnlyRemote reports a request for help or the version only, which
-// contacts nothing: a first word that is --version, version, --help,
-// help or -h.
-func readOnlyRemote(args []field) bool {
+// helpOnly reports a request for help or the version only: a first
+// word that is --version, version, --help, help or -h.
+func helpOnly(args []field) bool {
 	if len(args) != 1 || args[0].dyn {
 		return false
 	}
@@ -422,19 +413,20 @@ func (a *analyzer) az(e *env, c call) bool {
 }
 
 // containerRead are the container engine commands that only list or
-// report and run nothing.
+// report: they reach no registry, but still the engine's daemon, which
+// runs as root, so they are runs_code like every other.
 var containerRead = map[string]bool{
 	"ps": true, "images": true, "version": true, "info": true, "help": true, "--version": true,
 }
 
 // container: docker, podman and nerdctl. The engine runs images' code
 // outside the caller's containment, as the daemon's user: every command
-// but a listing is runs_code. run and create with the host's root or a
+// is runs_code (listing reports that it reaches no registry). run and create with the host's root or a
 // system directory bound, --privileged, added capabilities, devices or
 // the host's namespaces are privilege_escalation; a bound host path is a
 // facet (written unless :ro); push, pull, login, build and run reach the
 // image's registry.
-func (a *analyzer) container(e *env, c call) (ro, known bool) {
+func (a *analyzer) container(e *env, c call) (listing, known bool) {
 	opts, ops := scan(c.args, "Hcl", []string{"host", "context", "config", "log-level", "tlscacert", "tlscert", "tlskey",
 		"url", "connection", "root", "runroot", "storage-driver", "namespace", "address", "cgroup-manager"}, true)
 	for _, h := range optVals(opts, "-H", "--host", "--url") {
@@ -446,6 +438,7 @@ func (a *analyzer) container(e *env, c call) (ro, known bool) {
 		a.path(e, f, action.Read)
 	}
 	if len(ops) == 0 {
+		a.flag(action.FlagRunsCode)
 		return true, true
 	}
 	if ops[0].dyn {
@@ -460,7 +453,8 @@ func (a *analyzer) container(e *env, c call) (ro, known bool) {
 			sub, rest = rest[0].s, rest[1:]
 			switch {
 			case sub == "ls" || sub == "list" || sub == "df" && group == "system":
-				return true, true
+				a.flag(action.FlagRunsCode)
+				return len(optVals(opts, "-H", "--host", "--url")) == 0, true
 			case group == "image" && sub == "rm", group == "image" && sub == "prune":
 				sub = "rmi"
 			case group == "buildx" && sub == "bake":
@@ -469,7 +463,8 @@ func (a *analyzer) container(e *env, c call) (ro, known bool) {
 		}
 	}
 	if containerRead[sub] {
-		return true, true
+		a.flag(action.FlagRunsCode)
+		return len(optVals(opts, "-H", "--host", "--url")) == 0, true
 	}
 	switch sub {
 	case "push", "pull", "search", "login", "logout":
@@ -904,7 +899,7 @@ func (a *analyzer) pulumi(e *env, c call) bool {
 func (a *analyzer) twine(e *env, c call) (bool, bool) {
 	opts, ops := scan(c.args, "rupcis", []string{"repository", "repository-url", "username", "password", "comment",
 		"config-file", "identity", "sign-with", "cert", "client-cert"}, false)
-	if len(ops) == 0 || readOnlyRemote(c.args) {
+	if len(ops) == 0 || helpOnly(c.args) {
 		return true, true
 	}
 	if ops[0].dyn {
