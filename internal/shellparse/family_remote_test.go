@@ -24,7 +24,7 @@ func d(p string) shellparse.Path { return shellparse.Path{Path: p, Access: actio
 func r(p string) shellparse.Path { return shellparse.Path{Path: p, Access: action.Read} }
 
 func paths(ps ...shellparse.Path) []shellparse.Path { return ps }
-func classes(cs ...action.Class) []action.Class    { return cs }
+func classes(cs ...action.Class) []action.Class     { return cs }
 func flags(fs ...action.Flag) []action.Flag         { return fs }
 
 var (
@@ -259,10 +259,10 @@ func TestRemoteBenign(t *testing.T) {
 // its path is inside.
 func TestRemoteInside(t *testing.T) {
 	for cmd, wantPaths := range map[string][]shellparse.Path{
-		"curl -o out.html https://x.example/":    {w("/work/p/out.html")},
-		"curl -O https://x.example/a.tar.gz":     {w("/work/p/a.tar.gz")},
-		"wget -P dl https://x.example/a":         {w("/work/p/dl"), w("/work/p/dl/a")},
-		"aws s3 cp s3://b/x.txt x.txt":           {w("/work/p/x.txt")},
+		"curl -o out.html https://x.example/":     {w("/work/p/out.html")},
+		"curl -O https://x.example/a.tar.gz":      {w("/work/p/a.tar.gz")},
+		"wget -P dl https://x.example/a":          {w("/work/p/dl"), w("/work/p/dl/a")},
+		"aws s3 cp s3://b/x.txt x.txt":            {w("/work/p/x.txt")},
 		"docker run --rm -v ./src:/src alpine ls": {w("/work/p/./src")},
 	} {
 		an := shellparse.Analyze(cmd, corpusOpts)
