@@ -148,7 +148,7 @@ func init() {
 		{cmd: "gsutil cp gs://b/x /tmp/x", want: want{classes: remEgress, hosts: []string{"storage.googleapis.com"}, paths: remPaths(remW("/tmp/x"))}},
 		{cmd: "gsutil -m rsync -r -d ./dist gs://b/", want: want{classes: remClasses(action.NetworkEgress, action.FileDelete)}},
 		{cmd: "gcloud compute instances list", want: want{classes: remEgress}},
-		{cmd: "gcloud secrets versions access latest --remSecret=x", want: want{classes: remSecret}},
+		{cmd: "gcloud secrets versions access latest --secret=x", want: want{classes: remSecret}},
 		{cmd: "gcloud auth print-access-token", want: want{classes: remSecret}},
 		{cmd: "rclone sync ./dir remote:bucket", want: want{classes: remClasses(action.NetworkEgress, action.FileDelete)}},
 		{cmd: "rclone copy remote:x /tmp/y", want: want{classes: remEgress, paths: remPaths(remW("/tmp/y"))}},
