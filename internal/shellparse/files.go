@@ -188,6 +188,9 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 			for _, d := range dir {
 				a.path(e, d, action.Write)
 			}
+			if strings.Contains(mode, "P") || hasOpt(opts, "--absolute-names") {
+				a.unresolved("tar --absolute-names extracts to the paths the archive names")
+			}
 			return false, true
 		default:
 			for _, f := range file {
@@ -209,6 +212,9 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 		d := optVals(opts, "-d")
 		if len(d) == 0 {
 			d = []field{{s: "."}}
+		}
+		if hasOpt(opts, "-:") {
+			a.unresolved("unzip -: extracts to the paths the archive names, .. included")
 		}
 		for _, f := range d {
 			a.path(e, f, action.Write)

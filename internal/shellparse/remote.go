@@ -24,16 +24,23 @@ func remotePrograms() map[string]handler {
 		return func(a *analyzer, e *env, c call) (bool, bool) {
 			a.meta[c.i].fetch = true
 			a.class(action.NetworkEgress)
+			a.remoteEnv(e, c)
 			return false, h(a, e, c)
 		}
 	}
-	m["aws"] = func(a *analyzer, e *env, c call) (bool, bool) { return false, a.aws(e, c) }
+	m["aws"] = func(a *analyzer, e *env, c call) (bool, bool) {
+		a.remoteEnv(e, c)
+		return false, a.aws(e, c)
+	}
 	m["gsutil"] = remote((*analyzer).gsutil)
 	m["gcloud"] = remote((*analyzer).gcloud)
 	m["rclone"] = remote((*analyzer).rclone)
 	m["az"] = remote((*analyzer).az)
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) {
 		listing, known := a.container(e, c)
+		if a.remoteEnv(e, c) {
+			listing = false
+		}
 		if !listing {
 			a.meta[c.i].fetch = true
 			a.class(action.NetworkEgress)
@@ -51,6 +58,36 @@ func remotePrograms() map[string]handler {
 	m["pulumi"] = remote((*analyzer).pulumi)
 	m["twine"] = (*analyzer).twine
 	return m
+}
+
+// remoteEnv reads the environment the client is given: an endpoint
+// (DOCKER_HOST, CONTAINER_HOST, AWS_ENDPOINT_URL, KUBE_API_SERVER) names
+// a host, a configuration file (KUBECONFIG, AWS_SHARED_CREDENTIALS_FILE,
+// AWS_CONFIG_FILE, DOCKER_CONFIG, GOOGLE_APPLICATION_CREDENTIALS) is
+// read. It reports whether a remote endpoint was named.
+func (a *analyzer) remoteEnv(e *env, c call) bool {
+	envm := a.inv[c.i].Env
+	if len(envm) == 0 {
+		return false
+	}
+	remote := false
+	for _, k := range []string{"DOCKER_HOST", "CONTAINER_HOST", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "KUBE_API_SERVER"} {
+		if v, ok := envm[k]; ok && !strings.HasPrefix(v, "unix://") {
+			remote = true
+			if h := hostOf(v, true); h != "" && !strings.Contains(v, "$") {
+				a.host(h)
+			}
+		}
+	}
+	for _, k := range []string{"KUBECONFIG", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "DOCKER_CONFIG",
+		"GOOGLE_APPLICATION_CREDENTIALS", "CLOUDSDK_CONFIG", "AZURE_CONFIG_DIR"} {
+		if v, ok := envm[k]; ok {
+			for _, p := range strings.Split(v, ":") {
+				a.path(e, field{s: p, dyn: strings.ContainsAny(p, "$`")}, action.Read)
+			}
+		}
+	}
+	return remote
 }
 
 // helpOnly reports a request for help or the version only: a first
