@@ -301,3 +301,22 @@ func TestLinkLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkFacets: the exact facets of links made and then used.
+func TestLinkFacets(t *testing.T) {
+	for cmd, want := range map[string][]shellparse.Path{
+		// ln -s TARGET makes ./hosts, not a link in place of the
+		// working directory.
+		"ln -s /etc/hosts && cat README.md": {remR("/etc/hosts"), remW("/work/p"), remR("/work/p/README.md")},
+		"ln -s /etc/hosts && cat hosts":     {remR("/etc/hosts"), remW("/work/p"), remR("/work/p/hosts")},
+		"ln -s /etc e && echo x > e/f":      {remR("/etc"), remW("/work/p/e"), remW("/work/p/e/f"), remW("/etc/f")},
+		"ln -s /etc e/ && echo x > e/f":     {remR("/etc"), remW("/work/p/e/"), remW("/work/p/e/f")},
+		"ln -s ../up l && echo x > l/f": {remR("/work/p/../up"), remW("/work/p/l"), remW("/work/p/l/f"),
+			remW("/work/p/../up/f"), remW("/work/up/f")},
+	} {
+		an := shellparse.Analyze(cmd, corpusOpts)
+		if diff := cmp.Diff(want, an.Paths); diff != "" {
+			t.Errorf("Analyze(%q) paths (-want +got):\n%s", cmd, diff)
+		}
+	}
+}

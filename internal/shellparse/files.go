@@ -391,6 +391,9 @@ func (a *analyzer) recordLinks(e *env, targets, dest []field, sym, intoDir bool)
 	if !ok {
 		return
 	}
+	// ln -s TARGET makes the link in the working directory; a
+	// destination written as a directory holds the links.
+	intoDir = intoDir || dest[0].s == "." || dest[0].s == ".." || strings.HasSuffix(dest[0].s, "/")
 	for _, t := range targets {
 		if t.dyn || t.glob || t.s == "" {
 			continue

@@ -90,8 +90,8 @@ func (a *analyzer) remoteEnv(e *env, c call) bool {
 	return remote
 }
 
-// helpOnly reports a request for help or the version only: a first
-// word that is --version, version, --help, help or -h.
+// helpOnly reports a request for help or the version only: a single
+// word that is --version, version, --help, help, -h or -v.
 func helpOnly(args []field) bool {
 	if len(args) != 1 || args[0].dyn {
 		return false
@@ -877,7 +877,7 @@ func (a *analyzer) terraform(e *env, c call) bool {
 		if f.dyn {
 			continue
 		}
-		for _, k := range []string{"-var-file=", "-backend-config=", "-state=", "-plugin-dir="} {
+		for _, k := range []string{"-chdir=", "-var-file=", "-backend-config=", "-state=", "-plugin-dir="} {
 			if v, ok := strings.CutPrefix(f.s, k); ok && strings.ContainsAny(v, "/.") {
 				a.path(e, field{s: v}, action.Read)
 			}
