@@ -320,3 +320,28 @@ func TestLinkFacets(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteEdges runs every program of these families with truncated,
+// dynamic and odd arguments: the analysis never panics, and what it
+// cannot read is never allowed uncontained.
+func TestRemoteEdges(t *testing.T) {
+	names := strings.Fields(`aws gsutil gcloud rclone az docker podman nerdctl docker-compose kubectl helm terraform tofu
+		pulumi twine openssl socat nc ncat nc.traditional telnet ftp ssh crontab at batch systemd-run systemctl launchctl
+		patch sponge truncate fallocate mkfs mkfs.ext4 wipefs dd ln cp mv tar unzip curl wget`)
+	tails := []string{"", "-", "--", "-x", "$X", "$X $Y", "s3", "s3 cp", "s3 cp $A $B", "run", "run -v", "run -v $V img",
+		"run --mount", "exec", "cp", "cp a", "get", "get secret", "config", "config set", "configure set", "storage cp",
+		"secrets versions", "login", "push", "-H", "-H $H ps", "load", "submit --", "--user", "--user enable",
+		"-s", "-s 0", "-o", "-p", "-d", "-i", "-c", "-e", "-C", "-u", "-t", "-l", "-r", "of=", "of=$X", "-connect", "s_client -connect",
+		"TCP:", "EXEC:", "SOCKS4:", "OPEN:", "-F", "-o ProxyCommand", "-Pxf", "--resolve", "--connect-to", "-:"}
+	for _, n := range names {
+		for _, tail := range tails {
+			cmd := strings.TrimSpace(n + " " + tail)
+			an := shellparse.Analyze(cmd, corpusOpts)
+			if an.Unresolved != "" && uncontainedAllow(an) {
+				t.Errorf("Analyze(%q) is unresolved and allowed", cmd)
+			}
+			// Without a home directory, a path under it is unresolved.
+			shellparse.Analyze(cmd, shellparse.Options{})
+		}
+	}
+}
