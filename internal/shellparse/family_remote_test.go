@@ -311,6 +311,13 @@ func TestLinkFacets(t *testing.T) {
 		"ln -s /etc/hosts && cat hosts":     {remR("/etc/hosts"), remW("/work/p"), remR("/work/p/hosts")},
 		"ln -s /etc e && echo x > e/f":      {remR("/etc"), remW("/work/p/e"), remW("/work/p/e/f"), remW("/etc/f")},
 		"ln -s /etc e/ && echo x > e/f":     {remR("/etc"), remW("/work/p/e/"), remW("/work/p/e/f")},
+		"ln -s /etc x && mv x y && echo q > y/hosts": {remR("/etc"), remW("/work/p/x"), remR("/work/p/x"), remD("/work/p/x"),
+			remW("/work/p/y"), remW("/work/p/y/hosts"), remW("/etc/hosts")},
+		"ln -s /etc x; rm x":                 {remR("/etc"), remW("/work/p/x"), remD("/work/p/x")},
+		"cp -rs /etc x && echo y > x/passwd": {remR("/etc"), remW("/work/p/x"), remW("/work/p/x/passwd"), remW("/etc/passwd")},
+		"cp -l /etc/passwd p && echo x >> p": {remR("/etc/passwd"), remW("/work/p/p"), remW("/etc/passwd")},
+		"for i in 1 2; do cp f x/passwd; ln -sfn /etc x; done": {remR("/work/p/f"), remW("/work/p/x/passwd"), remR("/etc"),
+			remW("/work/p/x"), remW("/etc/passwd")},
 		"ln -s ../up l && echo x > l/f": {remR("/work/p/../up"), remW("/work/p/l"), remW("/work/p/l/f"),
 			remW("/work/p/../up/f"), remW("/work/up/f")},
 	} {

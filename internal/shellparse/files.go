@@ -130,6 +130,16 @@ func (a *analyzer) copy(e *env, name string, args []field) (bool, bool) {
 			a.path(e, f, action.Write)
 		}
 	}
+	intoDir := hasOpt(opts, "-t", "--target-directory") || len(ops) > 1
+	switch {
+	case name == "cp" && hasOpt(opts, "-s", "--symbolic-link"):
+		// cp -s makes symbolic links, cp -rs a tree of them.
+		a.recordLinks(e, ops, dest, true, intoDir)
+	case name == "cp" && hasOpt(opts, "-l", "--link"):
+		a.recordLinks(e, ops, dest, false, intoDir)
+	case name == "mv":
+		a.moveLinks(e, ops, dest, intoDir)
+	}
 	if remote || name == "scp" {
 		a.class(action.NetworkEgress)
 		a.meta[len(a.meta)-1].fetch = true
@@ -435,9 +445,49 @@ func (a *analyzer) recordLinks(e *env, targets, dest []field, sym, intoDir bool)
 					// kernel refuses (ELOOP): nothing to follow.
 					if q != n && q != "" && !strings.HasPrefix(q, n+"/") && !slices.Contains(a.links[n], q) {
 						a.links[n] = append(a.links[n], q)
+						a.earlierThrough(n)
 					}
 				}
 			}
+		}
+	}
+}
+
+// moveLinks carries the links made earlier that mv moves: the link is
+// then at the destination (or inside it), pointing where it did.
+func (a *analyzer) moveLinks(e *env, srcs, dest []field, intoDir bool) {
+	if len(a.links) == 0 || len(dest) != 1 || dest[0].dyn {
+		return
+	}
+	for _, f := range srcs {
+		if f.dyn {
+			continue
+		}
+		ps, ok := a.abs(e, f.s)
+		if !ok {
+			continue
+		}
+		for _, p := range ps {
+			tos := a.links[strings.TrimSuffix(p, "/")]
+			var fs []field
+			for _, t := range tos {
+				fs = append(fs, field{s: t})
+			}
+			if len(fs) > 0 {
+				a.recordLinks(e, fs, dest, false, intoDir)
+			}
+		}
+	}
+}
+
+// earlierThrough reports the paths already recorded under a new link
+// once more through it: in a loop or a function called again, a path
+// written before the link was made is written through it the next
+// time (for i in 1 2; do cp f x/passwd; ln -sfn /etc x; done).
+func (a *analyzer) earlierThrough(n string) {
+	for _, p := range slices.Clone(a.paths) {
+		if strings.HasPrefix(p.Path, n+"/") {
+			a.throughLinks(p.Path, p.Access, p.Recursive)
 		}
 	}
 }
@@ -455,7 +505,8 @@ func (a *analyzer) throughLinks(p string, acc action.Access, rec bool) {
 	defer func() { a.linkHops-- }()
 	for _, n := range slices.Sorted(maps.Keys(a.links)) {
 		rest, ok := strings.CutPrefix(p, n)
-		if !ok || rest != "" && rest[0] != '/' {
+		if !ok || rest != "" && rest[0] != '/' || rest == "" && acc == action.Delete {
+			// Deleting (or moving) the link itself leaves its target.
 			continue
 		}
 		for _, t := range a.links[n] {
