@@ -238,6 +238,10 @@ func init() {
 		{cmd: "fallocate -p -o 0 -l 10 f", want: want{classes: remDelete, paths: remPaths(remD("/work/p/f"))}},
 		{cmd: "fallocate --collapse-range -o 0 -l 4096 f", want: want{classes: remDelete}},
 		{cmd: "blkdiscard /dev/sda", want: want{classes: remDelete}},
+		{cmd: "sgdisk -Z /dev/sda", want: want{classes: remDelete, paths: remPaths(remD("/dev/sda"))}},
+		{cmd: "parted -s /dev/sda mklabel gpt", want: want{classes: remDelete}},
+		{cmd: "sfdisk /dev/sda < table.txt", want: want{classes: remDelete}},
+		{cmd: "fdisk /dev/sda", want: want{classes: remDelete}},
 	}
 }
 
@@ -250,7 +254,7 @@ func TestRemoteBenign(t *testing.T) {
 		"tar -xf x.tar", "tar -czf out.tgz src", "tar --exclude=.git -xf a.tar", "tar -C sub -xf a.tar",
 		"unzip a.zip", "unzip -d out a.zip", "patch -p1 < fix.diff", "patch -p1 -i fix.diff", "sponge out.txt",
 		"dd if=a of=b", "fallocate -l 10M f", "ln -s a b && cat b", "ln -s src/main.go m && cat m",
-		"crontab -l", "systemctl status foo", "systemctl --user list-units", "launchctl list", "atq",
+		"fdisk -l", "parted -l", "parted /dev/sda print", "sfdisk -d /dev/sda", "sgdisk -p /dev/sda", "crontab -l", "systemctl status foo", "systemctl --user list-units", "launchctl list", "atq",
 		"twine check dist/x.whl",
 		`echo "docker run --privileged -v /:/host alpine"`, "grep kubectl notes.txt", "grep -r 'aws s3 rm' docs",
 		"cat Dockerfile", "echo terraform destroy", "openssl version", "openssl sha256 file",

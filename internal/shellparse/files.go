@@ -300,6 +300,7 @@ func filePrograms() map[string]handler {
 	claim(m, (*analyzer).mkfsCmd, "mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat",
 		"mkfs.fat", "mkfs.msdos", "mkfs.exfat", "mkfs.ntfs", "mkfs.f2fs", "mkfs.minix", "mkfs.bfs", "mkfs.cramfs",
 		"mke2fs", "mkswap", "mkdosfs", "mkntfs", "wipefs", "blkdiscard")
+	claim(m, (*analyzer).partitionCmd, "fdisk", "sfdisk", "gdisk", "sgdisk", "cfdisk", "parted")
 	m["sponge"] = (*analyzer).teeCmd
 	m["patch"] = (*analyzer).patchCmd
 	m["crontab"] = (*analyzer).crontabCmd
@@ -795,6 +796,47 @@ func (a *analyzer) launchctl(e *env, c call) (bool, bool) {
 	for _, f := range ops[1:] {
 		if !f.dyn && (strings.HasSuffix(f.s, ".plist") || strings.Contains(f.s, "/")) {
 			a.path(e, f, action.Read)
+		}
+	}
+	return false, true
+}
+
+// partitionList are the arguments with which a partition editor only
+// reports.
+var partitionList = map[string][]string{
+	"fdisk":  {"-l", "--list"},
+	"sfdisk": {"-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size", "-V", "--verify"},
+	"gdisk":  {"-l"},
+	"sgdisk": {"-p", "--print", "-v", "--verify", "-i", "--info"},
+	"parted": {"-l", "--list", "-s", "--script", "-m", "--machine", "print", "unit", "s", "b", "kb", "mb", "gb", "mib", "gib", "%", "chs", "cyl", "compact"},
+}
+
+// partitionCmd: partition editors rewrite the partition table of the
+// device they are given, which loses what it held: fileDelete, unless
+// every argument is a device or a listing option (fdisk -l, sfdisk -d,
+// sgdisk -p, parted -l or DEVICE print).
+func (a *analyzer) partitionCmd(e *env, c call) (bool, bool) {
+	list, listing := true, false
+	for _, f := range c.args {
+		switch {
+		case f.dyn:
+			list = false
+		case slices.Contains(partitionList[c.name], strings.ToLower(f.s)):
+			// parted's mode options and units are no listing by themselves.
+			listing = listing || c.name != "parted" || f.s == "-l" || f.s == "--list" || f.s == "print"
+		case !strings.HasPrefix(f.s, "/"):
+			list = false
+		}
+	}
+	if list && listing {
+		return true, true
+	}
+	a.class(action.FileDelete)
+	_, ops := scan(c.args, "", nil, false)
+	for _, f := range ops {
+		if !f.dyn && strings.HasPrefix(f.s, "/") {
+			a.path(e, f, action.Write)
+			a.path(e, f, action.Delete)
 		}
 	}
 	return false, true
