@@ -420,7 +420,7 @@ func (a *analyzer) recordLinks(e *env, targets, dest []field, sym, intoDir bool)
 				names = append(names, join(d, base))
 			}
 			for _, n := range names {
-				n = strings.TrimSuffix(n, "/")
+				n = path.Clean(n) // matched against cleaned paths
 				var to []string
 				switch {
 				case strings.HasPrefix(t.s, "/"):
@@ -469,7 +469,7 @@ func (a *analyzer) moveLinks(e *env, srcs, dest []field, intoDir bool) {
 			continue
 		}
 		for _, p := range ps {
-			tos := a.links[strings.TrimSuffix(p, "/")]
+			tos := a.links[path.Clean(p)]
 			var fs []field
 			for _, t := range tos {
 				fs = append(fs, field{s: t})
@@ -487,7 +487,7 @@ func (a *analyzer) moveLinks(e *env, srcs, dest []field, intoDir bool) {
 // time (for i in 1 2; do cp f x/passwd; ln -sfn /etc x; done).
 func (a *analyzer) earlierThrough(n string) {
 	for _, p := range slices.Clone(a.paths) {
-		if strings.HasPrefix(p.Path, n+"/") {
+		if strings.HasPrefix(path.Clean(p.Path), n+"/") {
 			a.throughLinks(p.Path, p.Access, p.Recursive)
 		}
 	}
@@ -504,8 +504,14 @@ func (a *analyzer) throughLinks(p string, acc action.Access, rec bool) {
 	}
 	a.linkHops++
 	defer func() { a.linkHops-- }()
+	// Matched cleaned, keeping a trailing slash: rm -r x/ deletes what
+	// the link x points to, rm x only the link.
+	cp := path.Clean(p)
+	if strings.HasSuffix(p, "/") && cp != "/" {
+		cp += "/"
+	}
 	for _, n := range slices.Sorted(maps.Keys(a.links)) {
-		rest, ok := strings.CutPrefix(p, n)
+		rest, ok := strings.CutPrefix(cp, n)
 		if !ok || rest != "" && rest[0] != '/' || rest == "" && acc == action.Delete {
 			// Deleting (or moving) the link itself leaves its target.
 			continue
