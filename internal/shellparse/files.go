@@ -230,13 +230,48 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 			a.path(e, f, action.Write)
 		}
 		return false, true
-	case "zip", "7z":
-		opts, ops := scan(args, "bniotx", nil, false)
-		rec := name == "zip" && hasOpt(opts, "-r", "-R", "--recurse-paths", "--recurse-patterns")
-		if name == "7z" && len(ops) > 0 {
-			ops = ops[1:] // the command letter
-			rec = true
+	case "7z", "7za", "7zr":
+		// 7z COMMAND ARCHIVE [FILES]: x and e extract into -oDIR or the
+		// working directory, a, u, d and rn rewrite the archive.
+		_, ops := scan(args, "", nil, false)
+		if len(ops) == 0 {
+			return true, true
 		}
+		if ops[0].dyn {
+			a.unresolved(name + " with a command that is not static")
+			return false, false
+		}
+		cmd, ops := ops[0].s, ops[1:]
+		switch cmd {
+		case "x", "e":
+			for _, f := range ops[:min(1, len(ops))] {
+				a.path(e, f, action.Read)
+			}
+			out := field{s: "."}
+			for _, f := range args { // -oDIR, one word
+				if v, ok := strings.CutPrefix(f.s, "-o"); ok && v != "" {
+					out = field{s: v, dyn: f.dyn}
+				}
+			}
+			a.path(e, out, action.Write)
+			return false, true
+		case "l", "t", "h", "i", "b":
+			for _, f := range ops {
+				a.path(e, f, action.Read)
+			}
+			return true, true
+		}
+		for j, f := range ops {
+			if j == 0 {
+				a.path(e, f, action.Write)
+				continue
+			}
+			a.pathRec(e, f, action.Read, true)
+		}
+		return false, true
+	case "zip":
+		opts, ops := scan(args, "bniotx", nil, false)
+		rec := hasOpt(opts, "-r", "-R", "--recurse-paths", "--recurse-patterns")
 		for j, f := range ops {
 			if j == 0 {
 				a.path(e, f, action.Write)
@@ -249,7 +284,7 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 	// gzip & co.: -d decodes; -c writes to standard output; otherwise
 	// the file is replaced.
 	opts, ops := scan(args, "S", []string{"suffix"}, false)
-	if hasOpt(opts, "-d", "--decompress", "--uncompress") || name == "gunzip" {
+	if hasOpt(opts, "-d", "--decompress", "--uncompress") || strings.HasPrefix(name, "un") || name == "gunzip" || name == "bunzip2" {
 		a.meta[len(a.meta)-1].decode = true
 	}
 	acc := action.Write
@@ -313,7 +348,13 @@ func filePrograms() map[string]handler {
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.copy(e, c.name, c.args) }, "cp", "mv", "install", "ln", "rsync", "scp")
 	m["dd"] = (*analyzer).ddCmd
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.archive(e, c.name, c.args) },
-		"tar", "unzip", "zip", "gzip", "gunzip", "bzip2", "xz", "zstd", "7z")
+		"tar", "unzip", "zip", "gzip", "gunzip", "bzip2", "xz", "zstd", "7z", "7za", "7zr", "bunzip2", "unzstd", "lzma",
+		"unlzma", "lz4", "pigz", "unpigz", "compress", "uncompress", "lzip", "brotli")
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.archive(e, "tar", c.args) }, "bsdtar", "gtar")
+	m["link"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.copy(e, "ln", c.args) }
+	m["cpio"] = (*analyzer).cpioCmd
+	claim(m, (*analyzer).splitCmd, "split", "csplit")
+	m["shuf"] = (*analyzer).shufCmd
 	return m
 }
 
@@ -846,4 +887,104 @@ func (a *analyzer) partitionCmd(e *env, c call) (bool, bool) {
 		}
 	}
 	return false, true
+}
+
+// cpioCmd: cpio -o writes an archive to standard output or -F/-O FILE;
+// cpio -i extracts into -D DIR or the working directory, and, without
+// --no-absolute-filenames, to whatever absolute paths the archive names;
+// cpio -p DIR copies the files named on standard input into DIR.
+func (a *analyzer) cpioCmd(e *env, c call) (bool, bool) {
+	opts, ops := scan(c.args, "DFOIHREMCsW", []string{"directory", "file", "format", "owner", "pattern-file", "message",
+		"block-size", "io-size", "rsh-command", "to-stdout", "warning"}, false)
+	if hasOpt(opts, "--rsh-command") {
+		a.flag(action.FlagRunsCode)
+	}
+	for _, f := range optVals(opts, "-E", "--pattern-file", "-I") {
+		a.path(e, f, action.Read)
+	}
+	switch {
+	case hasOpt(opts, "-o", "--create"):
+		for _, f := range optVals(opts, "-F", "--file", "-O") {
+			a.path(e, f, action.Write)
+		}
+	case hasOpt(opts, "-p", "--pass-through"):
+		for _, f := range ops[:min(1, len(ops))] {
+			a.path(e, f, action.Write)
+		}
+	case hasOpt(opts, "-i", "--extract"):
+		for _, f := range optVals(opts, "-F", "--file") {
+			a.path(e, f, action.Read)
+		}
+		if hasOpt(opts, "-t", "--list", "--to-stdout") {
+			return true, true
+		}
+		dir := optVals(opts, "-D", "--directory")
+		if len(dir) == 0 {
+			dir = []field{{s: "."}}
+		}
+		for _, d := range dir {
+			a.path(e, d, action.Write)
+		}
+		if !hasOpt(opts, "--no-absolute-filenames") {
+			a.unresolved("cpio -i extracts to the absolute paths the archive names (no --no-absolute-filenames)")
+		}
+	default:
+		return true, true
+	}
+	return false, true
+}
+
+// splitCmd: split FILE PREFIX and csplit -f PREFIX FILE PATTERN… write
+// PREFIXaa… (xx00… in the working directory by default); split --filter
+// runs a shell command for every piece.
+func (a *analyzer) splitCmd(e *env, c call) (bool, bool) {
+	if c.name == "csplit" {
+		opts, ops := scan(c.args, "bfn", []string{"suffix-format", "prefix", "digits"}, false)
+		for _, f := range ops[:min(1, len(ops))] {
+			a.path(e, f, action.Read)
+		}
+		prefix := optVals(opts, "-f", "--prefix")
+		if len(prefix) == 0 {
+			prefix = []field{{s: "xx"}}
+		}
+		for _, f := range prefix {
+			a.path(e, f, action.Write)
+		}
+		return false, true
+	}
+	opts, ops := scan(c.args, "abClnt", []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator",
+		"additional-suffix", "filter"}, false)
+	for _, f := range optVals(opts, "--filter") {
+		a.flag(action.FlagRunsCode)
+		a.shellString(e, []field{f})
+	}
+	if len(ops) > 0 {
+		a.path(e, ops[0], action.Read)
+	}
+	prefix := field{s: "x"}
+	if len(ops) > 1 {
+		prefix = ops[1]
+	}
+	if !hasOpt(opts, "--filter") {
+		a.path(e, prefix, action.Write)
+	}
+	return false, true
+}
+
+// shufCmd: shuf writes -o FILE; its operand and --random-source are read.
+func (a *analyzer) shufCmd(e *env, c call) (bool, bool) {
+	opts, ops := scan(c.args, "inoe", []string{"input-range", "head-count", "output", "random-source"}, false)
+	for _, f := range optVals(opts, "--random-source") {
+		a.path(e, f, action.Read)
+	}
+	if !hasOpt(opts, "-e", "--echo") {
+		for _, f := range ops {
+			a.path(e, f, action.Read)
+		}
+	}
+	out := optVals(opts, "-o", "--output")
+	for _, f := range out {
+		a.path(e, f, action.Write)
+	}
+	return len(out) == 0, true
 }

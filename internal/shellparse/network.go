@@ -139,6 +139,10 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 		}
 	}
 	_ = wroteStdout
+	if hasOpt(opts, "-K", "--config") || name == "wget" && hasOpt(opts, "--config") {
+		// A configuration file names URLs and outputs of its own.
+		a.unresolved(name + " --config: the URLs and outputs it names are not known statically")
+	}
 	remoteName := name == "curl" && hasOpt(opts, "-O", "--remote-name", "--remote-name-all")
 	for _, f := range ops {
 		if f.dyn {
