@@ -353,7 +353,8 @@ func TestLinkFacets(t *testing.T) {
 func TestRemoteEdges(t *testing.T) {
 	names := strings.Fields(`aws gsutil gcloud rclone az docker podman nerdctl docker-compose kubectl helm terraform tofu
 		pulumi twine openssl socat nc ncat nc.traditional telnet ftp ssh crontab at batch systemd-run systemctl launchctl
-		patch sponge truncate fallocate mkfs mkfs.ext4 wipefs dd ln cp mv tar unzip curl wget`)
+		patch sponge truncate fallocate mkfs mkfs.ext4 wipefs dd ln link cp mv tar bsdtar unzip 7z cpio split csplit shuf
+		fdisk sfdisk sgdisk parted curl wget`)
 	tails := []string{"", "-", "--", "-x", "$X", "$X $Y", "s3", "s3 cp", "s3 cp $A $B", "run", "run -v", "run -v $V img",
 		"run --mount", "exec", "cp", "cp a", "get", "get secret", "config", "config set", "configure set", "storage cp",
 		"secrets versions", "login", "push", "-H", "-H $H ps", "load", "submit --", "--user", "--user enable",
