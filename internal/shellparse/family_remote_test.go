@@ -211,6 +211,7 @@ func init() {
 		{cmd: "kubectl run x --image=alpine", want: want{classes: remEgress}},
 		{cmd: "kubectl get secret x -o yaml", want: want{classes: remSecret}},
 		{cmd: "kubectl get secrets", want: want{classes: remSecret}},
+		{cmd: "kubectl debug node/n1 -it --image=busybox", want: want{classes: remEgress, flags: remPriv}},
 		{cmd: "kubectl describe secret/x", want: want{classes: remSecret}},
 		{cmd: "kubectl config view --raw", want: want{classes: remSecret}},
 		{cmd: "kubectl -s https://k8s.example:6443 get pods", want: want{classes: remEgress, hosts: []string{"k8s.example"}}},

@@ -751,7 +751,8 @@ func (a *analyzer) kubectl(e *env, c call) bool {
 		"as", "as-group", "selector", "output", "filename", "container", "field-selector", "sort-by", "template", "image",
 		"kustomize", "certificate-authority", "client-certificate", "client-key", "request-timeout", "address", "type",
 		"from-file", "from-literal", "from-env-file", "docker-server", "docker-username", "docker-password", "overrides",
-		"port", "replicas", "patch", "patch-file", "label-columns", "raw", "cache-dir", "tls-server-name", "chunk-size"}, false)
+		"port", "replicas", "patch", "patch-file", "label-columns", "raw", "cache-dir", "tls-server-name", "chunk-size", "profile",
+		"target"}, false)
 	for _, s := range optVals(opts, "-s", "--server") {
 		a.host(hostOf(s.s, true))
 	}
@@ -820,6 +821,17 @@ func (a *analyzer) kubectl(e *env, c call) bool {
 		a.copyOps(e, ops[1:], isPod, true, false)
 	case "port-forward", "proxy":
 		a.flag(action.FlagBackground)
+	case "debug":
+		// A debugging pod on a node shares the node's namespaces and
+		// mounts its root.
+		for _, f := range w[1:] {
+			if strings.HasPrefix(f, "node/") || strings.HasPrefix(f, "nodes/") {
+				a.flag(action.FlagPrivilegeEscalation)
+			}
+		}
+		if v := optVals(opts, "--profile"); len(v) > 0 && (v[0].s == "sysadmin" || v[0].s == "netadmin") {
+			a.flag(action.FlagPrivilegeEscalation)
+		}
 	}
 	return true
 }
