@@ -721,12 +721,14 @@ func (a *analyzer) atCmd(e *env, c call) (bool, bool) {
 		a.path(e, field{s: atJobs}, action.Delete)
 		return false, true
 	}
-	for _, f := range optVals(opts, "-f") {
-		a.path(e, f, action.Read)
-	}
-	if s := e.stdin; s.kind == stdinDoc && s.bodyStatic {
-		// The job is a literal script: analyse it too.
-		a.code(e.fork(), s.body, true)
+	if f := optVals(opts, "-f"); len(f) > 0 {
+		for _, f := range f {
+			a.path(e, f, action.Read)
+		}
+	} else {
+		// The job is a shell script read from standard input, as sh
+		// reads one: a literal one is analysed.
+		a.stdinCode(e, true)
 	}
 	a.path(e, field{s: atJobs}, action.Write)
 	a.flag(action.FlagRunsCode)
