@@ -699,10 +699,50 @@ func (a *analyzer) crontabCmd(e *env, c call) (bool, bool) {
 	for _, f := range ops {
 		a.path(e, f, action.Read)
 	}
+	if (len(ops) == 0 || ops[0].s == "-") && e.stdin.kind != stdinFile && e.stdin.bodyStatic {
+		a.crontabJobs(e, e.stdin.body)
+	}
 	a.path(e, field{s: crontabDir}, action.Write)
 	a.flag(action.FlagRunsCode)
 	a.flag(action.FlagBackground)
 	return false, true
+}
+
+// crontabJobs analyses the commands of a literal crontab: every line
+// that is not blank, a comment or an assignment holds five time fields
+// (or one @keyword) and then a command for sh.
+func (a *analyzer) crontabJobs(e *env, table string) {
+	for _, line := range strings.Split(table, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fields := strings.Fields(line)
+		if k, _, ok := strings.Cut(fields[0], "="); ok && !strings.ContainsAny(k, " \t*/@") {
+			continue // NAME=VALUE
+		}
+		n := 5
+		if strings.HasPrefix(fields[0], "@") {
+			n = 1
+		}
+		rest := line
+		for i := 0; i < n && rest != ""; i++ {
+			rest = strings.TrimLeft(rest, " \t")
+			if j := strings.IndexAny(rest, " \t"); j >= 0 {
+				rest = rest[j:]
+			} else {
+				rest = ""
+			}
+		}
+		// cron turns % into newlines (standard input for the command):
+		// what follows the first unescaped one is data, not code.
+		if k := strings.IndexByte(rest, '%'); k >= 0 && (k == 0 || rest[k-1] != '\\') {
+			rest = rest[:k]
+		}
+		if strings.TrimSpace(rest) != "" {
+			a.code(e.fork(), rest, true)
+		}
+	}
 }
 
 // atJobs is where at and batch queue their jobs.
