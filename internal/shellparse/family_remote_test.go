@@ -192,6 +192,8 @@ func init() {
 		{cmd: "docker run --device /dev/sda alpine", want: want{flags: remPriv}},
 		{cmd: "docker container run -it --privileged alpine sh", want: want{flags: remPriv}},
 		{cmd: "docker run -v ~/.ssh:/root/.ssh alpine", want: want{paths: remPaths(remW("/home/u/.ssh"))}},
+		{cmd: "docker run --network $NET alpine", want: want{unresolved: true}},
+		{cmd: "docker run -v $SRC:/x alpine", want: want{unresolved: true}},
 		{cmd: "docker exec -it c sh", want: want{classes: remEgress, flags: remRuns}},
 		{cmd: "docker exec --privileged c sh", want: want{flags: remPriv}},
 		{cmd: "docker build -t x .", want: want{classes: remEgress, flags: remRuns}},

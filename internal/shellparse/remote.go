@@ -694,8 +694,13 @@ func (a *analyzer) containerRun(e *env, args []field, exec bool) {
 		case "-p", "--publish", "-P", "--publish-all":
 			// A listener reachable from outside: the egress class holds.
 		}
-		if o.name != "-v" && o.name != "--volume" && o.name != "--mount" && v.dyn {
-			a.unresolved("a container option that is not static: " + v.s)
+		switch o.name {
+		case "--privileged", "--cap-add", "--device", "--security-opt", "--userns", "--uts", "--cgroupns", "--pid",
+			"--network", "--net", "--ipc", "--env-file", "--label-file", "--cidfile":
+			// What the container may do to the host depends on it.
+			if v.dyn {
+				a.unresolved("a container option that is not static: " + o.name + " " + v.s)
+			}
 		}
 	}
 	if priv {
