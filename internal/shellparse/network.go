@@ -73,8 +73,50 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 		long = []string{"output-document", "output-file", "append-output", "directory-prefix", "input-file", "user-agent", "execute",
 			"tries", "timeout", "wait", "quota", "level", "accept", "reject", "domains", "include-directories", "exclude-directories",
 			"base", "header", "post-data", "post-file", "body-file", "user", "password", "load-cookies", "save-cookies", "ca-certificate"}
+	case "aria2c":
+		vals, long = "dioxsjU", []string{"dir", "out", "input-file", "max-connection-per-server", "split", "max-concurrent-downloads",
+			"user-agent", "header", "all-proxy", "http-proxy", "https-proxy", "on-download-complete", "on-download-error",
+			"on-download-start", "on-download-pause", "on-download-stop", "on-bt-download-complete", "save-session", "log", "conf-path"}
+	case "http", "https", "xh", "httpie":
+		vals, long = "oaAv", []string{"output", "auth", "auth-type", "session", "session-read-only", "verify", "cert", "cert-key", "proxy"}
 	}
 	opts, ops := scan(args, vals, long, false)
+	switch name {
+	case "aria2c":
+		// aria2c writes -o NAME (or the URL's base name) under -d DIR;
+		// --on-download-* hooks run a command.
+		dir := field{s: "."}
+		if d := optVals(opts, "-d", "--dir"); len(d) > 0 {
+			dir = d[len(d)-1]
+		}
+		a.path(e, dir, action.Write)
+		for _, o := range optVals(opts, "-o", "--out") {
+			if !dir.dyn && !o.dyn && !strings.HasPrefix(o.s, "/") {
+				o = field{s: join(dir.s, o.s)}
+			}
+			a.path(e, o, action.Write)
+			a.markFetched(e, o)
+		}
+		for _, f := range optVals(opts, "-i", "--input-file", "--conf-path") {
+			a.path(e, f, action.Read)
+		}
+		for _, f := range optVals(opts, "--save-session", "--log", "-l") {
+			a.path(e, f, action.Write)
+		}
+		for _, o := range opts {
+			if strings.HasPrefix(o.name, "--on-") {
+				a.flag(action.FlagRunsCode)
+			}
+		}
+	case "http", "https", "xh", "httpie":
+		for _, f := range optVals(opts, "-o", "--output") {
+			a.path(e, f, action.Write)
+			a.markFetched(e, f)
+		}
+		for _, f := range optVals(opts, "--session") {
+			a.path(e, f, action.Write)
+		}
+	}
 	wroteStdout := false
 	for _, o := range opts {
 		v := o.val
@@ -177,6 +219,19 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 					a.fetched[path.Clean(q)] = true
 				}
 			}
+		}
+	}
+}
+
+// markFetched remembers a file written from the network, so that
+// running it later in the command is download_exec.
+func (a *analyzer) markFetched(e *env, f field) {
+	if f.dyn {
+		return
+	}
+	if ps, ok := a.abs(e, f.s); ok {
+		for _, p := range ps {
+			a.fetched[path.Clean(p)] = true
 		}
 	}
 }
