@@ -241,6 +241,19 @@ func (a *analyzer) aws(e *env, c call) bool {
 		}
 	case "ssm start-session", "ssm send-command", "ecs execute-command", "lambda invoke", "ec2-instance-connect ssh":
 		a.flag(action.FlagRunsCode) // code run remotely on a request from here
+		if op == "invoke" && len(ops) > 2 {
+			a.path(e, ops[len(ops)-1], action.Write) // the response file
+		}
+	case "s3api put-object", "s3api upload-part":
+		for _, f := range optVals(opts, "--body") {
+			a.path(e, f, action.Read)
+		}
+	case "s3api get-object", "s3api get-object-torrent":
+		if len(ops) > 2 {
+			a.path(e, ops[len(ops)-1], action.Write) // the outfile
+		}
+	case "s3api delete-object", "s3api delete-objects", "s3api delete-bucket":
+		a.class(action.FileDelete)
 	case "configure get":
 		if len(w) > 2 && (strings.Contains(strings.ToLower(w[2]), "secret") || strings.Contains(strings.ToLower(w[2]), "token") ||
 			strings.Contains(strings.ToLower(w[2]), "key_id")) {
