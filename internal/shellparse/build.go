@@ -21,7 +21,7 @@ var buildTools = map[string]bool{
 	"sbt": true, "mix": true, "dotnet": true, "swift": true, "xcodebuild": true, "tsc": true, "webpack": true,
 	"vite": true, "turbo": true, "nx": true, "lerna": true, "pre-commit": true, "direnv": true, "watch": true,
 	"entr": true, "parallel": true, "strace": true, "ltrace": true, "gdb": true, "lldb": true, "valgrind": true,
-	"docker": true, "podman": true, "kubectl": true, "vim": true, "vi": true, "nvim": true, "emacs": true,
+	"vim": true, "vi": true, "nvim": true, "emacs": true,
 	"nano": true, "code": true, "tmux": true, "screen": true, "script": true, "expect": true, "rustc": true,
 	"gcc": true, "cc": true, "clang": true, "clang++": true, "c++": true, "g++": true, "javac": true, "java": true, "ld": true,
 }

@@ -6,8 +6,9 @@ package shellparse
 // This file maps a normalised argv to classes, facets and flags
 // (DESIGN.md §6) through one table: every program name is claimed by
 // exactly one family, in its own file (interp.go, text.go, files.go,
-// findxargs.go, network.go, packages.go, build.go, git.go, builtins.go,
-// secrets.go, and the wrappers in invoke.go), and TestProgramsClaimedOnce keeps it
+// findxargs.go, network.go, remote.go, packages.go, secrets.go, build.go,
+// git.go, builtins.go, and the wrappers in invoke.go), and
+// TestProgramsClaimedOnce keeps it
 // so. The rules:
 //
 //   - Every invocation is processSpawn.
@@ -64,6 +65,7 @@ func families() []family {
 		{"text tools", textPrograms()},
 		{"file tools", filePrograms()},
 		{"network clients", networkPrograms()},
+		{"remote state", remotePrograms()},
 		{"package managers", packagePrograms()},
 		{"build tools", buildPrograms()},
 		{"git", gitPrograms()},

@@ -161,7 +161,7 @@ func uncontainedAllow(an *shellparse.Analysis) bool {
 		if !strings.HasPrefix(q, corpusOpts.Cwd+"/") && q != corpusOpts.Cwd {
 			return false
 		}
-		if base := path.Base(q); strings.HasPrefix(base, ".env") || strings.HasPrefix(base, "id_") || strings.ContainsAny(base, "*?[") {
+		if base := path.Base(q); strings.HasPrefix(base, ".env") || strings.HasPrefix(base, "id_") {
 			return false
 		}
 	}

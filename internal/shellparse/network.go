@@ -73,8 +73,50 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 		long = []string{"output-document", "output-file", "append-output", "directory-prefix", "input-file", "user-agent", "execute",
 			"tries", "timeout", "wait", "quota", "level", "accept", "reject", "domains", "include-directories", "exclude-directories",
 			"base", "header", "post-data", "post-file", "body-file", "user", "password", "load-cookies", "save-cookies", "ca-certificate"}
+	case "aria2c":
+		vals, long = "dioxsjU", []string{"dir", "out", "input-file", "max-connection-per-server", "split", "max-concurrent-downloads",
+			"user-agent", "header", "all-proxy", "http-proxy", "https-proxy", "on-download-complete", "on-download-error",
+			"on-download-start", "on-download-pause", "on-download-stop", "on-bt-download-complete", "save-session", "log", "conf-path"}
+	case "http", "https", "xh", "httpie":
+		vals, long = "oaAv", []string{"output", "auth", "auth-type", "session", "session-read-only", "verify", "cert", "cert-key", "proxy"}
 	}
 	opts, ops := scan(args, vals, long, false)
+	switch name {
+	case "aria2c":
+		// aria2c writes -o NAME (or the URL's base name) under -d DIR;
+		// --on-download-* hooks run a command.
+		dir := field{s: "."}
+		if d := optVals(opts, "-d", "--dir"); len(d) > 0 {
+			dir = d[len(d)-1]
+		}
+		a.path(e, dir, action.Write)
+		for _, o := range optVals(opts, "-o", "--out") {
+			if !dir.dyn && !o.dyn && !strings.HasPrefix(o.s, "/") {
+				o = field{s: join(dir.s, o.s)}
+			}
+			a.path(e, o, action.Write)
+			a.markFetched(e, o)
+		}
+		for _, f := range optVals(opts, "-i", "--input-file", "--conf-path") {
+			a.path(e, f, action.Read)
+		}
+		for _, f := range optVals(opts, "--save-session", "--log", "-l") {
+			a.path(e, f, action.Write)
+		}
+		for _, o := range opts {
+			if strings.HasPrefix(o.name, "--on-") {
+				a.flag(action.FlagRunsCode)
+			}
+		}
+	case "http", "https", "xh", "httpie":
+		for _, f := range optVals(opts, "-o", "--output") {
+			a.path(e, f, action.Write)
+			a.markFetched(e, f)
+		}
+		for _, f := range optVals(opts, "--session") {
+			a.path(e, f, action.Write)
+		}
+	}
 	wroteStdout := false
 	for _, o := range opts {
 		v := o.val
@@ -110,9 +152,27 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 					}
 				}
 			}
-		case "curl -x", "curl --proxy", "curl --url":
+		case "curl -x", "curl --proxy", "curl --url", "curl --doh-url", "curl --preproxy":
 			if h := hostOf(v.s, true); h != "" {
 				a.host(h)
+			}
+		case "curl --resolve":
+			// [+]HOST:PORT:ADDR[,ADDR…]: the addresses are hosts too.
+			if parts := strings.SplitN(strings.TrimPrefix(v.s, "+"), ":", 3); !v.dyn && len(parts) > 0 {
+				a.host(parts[0])
+				if len(parts) == 3 {
+					for _, h := range strings.Split(parts[2], ",") {
+						a.host(strings.Trim(h, "[]"))
+					}
+				}
+			}
+		case "curl --connect-to":
+			// HOST1:PORT1:HOST2:PORT2: HOST2 is connected to.
+			if parts := strings.Split(v.s, ":"); !v.dyn {
+				a.host(parts[0])
+				if len(parts) > 2 {
+					a.host(strings.Trim(parts[2], "[]"))
+				}
 			}
 		case "curl --output-dir", "wget -P", "wget --directory-prefix":
 			a.path(e, v, action.Write)
@@ -121,6 +181,10 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 		}
 	}
 	_ = wroteStdout
+	if hasOpt(opts, "-K", "--config") || name == "wget" && hasOpt(opts, "--config") {
+		// A configuration file names URLs and outputs of its own.
+		a.unresolved(name + " --config: the URLs and outputs it names are not known statically")
+	}
 	remoteName := name == "curl" && hasOpt(opts, "-O", "--remote-name", "--remote-name-all")
 	for _, f := range ops {
 		if f.dyn {
@@ -159,42 +223,138 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 	}
 }
 
-// netcat-likes: the first operand is the host.
-func (a *analyzer) netcat(e *env, name string, args []field) {
-	opts, ops := scan(args, "pwsiqxXIOTeMcmS", nil, false)
-	if hasOpt(opts, "-e", "-c") {
-		a.flag(action.FlagRunsCode)
-	}
-	if name == "socat" {
-		for _, f := range ops {
-			for _, part := range strings.Split(f.s, ",") {
-				typ, addr, ok := strings.Cut(part, ":")
-				if !ok {
-					continue
-				}
-				switch strings.ToUpper(typ) {
-				case "TCP", "TCP4", "TCP6", "UDP", "UDP4", "UDP6", "OPENSSL", "SSL":
-					h, _, _ := strings.Cut(addr, ":")
-					a.host(h)
-				case "EXEC", "SYSTEM":
-					a.flag(action.FlagRunsCode)
-				}
-			}
-		}
+// markFetched remembers a file written from the network, so that
+// running it later in the command is download_exec.
+func (a *analyzer) markFetched(e *env, f field) {
+	if f.dyn {
 		return
 	}
-	if hasOpt(opts, "-l") {
+	if ps, ok := a.abs(e, f.s); ok {
+		for _, p := range ps {
+			a.fetched[path.Clean(p)] = true
+		}
+	}
+}
+
+// netcat-likes: nc and its variants, telnet, ftp, tftp: the first
+// operand is the host; a program to run on the connection (-e, -c,
+// ncat --exec, --sh-exec) runs code; socat has addresses of its own.
+func (a *analyzer) netcat(e *env, name string, args []field) {
+	if name == "socat" {
+		a.socat(e, args)
+		return
+	}
+	opts, ops := scan(args, "pwsiqxXIOTeMcmSo", []string{"exec", "sh-exec", "lua-exec", "proxy", "proxy-type", "proxy-auth",
+		"proxy-dns", "source", "source-port", "wait", "idle-timeout", "output", "hex-dump", "allow", "allowfile", "deny",
+		"denyfile", "max-conns", "append-output", "ssl-cert", "ssl-key", "ssl-trustfile"}, false)
+	if name == "telnet" || name == "ftp" || name == "tftp" {
+		// telnet -l USER -n TRACEFILE -e ESCAPE -b ADDR; ftp and
+		// tftp take few options with values.
+		opts, ops = scan(args, "lnebkXP", nil, false)
+		for _, f := range optVals(opts, "-n") {
+			a.path(e, f, action.Write)
+		}
+	}
+	for _, o := range opts {
+		switch o.name {
+		case "-e", "--exec", "--lua-exec":
+			a.flag(action.FlagRunsCode)
+			if !o.val.dyn {
+				a.shellString(e, []field{o.val})
+			}
+		case "-c", "--sh-exec":
+			if name != "nc.openbsd" && name != "netcat.openbsd" || o.name == "--sh-exec" {
+				a.flag(action.FlagRunsCode)
+				a.shellString(e, []field{o.val})
+			}
+		case "-x", "--proxy":
+			if !o.val.dyn && name != "telnet" {
+				h, _, _ := strings.Cut(o.val.s, ":")
+				a.host(h)
+			}
+		case "-o", "--output", "--hex-dump", "--append-output":
+			if name != "telnet" && name != "ftp" && name != "tftp" {
+				a.path(e, o.val, action.Write)
+			}
+		case "--ssl-cert", "--ssl-key", "--ssl-trustfile", "--allowfile", "--denyfile":
+			a.path(e, o.val, action.Read)
+		}
+	}
+	if hasOpt(opts, "-l", "--listen") && name != "telnet" && name != "ftp" {
+		// A listener: reachable from outside unless bound to loopback,
+		// which the class does not tell apart.
 		return
 	}
 	for _, f := range ops {
-		if !f.dyn {
-			a.host(f.s)
+		if f.dyn {
+			a.unresolved(name + " to a host that is not static: " + f.s)
+			break
 		}
+		h := f.s
+		if strings.Contains(h, "://") {
+			h = hostOf(h, false)
+		} else if at := strings.LastIndexByte(h, '@'); at >= 0 {
+			h = h[at+1:]
+		}
+		a.host(strings.Trim(h, "[]"))
 		break
 	}
 }
 
-// ssh: the destination, then a remote command.
+// socat: every address (TYPE:params,options; two in one with !!) may
+// connect (TCP:h:p, OPENSSL:h:p, SOCKS4:proxy:h:p, PROXY:proxy:h:p),
+// listen (TCP-LISTEN:p), run a program (EXEC:, SYSTEM:) or open a file
+// (OPEN:, CREATE:, GOPEN:, PIPE:, a bare path).
+func (a *analyzer) socat(e *env, args []field) {
+	_, ops := scan(args, "btTLWr", nil, false)
+	for _, f := range ops {
+		if f.dyn {
+			a.unresolved("socat with an address that is not static: " + f.s)
+			continue
+		}
+		for _, addr := range strings.Split(f.s, "!!") {
+			head, _, _ := strings.Cut(addr, ",")
+			typ, rest, ok := strings.Cut(head, ":")
+			if !ok {
+				if strings.Contains(head, "/") {
+					a.path(e, field{s: head}, action.Write)
+				}
+				continue
+			}
+			switch strings.ToUpper(typ) {
+			case "TCP", "TCP4", "TCP6", "TCP-CONNECT", "TCP4-CONNECT", "TCP6-CONNECT", "UDP", "UDP4", "UDP6", "UDP-CONNECT",
+				"UDP4-CONNECT", "UDP6-CONNECT", "UDP-SENDTO", "UDP4-SENDTO", "UDP6-SENDTO", "UDP-DATAGRAM", "UDP4-DATAGRAM",
+				"UDP6-DATAGRAM", "SCTP", "SCTP-CONNECT", "SCTP4-CONNECT", "SCTP6-CONNECT", "OPENSSL", "OPENSSL-CONNECT", "SSL",
+				"DTLS", "DTLS-CONNECT", "DCCP-CONNECT":
+				a.host(hostPort(rest))
+			case "SOCKS", "SOCKS4", "SOCKS4A", "SOCKS5", "SOCKS5-CONNECT", "PROXY", "PROXY-CONNECT":
+				proxy, target, _ := strings.Cut(rest, ":")
+				a.host(strings.Trim(proxy, "[]"))
+				a.host(hostPort(target))
+			case "EXEC", "SYSTEM":
+				a.flag(action.FlagRunsCode)
+				a.shellString(e, []field{{s: rest}})
+			case "OPEN", "CREATE", "CREAT", "GOPEN", "PIPE", "UNIX-CONNECT", "UNIX-CLIENT", "UNIX-SENDTO", "UNIX-LISTEN":
+				a.path(e, field{s: rest}, action.Write)
+			}
+		}
+	}
+}
+
+// hostPort returns the host of host:port or [v6]:port.
+func hostPort(s string) string {
+	if rest, ok := strings.CutPrefix(s, "["); ok {
+		h, _, _ := strings.Cut(rest, "]")
+		return h
+	}
+	h, _, _ := strings.Cut(s, ":")
+	return h
+}
+
+// ssh: the destination, then a remote command. The remote command runs
+// on the other host, not here: its classes are not merged (the egress is
+// what is classified), but options that run a local command are
+// runs_code.
 func (a *analyzer) ssh(e *env, name string, args []field) {
 	opts, ops := scan(args, "bcDEeFIiJLlmOopQRSWw", nil, true)
 	for _, o := range opts {
@@ -204,7 +364,12 @@ func (a *analyzer) ssh(e *env, name string, args []field) {
 				a.flag(action.FlagRunsCode)
 			}
 		case "-F":
+			// A configuration file may hold ProxyCommand, LocalCommand
+			// or Match exec: code that runs here.
 			a.path(e, o.val, action.Read)
+			if o.val.dyn || o.val.s != "/dev/null" && o.val.s != "none" {
+				a.flag(action.FlagRunsCode)
+			}
 		case "-J":
 			for _, j := range strings.Split(o.val.s, ",") {
 				a.host(remoteHost(j + ":"))
@@ -257,19 +422,14 @@ func networkPrograms() map[string]handler {
 		a.class(action.NetworkEgress)
 		a.netcat(e, c.name, c.args)
 		return false, true
-	}, "nc", "ncat", "netcat", "socat", "telnet", "ftp", "tftp")
+	}, "nc", "ncat", "netcat", "nc.openbsd", "nc.traditional", "netcat.openbsd", "netcat.traditional", "socat", "telnet", "ftp", "tftp")
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) {
 		a.meta[c.i].fetch = true
 		a.class(action.NetworkEgress)
 		a.ssh(e, c.name, c.args)
 		return false, true
 	}, "ssh", "sftp", "mosh")
-	m["openssl"] = func(a *analyzer, e *env, c call) (bool, bool) {
-		if hasAny(c.args, "-d", "-base64", "-a", "base64") {
-			a.meta[c.i].decode = true
-		}
-		return false, true
-	}
+	m["openssl"] = (*analyzer).openssl
 	for n := range netOnly {
 		m[n] = (*analyzer).netOnlyCmd
 	}
@@ -284,6 +444,54 @@ func (a *analyzer) netOnlyCmd(e *env, c call) (bool, bool) {
 			a.host(hostOf(f.s, true))
 			break
 		}
+	}
+	return false, true
+}
+
+// openssl: s_client, s_time and ocsp connect (-connect host:port, -host,
+// -proxy, -url); s_server listens; -in, -inkey, -key are read and
+// -out, -keyout written; -d, -base64 decode.
+func (a *analyzer) openssl(e *env, c call) (bool, bool) {
+	if hasAny(c.args, "-d", "-base64", "-a", "base64") {
+		a.meta[c.i].decode = true
+	}
+	sub := ""
+	if len(c.args) > 0 {
+		sub = c.args[0].s
+	}
+	switch sub {
+	case "s_client", "s_time", "ocsp":
+		a.meta[c.i].fetch = true
+		a.class(action.NetworkEgress)
+		if sub != "ocsp" && !hasAny(c.args, "-connect", "-host") {
+			a.host("localhost") // the default, localhost:4433
+		}
+	case "s_server":
+		a.class(action.NetworkEgress) // a listener
+	}
+	for i := 0; i+1 < len(c.args); i++ {
+		v := c.args[i+1]
+		switch c.args[i].s {
+		case "-connect", "-proxy":
+			if !v.dyn {
+				a.host(hostPort(v.s))
+			}
+		case "-host":
+			if !v.dyn {
+				a.host(hostPort(v.s))
+			}
+		case "-url":
+			if !v.dyn {
+				a.host(hostOf(v.s, true))
+			}
+		case "-in", "-inkey", "-key", "-kfile", "-CAfile", "-cert", "-signkey", "-config", "-paramfile", "-peerkey", "-sigfile":
+			a.path(e, v, action.Read)
+		case "-out", "-keyout", "-sess_out", "-msgfile":
+			a.path(e, v, action.Write)
+		default:
+			continue
+		}
+		i++
 	}
 	return false, true
 }

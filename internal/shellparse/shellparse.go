@@ -187,7 +187,11 @@ type analyzer struct {
 	stack    []frame
 	funcGen  int
 	fetched  map[string]bool
-	ifs      bool
+	// links maps a link made earlier in the command (ln) to what it
+	// points to, and linkHops bounds following them (files.go).
+	links                map[string][]string
+	linkHops, linkBudget int
+	ifs                  bool
 	// homeDyn, pwdDyn: the script assigns HOME, PWD.
 	homeDyn, pwdDyn bool
 	funcs0          []string // definition order
@@ -453,11 +457,13 @@ func (a *analyzer) addPath(p string, acc action.Access, rec bool) {
 	}
 	if i, ok := a.pathSeen[k]; ok {
 		a.paths[i].Recursive = a.paths[i].Recursive || rec
+		a.throughLinks(p, acc, rec)
 		return
 	}
 	a.pathSeen[k] = len(a.paths)
 	k.Recursive = rec
 	a.paths = append(a.paths, k)
+	a.throughLinks(p, acc, rec)
 }
 
 // secretPath reports, lexically, whether p names an obvious secret
