@@ -115,6 +115,10 @@ func canonical(name string) string {
 // command classifies one normalised invocation.
 func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known bool) {
 	args := argv[1:]
+	if strings.Contains(argv[0].s, "/") {
+		// ./x: a script written earlier in the command line.
+		a.runScript(e, argv[0].s, "", name, false)
+	}
 	a.nameCmd(e, name, args)
 	name = canonical(name)
 	h := programs[name]

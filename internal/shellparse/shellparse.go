@@ -186,6 +186,12 @@ type analyzer struct {
 	// cur is the index of the invocation being classified, -1 outside
 	// one.
 	cur int
+	// written holds the files this command line writes with output the
+	// analysis knows, by cleaned path (script.go).
+	written map[string]writtenFile
+	// out is what the simple command last walked writes to standard
+	// output, when it is static.
+	out output
 }
 
 // env is the shell state at one point of the walk. It is copied for a
@@ -212,6 +218,8 @@ type stdinInfo struct {
 	// body is a heredoc or here-string, when static.
 	body       string
 	bodyStatic bool
+	// file is the file redirected to standard input, when static.
+	file string
 }
 
 const (

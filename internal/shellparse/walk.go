@@ -51,11 +51,25 @@ func (a *analyzer) stmt(e *env, s *syntax.Stmt) {
 }
 
 func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
+	// A redirection of standard input holds for this statement only.
+	saved := e.stdin
+	defer func() { e.stdin = saved }()
 	redirs, writes := a.redirects(e, s.Redirs)
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok {
+		defer func() {
+			// What a compound command writes is not followed.
+			a.out = output{}
+			for _, w := range writes {
+				for _, p := range w {
+					a.write(path.Clean(p), output{}, false)
+				}
+			}
+		}()
+	}
 	switch c := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
-		start := len(a.meta)
+		start, paths0 := len(a.meta), len(a.paths)
 		a.call(e, c, redirs)
 		if len(writes) > 0 && len(a.meta) > start && a.meta[start].fetch {
 			for _, w := range writes {
@@ -64,6 +78,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 				}
 			}
 		}
+		a.noteOutput(e, s, start, paths0, writes)
 	case *syntax.BinaryCmd:
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
@@ -236,55 +251,20 @@ func (a *analyzer) pipeline(e *env, c *syntax.BinaryCmd) {
 	flatten(c.X)
 	flatten(c.Y)
 	var before subInfo
-	var prevText string
-	var prevStatic bool
+	var prev output
 	for i, s := range stages {
 		c := e.fork()
 		if i > 0 {
-			c.stdin = stdinInfo{kind: stdinPipe, sub: before}
-		}
-		if i > 0 {
-			c.stdin.body, c.stdin.bodyStatic = prevText, prevStatic
+			c.stdin = stdinInfo{kind: stdinPipe, sub: before, body: prev.text, bodyStatic: prev.ok}
 		}
 		start := len(a.meta)
+		a.out = output{}
 		a.stmt(c, s)
 		before = before.or(a.since(start))
-		prevText, prevStatic = a.staticOutput(s, start)
+		prev = a.out
 	}
+	a.out = output{}
 	e.ok = e.cwd
-}
-
-// staticOutput returns what a pipeline stage writes when it is a plain
-// echo or printf of static text, the invocation recorded at start.
-func (a *analyzer) staticOutput(s *syntax.Stmt, start int) (string, bool) {
-	if _, ok := s.Cmd.(*syntax.CallExpr); !ok || len(s.Redirs) > 0 || start >= len(a.inv) || len(a.inv) != start+1 {
-		return "", false
-	}
-	inv := a.inv[start]
-	if inv.Dynamic || len(inv.Argv) == 0 {
-		return "", false
-	}
-	args := inv.Argv[1:]
-	switch inv.Argv[0] {
-	case "echo":
-		nl := "\n"
-		for len(args) > 0 && (args[0] == "-n" || args[0] == "-E") {
-			if args[0] == "-n" {
-				nl = ""
-			}
-			args = args[1:]
-		}
-		out := strings.Join(args, " ")
-		if strings.HasPrefix(out, "-") || strings.Contains(out, "\\") {
-			return "", false
-		}
-		return out + nl, true
-	case "printf":
-		if len(args) == 1 && !strings.ContainsAny(args[0], "%\\") {
-			return args[0], true
-		}
-	}
-	return "", false
 }
 
 // redirects records the redirections of a statement: paths, hosts of
@@ -352,6 +332,9 @@ func (a *analyzer) redirects(e *env, rs []*syntax.Redirect) ([]Redirect, [][]str
 			a.path(e, f, action.Read)
 			if (r.N == nil || r.N.Value == "0") && f.s != "/dev/stdin" {
 				e.stdin = stdinInfo{kind: stdinFile, sub: f.sub}
+				if !f.dyn {
+					e.stdin.file = f.s
+				}
 			}
 		case syntax.RdrInOut:
 			a.path(e, f, action.Write)
