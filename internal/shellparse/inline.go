@@ -608,6 +608,9 @@ func (s *scanner) spawnAt(i, last int, name string) {
 	}
 	args, end, ok := s.args(last)
 	if !ok {
+		if s.binding(i) {
+			return
+		}
 		s.opaque(i, i+2, "a process-spawning function used where its argument is not known")
 		return
 	}
@@ -932,6 +935,19 @@ func (s *scanner) eval(i int, name string) {
 	s.r.scan(s.lang, first.str, s.depth+1)
 }
 
+// binding reports whether the name at i is bound by an import rather
+// than used: from os import system, const {execSync} = require(…),
+// import {spawn} from "child_process".
+func (s *scanner) binding(i int) bool {
+	if s.qual(i) != "" {
+		return false
+	}
+	p, n := s.tok(i-1), s.tok(i+1)
+	before := p.k == 'p' && (p.s == "{" || p.s == ",") || p.k == 'i' && p.s == "import"
+	after := n.k == 0 || n.nl || n.k == 'p' && (n.s == "," || n.s == "}" || n.s == ";" || n.s == ":") || n.k == 'i' && n.s == "as"
+	return before && after
+}
+
 // spawnNames are the names of process-spawning and code-evaluating
 // functions that a program may call by name.
 var spawnNames = set("system", "popen", "Popen", "check_output", "check_call", "getoutput", "getstatusoutput",
@@ -970,6 +986,9 @@ func (s *scanner) leftovers() {
 			}
 			if t.k == 'x' || t.k == 's' && t.tpl && !t.dyn {
 				seen += countWord(t.s, m) // a command string names programs, not functions
+				if strings.HasPrefix(s.src[t.pos:], m) {
+					seen++ // qx{…}
+				}
 			}
 		}
 		if raw > seen {

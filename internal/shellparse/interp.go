@@ -158,7 +158,7 @@ func (a *analyzer) inlineFields(e *env, fam, name string, code []field) {
 	for _, c := range code {
 		if c.dyn {
 			a.flagSub(c.sub)
-			a.unresolved("cannot be analysed statically: " + name + " runs code that is not static: " + c.s)
+			a.unresolved("" + name + " runs code that is not static: " + c.s)
 			continue
 		}
 		static = append(static, c.s)
@@ -179,7 +179,7 @@ func (a *analyzer) inlineProgram(e *env, fam, name, src string) {
 	}
 	r := scanInline(lang, src)
 	for _, o := range r.opaque {
-		a.unresolved("cannot be analysed statically: " + name + " runs " + o)
+		a.unresolved("" + name + " runs " + o)
 	}
 	if r.net {
 		a.class(action.NetworkEgress)
@@ -199,7 +199,7 @@ func (a *analyzer) inlineProgram(e *env, fam, name, src string) {
 func (a *analyzer) pyModule(e *env, mod field, rest []field) (bool, bool) {
 	a.flag(action.FlagRunsCode)
 	if mod.dyn {
-		a.unresolved("python -m with a dynamic module")
+		a.unresolved("python -m with a module that is not static: " + mod.s)
 		return false, false
 	}
 	switch mod.s {
@@ -262,7 +262,7 @@ func (a *analyzer) stdinCode(e *env, fam, name string) {
 			a.program(e, fam, name, "standard input", e.stdin.body, false)
 		} else {
 			a.flag(action.FlagRunsCode)
-			a.unresolved("cannot be analysed statically: " + name + " reads its program from a heredoc that expands values")
+			a.unresolved("" + name + " reads its program from a heredoc or here-string that expands values")
 		}
 	case stdinFile:
 		// bash < script.sh: the program comes from a file.

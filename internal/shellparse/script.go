@@ -576,7 +576,7 @@ func (a *analyzer) runScript(e *env, file string, fam, name string, here bool) {
 			continue
 		}
 		if !w.static {
-			a.unresolved("cannot be analysed statically: the script " + file + " is written in this command with content that is not static")
+			a.unresolved("the script " + file + " is written in this command with content that is not static")
 			continue
 		}
 		f, n := fam, name
@@ -599,7 +599,7 @@ func (a *analyzer) runScript(e *env, file string, fam, name string, here bool) {
 					f = interpFamily(n)
 				}
 				if f == "" {
-					a.unresolved("cannot be analysed statically: the script " + file + " runs with " + strings.TrimSpace(line))
+					a.unresolved("the script " + file + " runs with " + strings.TrimSpace(line))
 					continue
 				}
 			}
