@@ -186,6 +186,14 @@ func (s *scanner) snippet(i, j int) string {
 }
 
 func (s *scanner) opaque(i, j int, why string) {
+	// Name the callee with its qualifiers: os.system, not system.
+	for k := 0; k < 4 && i >= 2; k++ {
+		p, q := s.tok(i-1), s.tok(i-2)
+		if p.k != 'p' || p.s != "." && p.s != "::" && p.s != "->" || q.k != 'i' && q.k != 'v' {
+			break
+		}
+		i -= 2
+	}
 	s.r.opaque1(why + ": " + s.snippet(i, j))
 }
 

@@ -29,8 +29,6 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"warden.dev/warden/internal/action"
 )
 
 // maxText bounds the static text followed through a command line.
@@ -51,13 +49,34 @@ type writtenFile struct {
 	static, partial bool
 }
 
+// passWrappers run the command they are given with the same standard
+// input and output.
+var passWrappers = map[string]bool{"env": true, "nice": true, "timeout": true, "command": true, "builtin": true,
+	"nohup": true, "stdbuf": true, "sudo": true, "doas": true, "exec": true, "ionice": true, "chrt": true, "time": true}
+
+// lastCmd returns the index of the command a simple command recorded at
+// start runs, through wrappers that keep its input and output: the only
+// invocation, or the last one after wrappers.
+func (a *analyzer) lastCmd(start int) (int, bool) {
+	if start >= len(a.inv) {
+		return 0, false
+	}
+	for _, inv := range a.inv[start : len(a.inv)-1] {
+		if inv.Dynamic || len(inv.Argv) == 0 || !passWrappers[inv.Argv[0]] {
+			return 0, false
+		}
+	}
+	return len(a.inv) - 1, true
+}
+
 // outputOf computes the standard output of the one invocation recorded
 // at start, whose standard input is in.
 func (a *analyzer) outputOf(in stdinInfo, start int) output {
-	if start != len(a.inv)-1 {
+	last, ok := a.lastCmd(start)
+	if !ok {
 		return output{}
 	}
-	inv := a.inv[start]
+	inv := a.inv[last]
 	if inv.Dynamic || len(inv.Argv) == 0 {
 		return output{}
 	}
@@ -489,17 +508,18 @@ func (a *analyzer) noteOutput(e *env, s *syntax.Stmt, start, paths0 int, writes 
 		meta = meta && len(inv.Argv) > 0 && keepsContent[inv.Argv[0]]
 	}
 	if !meta {
-		for _, q := range a.paths[paths0:] {
-			if q.Access != action.Read {
-				a.write(path.Clean(q.Path), output{}, false)
-			}
+		for _, p := range a.writes[min(paths0, len(a.writes)):] {
+			a.write(path.Clean(p), output{}, false)
 		}
+	}
+	if len(a.writes) >= maxInvocations {
+		a.unresolved("the command writes too many paths to follow")
 	}
 	out := output{}
 	if len(a.inv) > start {
 		out = a.outputOf(e.stdin, start)
 		if out.dec {
-			a.meta[start].decode = true
+			a.meta[len(a.meta)-1].decode = true
 		}
 	} else if len(a.inv) == start {
 		out = output{ok: true} // redirections alone: > x truncates x
@@ -515,8 +535,8 @@ func (a *analyzer) noteOutput(e *env, s *syntax.Stmt, start, paths0 int, writes 
 		}
 	}
 	// tee FILE… writes its standard input to every file.
-	if len(a.inv) == start+1 && a.inv[start].Argv[0] == "tee" && !a.inv[start].Dynamic {
-		args := a.inv[start].Argv[1:]
+	if last, ok := a.lastCmd(start); ok && a.inv[last].Argv[0] == "tee" && !a.inv[last].Dynamic {
+		args := a.inv[last].Argv[1:]
 		ap := hasAnyS(args, "-a", "--append")
 		for _, f := range args {
 			if strings.HasPrefix(f, "-") {

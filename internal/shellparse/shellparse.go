@@ -192,6 +192,8 @@ type analyzer struct {
 	// out is what the simple command last walked writes to standard
 	// output, when it is static.
 	out output
+	// writes logs every path written or deleted, repeats included.
+	writes []string
 }
 
 // env is the shell state at one point of the walk. It is copied for a
@@ -435,6 +437,9 @@ func (a *analyzer) addPath(p string, acc action.Access, rec bool) {
 		a.notRO = true
 	}
 	rec = rec && acc == action.Read
+	if acc != action.Read && len(a.writes) < maxInvocations {
+		a.writes = append(a.writes, p)
+	}
 	k := Path{Path: p, Access: acc}
 	if acc == action.Read && secretPath(p) {
 		a.class(action.SecretAccess)

@@ -69,7 +69,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 	switch c := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
-		start, paths0 := len(a.meta), len(a.paths)
+		start, paths0 := len(a.meta), len(a.writes)
 		a.call(e, c, redirs)
 		if len(writes) > 0 && len(a.meta) > start && a.meta[start].fetch {
 			for _, w := range writes {
