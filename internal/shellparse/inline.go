@@ -141,7 +141,7 @@ func (r *inlineScan) scan(lang, src string, depth int) {
 		return
 	}
 	toks := lexInline(lang, src)
-	s := &scanner{r: r, lang: lang, src: src, toks: toks, depth: depth, used: make([]bool, len(toks))}
+	s := &scanner{r: r, lang: lang, src: src, toks: toks, depth: depth, used: make([]bool, len(toks)), read: make([]bool, len(toks))}
 	s.prepare()
 	for i := range toks {
 		s.at(i)
@@ -157,8 +157,9 @@ type scanner struct {
 	src   string
 	toks  []itok
 	depth int
-	// used marks the tokens consumed by a recognised call.
-	used []bool
+	// used marks the tokens consumed by a recognised call; read those
+	// read again as code by eval("…").
+	used, read []bool
 	// subprocess: python code that imports subprocess (or an alias),
 	// childProc: JavaScript code that loads child_process.
 	subprocess, childProc bool
@@ -528,6 +529,9 @@ func (s *scanner) value(i, j int) arg {
 	t := s.tok(i)
 	switch {
 	case n == 1 && t.k == 's' && !t.dyn:
+		a.k, a.str = 's', t.s
+	case n >= 2 && s.lang == langOSA && t.k == 's' && !t.dyn && s.tok(i+1).k == 'i':
+		// do shell script "ls" with administrator privileges
 		a.k, a.str = 's', t.s
 	case n == 1 && t.k == 'w':
 		a.k, a.list = 'l', t.list
@@ -940,6 +944,9 @@ func (s *scanner) eval(i int, name string) {
 		s.opaque(i, end, "code evaluated more than "+strconv.Itoa(maxInlineDepth)+" levels deep")
 		return
 	}
+	for k := first.i; k < first.j; k++ {
+		s.read[k] = true
+	}
 	s.r.scan(s.lang, first.str, s.depth+1)
 }
 
@@ -988,7 +995,10 @@ func (s *scanner) leftovers() {
 			continue
 		}
 		seen := 0
-		for _, t := range s.toks {
+		for k, t := range s.toks {
+			if s.read[k] {
+				seen += countWord(t.s, m) // read again as code, where it is followed
+			}
 			if (t.k == 'i' || t.k == 's' || t.k == 'y' || t.k == 'v') && (t.s == m || t.s == "node:"+m) {
 				seen++
 			}
