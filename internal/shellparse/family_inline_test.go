@@ -266,3 +266,27 @@ func TestInlineUnresolvedNamesPart(t *testing.T) {
 		}
 	}
 }
+
+// TestSubshellFunctionsDoNotHide checks that a function defined in a
+// subshell, a pipeline stage, a background job, sh -c or a command an
+// inline program starts does not stand for the program of the same name
+// run after it, and that its body is still analysed.
+func TestSubshellFunctionsDoNotHide(t *testing.T) {
+	for _, cmd := range []string{
+		`( git() { :; } ); git push`,
+		`git() { :; } | true; git push`,
+		`git() { :; } & git push`,
+		`sh -c 'git() { :; }'; git push`,
+		`python3 -c 'import os; os.system("git() { :; }")'; git push`,
+		`echo 'git() { :; }' > x.sh; sh x.sh; git push`,
+	} {
+		an := shellparse.Analyze(cmd, corpusOpts)
+		if !slices.Contains(an.Classes, action.GitPush) {
+			t.Errorf("Analyze(%q) lacks gitPush\n%s", cmd, describe(an))
+		}
+	}
+	an := shellparse.Analyze(`( f() { rm -rf x; } )`, corpusOpts)
+	if !slices.Contains(an.Classes, action.FileDelete) {
+		t.Errorf("an uncalled function of a subshell is not analysed\n%s", describe(an))
+	}
+}

@@ -395,7 +395,7 @@ func (s *scanner) at(i int) {
 	case langOSA:
 		if name == "do" && s.tok(i+1).k == 'i' && strings.EqualFold(s.tok(i+1).s, "shell") && s.tok(i+2).k == 'i' && strings.EqualFold(s.tok(i+2).s, "script") {
 			s.used[i+1], s.used[i+2] = true, true
-			s.spawnAt(i, i+3, name)
+			s.spawnAt(i, i+2, name)
 		} else if name == "doShellScript" {
 			s.spawn(i, name)
 		}
@@ -612,12 +612,9 @@ func quoteArgv(argv []string) string {
 func (s *scanner) spawn(i int, name string) { s.spawnAt(i, i, name) }
 
 // spawnAt handles a process-spawning callee that starts at token i and
-// ends before token c.
+// ends at token last.
 func (s *scanner) spawnAt(i, last int, name string) {
 	s.used[last] = true
-	if last != i {
-		last--
-	}
 	args, end, ok := s.args(last)
 	if !ok {
 		if s.binding(i) {

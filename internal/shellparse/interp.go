@@ -191,7 +191,7 @@ func (a *analyzer) inlineProgram(e *env, fam, name, src string) {
 		c2 := e.fork()
 		c2.stdin = stdinInfo{}
 		c2.params, c2.paramsKnown = nil, true
-		a.code(c2, c, true)
+		a.scoped(func() { a.code(c2, c, true) })
 	}
 }
 
@@ -362,7 +362,7 @@ func (a *analyzer) shell(e *env, name string, args []field) (bool, bool) {
 		} else {
 			c.params, c.paramsKnown = nil, true
 		}
-		a.code(c, script.s, true)
+		a.scoped(func() { a.code(c, script.s, true) })
 		return true, true
 	}
 	if len(rest) > 0 && !hasS {

@@ -633,12 +633,13 @@ func (a *analyzer) runScript(e *env, file string, fam, name string, here bool) {
 // scanner; here says shell code runs in the current shell.
 func (a *analyzer) program(e *env, fam, name, what, text string, here bool) {
 	if fam == "shell" {
-		c := e
-		if !here {
-			c = e.fork()
-			c.stdin = stdinInfo{}
+		if here {
+			a.code(e, text, true)
+			return
 		}
-		a.code(c, text, true)
+		c := e.fork()
+		c.stdin = stdinInfo{}
+		a.scoped(func() { a.code(c, text, true) })
 		return
 	}
 	a.inlineProgram(e, fam, name, text)

@@ -194,6 +194,9 @@ type analyzer struct {
 	out output
 	// writes logs every path written or deleted, repeats included.
 	writes []string
+	// orphans are function bodies defined in a subshell and never called
+	// there.
+	orphans []*syntax.Stmt
 }
 
 // env is the shell state at one point of the walk. It is copied for a
@@ -264,6 +267,11 @@ func Analyze(cmd string, opt Options) *Analysis {
 			c.paramsKnown = false
 			a.stmt(c, a.funcs[name])
 		}
+	}
+	for i := 0; i < len(a.orphans); i++ {
+		c := e.fork()
+		c.paramsKnown = false
+		a.stmt(c, a.orphans[i])
 	}
 	return a.result()
 }

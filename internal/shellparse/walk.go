@@ -13,6 +13,7 @@ package shellparse
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"strconv"
 	"strings"
@@ -43,7 +44,7 @@ func (a *analyzer) stmt(e *env, s *syntax.Stmt) {
 	if s.Background || s.Coprocess || s.Disown {
 		// A background job runs in a subshell: its cd does not count.
 		c := e.fork()
-		a.stmtCmd(c, s)
+		a.scoped(func() { a.stmtCmd(c, s) })
 		e.ok = e.cwd
 		return
 	}
@@ -98,7 +99,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		}
 	case *syntax.Subshell:
 		c2 := e.fork()
-		a.stmts(c2, c.Stmts)
+		a.scoped(func() { a.stmts(c2, c.Stmts) })
 		e.ok = e.cwd
 	case *syntax.Block:
 		a.stmts(e, c.Stmts)
@@ -182,6 +183,28 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 	}
 }
 
+// scoped walks code that runs in a subshell: the functions it defines
+// do not exist after it, so they cannot hide a program of the same name
+// run later ("( git() { :; } ); git push" pushes). A body defined there
+// and not called there is analysed at the end, as any uncalled function.
+func (a *analyzer) scoped(walk func()) {
+	saved := maps.Clone(a.funcs)
+	walk()
+	changed := false
+	for name, body := range a.funcs {
+		if saved[name] != body {
+			changed = true
+			if !a.called[name] {
+				a.orphans = append(a.orphans, body)
+			}
+		}
+	}
+	if changed || len(a.funcs) != len(saved) {
+		a.funcs = saved
+		a.funcGen++
+	}
+}
+
 // loop walks a loop body once; a body that changes the working directory
 // makes the next iterations' directory unknown.
 func (a *analyzer) loop(e *env, body func()) {
@@ -259,7 +282,11 @@ func (a *analyzer) pipeline(e *env, c *syntax.BinaryCmd) {
 		}
 		start := len(a.meta)
 		a.out = output{}
-		a.stmt(c, s)
+		if len(stages) > 1 {
+			a.scoped(func() { a.stmt(c, s) })
+		} else {
+			a.stmt(c, s)
+		}
 		before = before.or(a.since(start))
 		prev = a.out
 	}
