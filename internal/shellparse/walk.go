@@ -152,17 +152,42 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 			a.stmt(e, c.Body)
 			break
 		}
-		for _, n := range names {
-			name := strings.ToLower(n.Value)
-			if _, ok := a.funcs[name]; !ok {
-				a.funcs0 = append(a.funcs0, name)
+		body, piped := c.Body, false
+		for {
+			b, ok := body.Cmd.(*syntax.BinaryCmd)
+			if !ok {
+				break
 			}
-			a.funcs[name] = c.Body
-			a.funcGen++
-			// A later definition replaces the function: analyse the new
-			// body at the next call.
-			a.called[name] = false
+			piped = piped || b.Op == syntax.Pipe || b.Op == syntax.PipeAll
+			body = b.X
 		}
+		define := func() {
+			for _, n := range names {
+				name := strings.ToLower(n.Value)
+				if _, ok := a.funcs[name]; !ok {
+					a.funcs0 = append(a.funcs0, name)
+				}
+				a.funcs[name] = body
+				a.funcGen++
+				// A later definition replaces the function: analyse the
+				// new body at the next call.
+				a.called[name] = false
+			}
+		}
+		if body == c.Body {
+			define()
+			break
+		}
+		// The parser reads "f() { …; } | cmd" and "f() { …; } && cmd" as
+		// a function whose body is the list; bash defines f with the
+		// braces and runs the list, a pipeline in subshells. Walk the
+		// list too (the body once more, which over-reports).
+		if piped {
+			a.scoped(define)
+		} else {
+			define()
+		}
+		a.stmt(e, c.Body)
 	case *syntax.ArithmCmd, *syntax.LetClause:
 		a.evalText(e, c)
 		a.substs(e, c)
