@@ -164,6 +164,9 @@ type scanner struct {
 	// childProc: JavaScript code that loads child_process.
 	subprocess, childProc bool
 	aliases               map[string]bool
+	// fnAlias maps a name bound to a process-spawning function (from os
+	// import system as s, {execSync: run}) to that function.
+	fnAlias map[string]string
 }
 
 // snippet returns the source from token i to j, bounded.
@@ -227,7 +230,16 @@ func (s *scanner) qual(i int) string {
 // prepare finds the imports that make generic names spawn processes.
 func (s *scanner) prepare() {
 	s.aliases = map[string]bool{}
+	s.fnAlias = map[string]string{}
 	for i, t := range s.toks {
+		if t.k == 'i' && s.tok(i+2).k == 'i' {
+			// from os import system as s; const {execSync: run} = …
+			n := s.tok(i + 1)
+			if s.lang == langPython && n.k == 'i' && n.s == "as" && (pySpawnAny[t.s] || pySpawnSub[t.s] || pyEval[t.s]) ||
+				s.lang == langJS && n.k == 'p' && n.s == ":" && (jsSpawn[t.s] || jsEval[t.s]) {
+				s.fnAlias[s.tok(i+2).s] = t.s
+			}
+		}
 		switch s.lang {
 		case langPython:
 			if t.k == 'i' && t.s == "subprocess" || t.k == 's' && t.s == "subprocess" {
@@ -252,6 +264,7 @@ var (
 		"spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe",
 		"posix_spawn", "posix_spawnp", "startfile")
 	pySpawnSub = set("run", "call")
+	pyCmdKw    = set("args", "cmd", "command", "argv", "executable", "file", "path")
 	pyEval     = set("eval", "exec", "compile", "__import__", "import_module", "getattr", "execfile")
 	jsSpawn    = set("exec", "execSync", "spawn", "spawnSync", "execFile", "execFileSync")
 	jsEval     = set("eval", "Function", "require", "import", "binding", "_linkedBinding", "runInNewContext",
@@ -339,11 +352,38 @@ func (s *scanner) at(i int) {
 			s.opaque(i, i+2, "a call of a function named by a variable")
 		}
 		return
+	case 'p':
+		// f[x](…): a function called by a computed name.
+		if t.s == "]" && s.isP(i+1, "(") && s.lang != langPerl && s.lang != langOSA {
+			k := i - 1
+			for depth := 0; k >= 0; k-- {
+				u := s.toks[k]
+				if u.k == 'p' && (u.s == "]" || u.s == ")" || u.s == "}") {
+					depth++
+				} else if u.k == 'p' && (u.s == "[" || u.s == "(" || u.s == "{") {
+					if depth == 0 {
+						break
+					}
+					depth--
+				}
+			}
+			if k < 0 || k+2 != i || s.tok(k+1).k != 's' || s.tok(k+1).dyn || spawnName(s.tok(k+1).s) {
+				s.opaque(max(k, 0), i+2, "a function called by a computed name")
+			}
+		}
+		return
 	case 'i':
 	default:
 		return
 	}
 	name, q := t.s, s.qual(i)
+	if target, ok := s.fnAlias[name]; ok && q == "" && !s.isP(i-1, "{") && !s.isP(i+1, ":") {
+		name = target
+	}
+	if name == "constructor" && s.lang == langJS && s.isP(i+1, "(") {
+		s.opaque(i, i+2, "the Function constructor")
+		return
+	}
 	switch s.lang {
 	case langPython:
 		switch {
@@ -355,7 +395,7 @@ func (s *scanner) at(i int) {
 		}
 	case langJS:
 		switch {
-		case jsSpawn[name] && s.childProc && q != "?":
+		case jsSpawn[name] && (s.childProc || name != "exec") && q != "?":
 			s.spawn(i, name)
 		case q == "Deno" && (name == "Command" || name == "run"), q == "Bun" && (name == "spawn" || name == "spawnSync"):
 			s.spawn(i, name)
@@ -542,6 +582,9 @@ func (s *scanner) value(i, j int) arg {
 			b.WriteString(u.s)
 		}
 		a.k, a.str = 's', b.String()
+	case n >= 3 && t.k == 'i' && s.isP(i+1, "=") && s.lang == langPython && pyCmdKw[t.s]:
+		// subprocess.run(args=[…]), os.execv(path=…)
+		return s.value(i+2, j)
 	case n >= 2 && t.k == 'i' && s.isP(i+1, "=") && s.lang == langPython,
 		n >= 2 && (t.k == 'i' || t.k == 'y') && s.isP(i+1, ":") && s.lang == langRuby,
 		n == 1 && t.k == 'y':
@@ -645,6 +688,10 @@ func (s *scanner) spawnAt(i, last int, name string) {
 		}
 	}
 	bad := func() { s.opaque(i, end, "a command that is not a literal") }
+	if len(pos) == 0 && len(args) > 0 && obj == nil {
+		bad() // only keywords or options: the command is among them
+		return
+	}
 	switch {
 	case s.lang == langPython && strings.HasPrefix(name, "spawn") && name != "spawn":
 		if len(pos) > 0 {
@@ -955,7 +1002,7 @@ func (s *scanner) binding(i int) bool {
 		return false
 	}
 	p, n := s.tok(i-1), s.tok(i+1)
-	before := p.k == 'p' && (p.s == "{" || p.s == ",") || p.k == 'i' && p.s == "import"
+	before := p.k == 'p' && (p.s == "{" || p.s == "," || p.s == ":" && s.lang == langJS) || p.k == 'i' && (p.s == "import" || p.s == "as")
 	after := n.k == 0 || n.nl || n.k == 'p' && (n.s == "," || n.s == "}" || n.s == ";" || n.s == ":") || n.k == 'i' && n.s == "as"
 	return before && after
 }
@@ -967,7 +1014,7 @@ var spawnNames = set("system", "popen", "Popen", "check_output", "check_call", "
 	"pcntl_exec", "readpipe", "execute", "popen3", "popen2", "capture2", "capture2e", "capture3", "eval",
 	"execl", "execle", "execlp", "execlpe", "execv", "execve", "execvp", "execvpe", "spawnl", "spawnle",
 	"spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "posix_spawn", "posix_spawnp",
-	"doShellScript", "instance_eval", "class_eval", "module_eval", "assert", "create_function")
+	"doShellScript", "instance_eval", "class_eval", "module_eval", "assert", "create_function", "constructor")
 
 // spawnName reports whether a name, given as a string, is that of a
 // process-spawning or code-evaluating function in some language.
