@@ -75,6 +75,7 @@ func init() {
 		{cmd: `node -e 'globalThis["ev" + "al"]("1")'`, want: opaque},
 		{cmd: `node -e 'this.constructor.constructor("return process")()'`, want: opaque},
 		{cmd: `node -e 'require("child_process").execSync("git push")'`, want: push},
+		{cmd: `node -pe 'require("child_process").execSync("git push")'`, want: push},
 		{cmd: `node -e 'const {execSync} = require("child_process"); execSync("git push")'`, want: push},
 		{cmd: `node -e 'const cp = require("node:child_process"); cp.spawnSync("git", ["push"])'`, want: push},
 		{cmd: `node -e 'require("child_process").execFile("git", ["push"])'`, want: push},

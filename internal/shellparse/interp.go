@@ -91,6 +91,10 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 		for j := 1; j < len(s); j++ {
 			c := s[j]
 			if strings.IndexByte(codeOpts, c) >= 0 {
+				if (fam == "node" || fam == "bun") && strings.Trim(s[j+1:], codeOpts) == "" {
+					// node -pe CODE: the flags take no attached value.
+					j = len(s) - 1
+				}
 				if j+1 < len(s) {
 					code = append(code, field{s: s[j+1:]})
 				} else if i+1 < len(args) {
