@@ -5,7 +5,12 @@ package shellparse
 
 // This file is the interpreters family: shells, python, perl, node and
 // the others that run a program given inline, as a script or on standard
-// input, and the shell builtins that run code (eval, source, trap).
+// input, and the shell builtins that run code (eval, source, trap). A
+// shell's program is walked as bash; another language's goes through the
+// inline scanner (inline.go), which finds the commands it starts. A
+// program read from a file redirect (bash < x.sh) is pipe_to_interpreter;
+// one written earlier in the command line is analysed from what was
+// written (script.go).
 
 import (
 	"path"

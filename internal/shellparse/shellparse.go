@@ -19,6 +19,20 @@
 // runs, a function body is analysed where it is called and, once more,
 // if it is never called.
 //
+// # Inline programs and scripts
+//
+// Code given to an interpreter as a string (python -c, perl -e, node -e,
+// ruby -e, php -r, lua -e, osascript -e, deno eval), a heredoc, a pipe of
+// static text or a script written earlier in the same command line is
+// read for the commands it starts: a literal os.system("git push"),
+// subprocess.run(["git", "push"]), child_process.execSync, system,
+// backticks or io.popen is analysed as shell code, and its classes are
+// the command's; a command that is not literal, code evaluated from a
+// value, and a spawning name the scanner cannot follow are unresolved.
+// Text decoded by printf or echo -e escapes, rev, tr, base64 -d or
+// xxd -r -p of static input is computed, and analysed when a shell runs
+// it; piped into an interpreter, decoded text is decode_exec.
+//
 // # Names
 //
 // A command name is normalised by quote removal, escape removal and

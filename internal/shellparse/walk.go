@@ -213,7 +213,10 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 // run later ("( git() { :; } ); git push" pushes). A body defined there
 // and not called there is analysed at the end, as any uncalled function.
 func (a *analyzer) scoped(walk func()) {
-	saved := maps.Clone(a.funcs)
+	var saved map[string]*syntax.Stmt
+	if len(a.funcs) > 0 {
+		saved = maps.Clone(a.funcs)
+	}
 	walk()
 	changed := false
 	for name, body := range a.funcs {
@@ -225,6 +228,9 @@ func (a *analyzer) scoped(walk func()) {
 		}
 	}
 	if changed || len(a.funcs) != len(saved) {
+		if saved == nil {
+			saved = map[string]*syntax.Stmt{}
+		}
 		a.funcs = saved
 		a.funcGen++
 	}
