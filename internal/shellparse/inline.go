@@ -305,10 +305,15 @@ var (
 		langPerl: {"LWP", "IO::Socket", "HTTP::Tiny", "Net::", "Socket", "WWW::Mechanize", "Mojo::UserAgent"},
 		langRuby: {"Net::HTTP", "open-uri", "URI.open", "Socket", "TCPSocket", "HTTParty", "Faraday",
 			"RestClient", "Net::FTP"},
-		langPHP: {"curl_", "fsockopen", "stream_socket_client", "socket_connect", "file_get_contents",
-			"fopen", "get_headers"},
+		langPHP: {"curl_", "fsockopen", "stream_socket_client", "socket_connect", "get_headers"},
 		langLua: {"socket", "http"},
 		langOSA: {"curl", "http"},
+	}
+	// urlReaders read a URL they are given as they read a file.
+	urlReaders = map[string][]string{
+		langPHP:  {"file_get_contents", "fopen", "readfile", "copy", "file", "simplexml_load_file", "parse_ini_file"},
+		langRuby: {"open", "URI"},
+		langPerl: {"get", "getprint", "getstore", "head"},
 	}
 )
 
@@ -1095,16 +1100,25 @@ func (s *scanner) network() {
 			break
 		}
 	}
+	var hosts []string
 	for _, t := range s.toks {
 		if t.k != 's' {
 			continue
 		}
-		if h, ok := urlHost(t.s); ok {
-			s.r.net = true
-			if len(s.r.hosts) < 16 {
-				s.r.hosts = append(s.r.hosts, h)
-			}
+		if h, ok := urlHost(t.s); ok && len(hosts) < 16 {
+			hosts = append(hosts, h)
 		}
+	}
+	if len(hosts) == 0 {
+		return
+	}
+	for _, n := range urlReaders[s.lang] {
+		if countWord(s.src, n) > 0 {
+			s.r.net = true
+		}
+	}
+	if s.r.net {
+		s.r.hosts = append(s.r.hosts, hosts[:min(len(hosts), 16-len(s.r.hosts))]...)
 	}
 }
 
