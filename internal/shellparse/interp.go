@@ -259,7 +259,7 @@ func (a *analyzer) stdinCode(e *env, fam, name string) {
 		a.flag(action.FlagPipeToInterpreter)
 		a.flagSub(e.stdin.sub)
 		if e.stdin.bodyStatic {
-			a.program(e, fam, name, "standard input", e.stdin.body, false)
+			a.program(e, fam, name, e.stdin.body, false)
 		}
 	case stdinDoc:
 		a.flag(action.FlagPipeToInterpreter)
@@ -268,7 +268,7 @@ func (a *analyzer) stdinCode(e *env, fam, name string) {
 			a.flag(action.FlagRunsCode)
 		}
 		if e.stdin.bodyStatic {
-			a.program(e, fam, name, "standard input", e.stdin.body, false)
+			a.program(e, fam, name, e.stdin.body, false)
 		} else {
 			a.flag(action.FlagRunsCode)
 			a.unresolved("" + name + " reads its program from a heredoc or here-string that expands values")

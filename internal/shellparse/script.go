@@ -34,6 +34,10 @@ import (
 // maxText bounds the static text followed through a command line.
 const maxText = 64 << 10
 
+// maxProgramText bounds the program text computed by the command line
+// (scripts written, text piped) that is analysed, in total.
+const maxProgramText = 4 * maxText
+
 // output is what a command writes to standard output.
 type output struct {
 	text string
@@ -624,14 +628,21 @@ func (a *analyzer) runScript(e *env, file string, fam, name string, here bool) {
 				}
 			}
 		}
-		a.program(e, f, n, "the script "+file, w.text, here)
+		a.program(e, f, n, w.text, here)
 	}
 }
 
 // program analyses a program text given to the interpreter of family fam:
 // shell code is walked as bash; other languages go through the inline
 // scanner; here says shell code runs in the current shell.
-func (a *analyzer) program(e *env, fam, name, what, text string, here bool) {
+func (a *analyzer) program(e *env, fam, name, text string, here bool) {
+	// A script written once and run many times is read each time: bound
+	// the total.
+	a.programText += len(text)
+	if a.programText > maxProgramText {
+		a.unresolved("the command runs more program text than the analysis reads")
+		return
+	}
 	if fam == "shell" {
 		if here {
 			a.code(e, text, true)

@@ -211,6 +211,9 @@ type analyzer struct {
 	// orphans are function bodies defined in a subshell and never called
 	// there.
 	orphans []*syntax.Stmt
+	// programText counts the bytes of programs read from text the
+	// command line computes (scripts it writes, text it pipes).
+	programText int
 }
 
 // env is the shell state at one point of the walk. It is copied for a
