@@ -186,6 +186,11 @@ func (a *analyzer) inlineProgram(e *env, fam, name, src string) {
 	if lang == "" {
 		return
 	}
+	a.programText += len(src)
+	if a.programText > maxProgramText {
+		a.unresolved("the command runs more program text than the analysis reads")
+		return
+	}
 	r := scanInline(lang, src)
 	for _, o := range r.opaque {
 		a.unresolved("" + name + " runs " + o)

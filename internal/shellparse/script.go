@@ -34,8 +34,10 @@ import (
 // maxText bounds the static text followed through a command line.
 const maxText = 64 << 10
 
-// maxProgramText bounds the program text computed by the command line
-// (scripts written, text piped) that is analysed, in total.
+// maxProgramText bounds the program text read in one analysis, in total:
+// inline programs and the text the command line computes (scripts
+// written, text piped), which a function or a loop of calls may read many
+// times.
 const maxProgramText = 4 * maxText
 
 // output is what a command writes to standard output.
