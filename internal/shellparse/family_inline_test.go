@@ -303,3 +303,19 @@ func TestSubshellFunctionsDoNotHide(t *testing.T) {
 		t.Errorf("an uncalled function of a subshell is not analysed\n%s", describe(an))
 	}
 }
+
+// TestProgramTextBounded checks that a script written once and run many
+// times, or a function holding an inline program called many times, is
+// not read without bound: past the budget the command is unresolved.
+func TestProgramTextBounded(t *testing.T) {
+	big := strings.Repeat("x", 60000)
+	for _, cmd := range []string{
+		"echo ': " + big + "' > x; " + strings.Repeat("sh x; ", 10),
+		"f() { python3 -c '" + big + "'; }; " + strings.Repeat("f; ", 10),
+	} {
+		an := shellparse.Analyze(cmd, corpusOpts)
+		if !strings.Contains(an.Unresolved, "more program text") {
+			t.Errorf("Analyze(%.40q…) unresolved = %q, want the program text bound", cmd, an.Unresolved)
+		}
+	}
+}
