@@ -319,3 +319,18 @@ func TestProgramTextBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptWrittenOnTwoPaths checks that a script written differently on
+// two paths of the command line is analysed with both contents.
+func TestScriptWrittenOnTwoPaths(t *testing.T) {
+	for _, cmd := range []string{
+		`if test -f a; then echo 'git push' > x.sh; else echo ls > x.sh; fi; sh x.sh`,
+		`echo 'git push' > x.sh || echo ls > x.sh; sh x.sh`,
+		`: > x.sh; echo 'git push' >> x.sh; sh x.sh`,
+	} {
+		an := shellparse.Analyze(cmd, corpusOpts)
+		if !slices.Contains(an.Classes, action.GitPush) {
+			t.Errorf("Analyze(%q) lacks gitPush\n%s", cmd, describe(an))
+		}
+	}
+}

@@ -49,11 +49,17 @@ type output struct {
 
 // writtenFile is a file written in the command line.
 type writtenFile struct {
-	text string
-	// static: text is all that was written (or appended, with
+	// texts are what the file may hold: a file written on two paths of
+	// the command line (if … then echo a > f; else echo b > f; fi) may
+	// hold either.
+	texts []string
+	// static: texts are all that was written (or appended, with
 	// partial: the earlier content is the file's own).
 	static, partial bool
 }
+
+// maxAlts bounds the contents tracked for one file.
+const maxAlts = 4
 
 // passWrappers run the command they are given with the same standard
 // input and output.
@@ -94,6 +100,8 @@ func (a *analyzer) outputOf(in stdinInfo, start int) output {
 	}
 	args := inv.Argv[1:]
 	switch inv.Argv[0] {
+	case ":", "true", "false":
+		return output{ok: true}
 	case "echo":
 		return echoOut(args)
 	case "printf":
@@ -511,7 +519,8 @@ func (a *analyzer) noteOutput(e *env, s *syntax.Stmt, start, paths0 int, writes 
 	// hold content the analysis does not follow; chmod and touch keep it.
 	meta := true
 	for _, inv := range a.inv[start:] {
-		meta = meta && len(inv.Argv) > 0 && keepsContent[inv.Argv[0]]
+		// tee's files are written below, with what it reads.
+		meta = meta && len(inv.Argv) > 0 && (keepsContent[inv.Argv[0]] || inv.Argv[0] == "tee")
 	}
 	if !meta {
 		for _, p := range a.writes[min(paths0, len(a.writes)):] {
@@ -565,17 +574,26 @@ func (a *analyzer) write(p string, out output, app bool) {
 	if a.written == nil {
 		a.written = map[string]writtenFile{}
 	}
-	w := writtenFile{text: out.text, static: out.ok}
-	if app {
-		old, ok := a.written[p]
-		switch {
-		case !ok:
-			w.partial = true
-		case !old.static || !out.ok:
-			w = writtenFile{}
-		default:
-			w = writtenFile{text: old.text + out.text, static: len(old.text)+len(out.text) <= maxText, partial: old.partial}
+	old, seen := a.written[p]
+	w := writtenFile{texts: []string{out.text}, static: out.ok, partial: app}
+	switch {
+	case !seen:
+	case !old.static || !out.ok:
+		w = writtenFile{}
+	case app:
+		w = writtenFile{static: true, partial: old.partial}
+		for _, t := range old.texts {
+			w.texts = append(w.texts, t+out.text)
+			w.static = w.static && len(t)+len(out.text) <= maxText
 		}
+	default:
+		// An earlier write may be the one that holds, on another path
+		// of the command line: keep both.
+		w = writtenFile{texts: old.texts, static: true, partial: old.partial}
+		if !slices.Contains(w.texts, out.text) {
+			w.texts = append(slices.Clip(w.texts), out.text)
+		}
+		w.static = len(w.texts) <= maxAlts
 	}
 	a.written[p] = w
 }
@@ -605,33 +623,41 @@ func (a *analyzer) runScript(e *env, file string, fam, name string, here bool) {
 			a.unresolved("the script " + file + " is written in this command with content that is not static")
 			continue
 		}
-		f, n := fam, name
-		if f == "" {
-			f, n = "shell", "sh"
-			if line, ok := strings.CutPrefix(w.text, "#!"); ok {
-				line, _, _ = strings.Cut(line, "\n")
-				fs := strings.Fields(line)
-				if len(fs) > 0 {
-					n, _ = normName(fs[0])
-					if n == "env" {
-						n = ""
-						for _, x := range fs[1:] {
-							if !strings.HasPrefix(x, "-") && !strings.Contains(x, "=") {
-								n, _ = normName(x)
-								break
-							}
+		for _, text := range w.texts {
+			a.runText(e, file, fam, name, text, here)
+		}
+	}
+}
+
+// runText analyses one content of a script run as a program.
+func (a *analyzer) runText(e *env, file, fam, name, text string, here bool) {
+	if fam == "" {
+		// An executable: its #! line names the interpreter; without one,
+		// the shell runs it.
+		fam, name = "shell", "sh"
+		if line, ok := strings.CutPrefix(text, "#!"); ok {
+			line, _, _ = strings.Cut(line, "\n")
+			fs := strings.Fields(line)
+			if len(fs) > 0 {
+				name, _ = normName(fs[0])
+				if name == "env" {
+					name = ""
+					for _, x := range fs[1:] {
+						if !strings.HasPrefix(x, "-") && !strings.Contains(x, "=") {
+							name, _ = normName(x)
+							break
 						}
 					}
-					f = interpFamily(n)
 				}
-				if f == "" {
-					a.unresolved("the script " + file + " runs with " + strings.TrimSpace(line))
-					continue
-				}
+				fam = interpFamily(name)
+			}
+			if fam == "" {
+				a.unresolved("the script " + file + " runs with " + strings.TrimSpace(line))
+				return
 			}
 		}
-		a.program(e, f, n, w.text, here)
 	}
+	a.program(e, fam, name, text, here)
 }
 
 // program analyses a program text given to the interpreter of family fam:
