@@ -219,8 +219,9 @@ func (a *analyzer) scoped(walk func()) {
 	}
 	walk()
 	changed := false
-	for name, body := range a.funcs {
-		if saved[name] != body {
+	for _, name := range a.funcs0 { // definition order, not map order
+		body, ok := a.funcs[name]
+		if ok && saved[name] != body {
 			changed = true
 			if !a.called[name] {
 				a.orphans = append(a.orphans, body)
