@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -223,7 +224,7 @@ func (a *analyzer) scoped(walk func()) {
 		body, ok := a.funcs[name]
 		if ok && saved[name] != body {
 			changed = true
-			if !a.called[name] {
+			if !a.called[name] && !slices.Contains(a.orphans, body) {
 				a.orphans = append(a.orphans, body)
 			}
 		}
