@@ -154,6 +154,8 @@ func init() {
 		{cmd: `sed -i s/a/b/ x.sh && ./x.sh`, want: want{unresolved: true}},
 		{cmd: `echo 'git push' > x.sh; sed -i s/push/fetch/ x.sh; sh x.sh`, want: want{unresolved: true}},
 		{cmd: `{ echo git; echo push; } > x.sh; sh x.sh`, want: want{unresolved: true}},
+		{cmd: `echo 'git push' > x.sh; cat x.sh | sh`, want: want{classes: []action.Class{action.GitPush}, flags: []action.Flag{action.FlagPipeToInterpreter}}},
+		{cmd: `printf 'git ' > a; printf 'push' > b; cat a b > x.sh; sh x.sh`, want: written(action.GitPush)},
 	}
 	decoded := func(c ...action.Class) want {
 		return want{classes: c, flags: []action.Flag{action.FlagDecodeExec, action.FlagPipeToInterpreter}}

@@ -83,7 +83,7 @@ func (a *analyzer) lastCmd(start int) (int, bool) {
 
 // outputOf computes the standard output of the one invocation recorded
 // at start, whose standard input is in.
-func (a *analyzer) outputOf(in stdinInfo, start int) output {
+func (a *analyzer) outputOf(e *env, in stdinInfo, start int) output {
 	last, ok := a.lastCmd(start)
 	if !ok {
 		return output{}
@@ -106,9 +106,30 @@ func (a *analyzer) outputOf(in stdinInfo, start int) output {
 		return echoOut(args)
 	case "printf":
 		return printfOut(args)
-	case "cat", "tee":
+	case "cat":
+		// cat of standard input and of files written in the command line.
+		if len(args) == 0 {
+			s, ok := stdin()
+			return output{text: s, ok: ok}
+		}
+		var b strings.Builder
 		for _, f := range args {
-			if inv.Argv[0] == "cat" && f != "-" || inv.Argv[0] == "tee" && strings.HasPrefix(f, "-") && f != "-a" && f != "--append" {
+			var s string
+			ok := false
+			if f == "-" {
+				s, ok = stdin()
+			} else if !strings.HasPrefix(f, "-") {
+				s, ok = a.writtenText(e, f)
+			}
+			if !ok || b.Len()+len(s) > maxText {
+				return output{}
+			}
+			b.WriteString(s)
+		}
+		return output{text: b.String(), ok: true}
+	case "tee":
+		for _, f := range args {
+			if strings.HasPrefix(f, "-") && f != "-a" && f != "--append" {
 				return output{}
 			}
 		}
@@ -532,7 +553,7 @@ func (a *analyzer) noteOutput(e *env, s *syntax.Stmt, start, paths0 int, writes 
 	}
 	out := output{}
 	if len(a.inv) > start {
-		out = a.outputOf(e.stdin, start)
+		out = a.outputOf(e, e.stdin, start)
 		if out.dec {
 			a.meta[len(a.meta)-1].decode = true
 		}
@@ -596,6 +617,20 @@ func (a *analyzer) write(p string, out output, app bool) {
 		w.static = len(w.texts) <= maxAlts
 	}
 	a.written[p] = w
+}
+
+// writtenText returns the one content a file written in the command
+// line holds, when it is known.
+func (a *analyzer) writtenText(e *env, file string) (string, bool) {
+	ps, ok := a.abs(e, file)
+	if !ok || len(ps) != 1 {
+		return "", false
+	}
+	w, ok := a.written[path.Clean(ps[0])]
+	if !ok || !w.static || w.partial || len(w.texts) != 1 {
+		return "", false
+	}
+	return w.texts[0], true
 }
 
 // keepsContent are the programs that change a file without changing
