@@ -178,6 +178,9 @@ func init() {
 		{cmd: `tr '[:lower:]' '[:upper:]' <<< 'x' | sh`, want: decoded()},
 		{cmd: `echo 'aW1wb3J0IG9zOyBvcy5zeXN0ZW0oImdpdCBwdXNoIik=' | base64 -d | python3`, want: decoded(action.GitPush)},
 		{cmd: `$'\x67it' push`, want: want{classes: []action.Class{action.GitPush}}},
+		{cmd: `echo Z2l0IHB1c2g= | base64 -d > x.sh; sh x.sh`, want: want{classes: []action.Class{action.GitPush}, flags: []action.Flag{action.FlagDecodeExec}}},
+		{cmd: `printf '\x67it push' > x; chmod +x x; ./x`, want: want{classes: []action.Class{action.GitPush}, flags: []action.Flag{action.FlagDecodeExec}}},
+		{cmd: `base64 -d payload > x.sh; sh x.sh`, want: want{flags: []action.Flag{action.FlagDecodeExec}, unresolved: true}},
 		{cmd: `sh -c "$(printf '\x67it push')"`, want: want{flags: []action.Flag{action.FlagDecodeExec}, unresolved: true}},
 		{cmd: `sh <<< "$(echo Z2l0IHB1c2g= | base64 -d)"`, want: want{flags: []action.Flag{action.FlagDecodeExec}, unresolved: true}},
 	}

@@ -29,6 +29,8 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"warden.dev/warden/internal/action"
 )
 
 // maxText bounds the static text followed through a command line.
@@ -54,8 +56,9 @@ type writtenFile struct {
 	// hold either.
 	texts []string
 	// static: texts are all that was written (or appended, with
-	// partial: the earlier content is the file's own).
-	static, partial bool
+	// partial: the earlier content is the file's own); dec: some of it
+	// was decoded.
+	static, partial, dec bool
 }
 
 // maxAlts bounds the contents tracked for one file.
@@ -113,20 +116,22 @@ func (a *analyzer) outputOf(e *env, in stdinInfo, start int) output {
 			return output{text: s, ok: ok}
 		}
 		var b strings.Builder
+		dec := false
 		for _, f := range args {
 			var s string
-			ok := false
+			ok, d := false, false
 			if f == "-" {
 				s, ok = stdin()
 			} else if !strings.HasPrefix(f, "-") {
-				s, ok = a.writtenText(e, f)
+				s, ok, d = a.writtenText(e, f)
 			}
+			dec = dec || d
 			if !ok || b.Len()+len(s) > maxText {
-				return output{}
+				return output{dec: dec}
 			}
 			b.WriteString(s)
 		}
-		return output{text: b.String(), ok: true}
+		return output{text: b.String(), ok: true, dec: dec}
 	case "tee":
 		for _, f := range args {
 			if strings.HasPrefix(f, "-") && f != "-a" && f != "--append" {
@@ -596,13 +601,13 @@ func (a *analyzer) write(p string, out output, app bool) {
 		a.written = map[string]writtenFile{}
 	}
 	old, seen := a.written[p]
-	w := writtenFile{texts: []string{out.text}, static: out.ok, partial: app}
+	w := writtenFile{texts: []string{out.text}, static: out.ok, partial: app, dec: out.dec}
 	switch {
 	case !seen:
 	case !old.static || !out.ok:
-		w = writtenFile{}
+		w = writtenFile{dec: old.dec || out.dec}
 	case app:
-		w = writtenFile{static: true, partial: old.partial}
+		w = writtenFile{static: true, partial: old.partial, dec: old.dec || out.dec}
 		for _, t := range old.texts {
 			w.texts = append(w.texts, t+out.text)
 			w.static = w.static && len(t)+len(out.text) <= maxText
@@ -610,7 +615,7 @@ func (a *analyzer) write(p string, out output, app bool) {
 	default:
 		// An earlier write may be the one that holds, on another path
 		// of the command line: keep both.
-		w = writtenFile{texts: old.texts, static: true, partial: old.partial}
+		w = writtenFile{texts: old.texts, static: true, partial: old.partial, dec: old.dec || out.dec}
 		if !slices.Contains(w.texts, out.text) {
 			w.texts = append(slices.Clip(w.texts), out.text)
 		}
@@ -620,17 +625,17 @@ func (a *analyzer) write(p string, out output, app bool) {
 }
 
 // writtenText returns the one content a file written in the command
-// line holds, when it is known.
-func (a *analyzer) writtenText(e *env, file string) (string, bool) {
+// line holds, when it is known, and whether some of it was decoded.
+func (a *analyzer) writtenText(e *env, file string) (string, bool, bool) {
 	ps, ok := a.abs(e, file)
 	if !ok || len(ps) != 1 {
-		return "", false
+		return "", false, false
 	}
 	w, ok := a.written[path.Clean(ps[0])]
 	if !ok || !w.static || w.partial || len(w.texts) != 1 {
-		return "", false
+		return "", false, w.dec
 	}
-	return w.texts[0], true
+	return w.texts[0], true, w.dec
 }
 
 // keepsContent are the programs that change a file without changing
@@ -653,6 +658,9 @@ func (a *analyzer) runScript(e *env, file string, fam, name string, here bool) {
 		w, ok := a.written[p]
 		if !ok {
 			continue
+		}
+		if w.dec {
+			a.flag(action.FlagDecodeExec) // decoded text run
 		}
 		if !w.static {
 			a.unresolved("the script " + file + " is written in this command with content that is not static")
