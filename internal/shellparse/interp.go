@@ -234,6 +234,7 @@ func (a *analyzer) scriptArg(e *env, f field, fam, name string) {
 	case f.procIn:
 		a.flag(action.FlagPipeToInterpreter)
 		a.flagSub(f.sub)
+		a.procProgram(e, f.s, fam, name, name == "source" || name == ".")
 	case f.dyn:
 		a.flagSub(f.sub)
 		a.unresolved("the script " + f.s + " is not static")
@@ -285,6 +286,9 @@ func (a *analyzer) stdinCode(e *env, fam, name string) {
 		a.flagSub(e.stdin.sub)
 		if e.stdin.file != "" {
 			a.runScript(e, e.stdin.file, fam, name, false)
+		}
+		if e.stdin.proc != "" {
+			a.procProgram(e, e.stdin.proc, fam, name, false)
 		}
 	default:
 		// The program comes from the caller's standard input, which the

@@ -703,6 +703,33 @@ func (a *analyzer) runText(e *env, file, fam, name, text string, here bool) {
 	a.program(e, fam, name, text, here)
 }
 
+// procProgram analyses the program a process substitution <(…) gives an
+// interpreter, when its output is static: bash <(echo 'git push') and
+// source <(printf …) run it. The substitution was walked already; its
+// output is computed again, apart, so that nothing is recorded twice.
+func (a *analyzer) procProgram(e *env, src, fam, name string, here bool) {
+	inner, ok := strings.CutPrefix(src, "<(")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return
+	}
+	inner = inner[:len(inner)-1]
+	a.programText += len(inner)
+	if a.programText > maxProgramText {
+		a.unresolved("the command runs more program text than the analysis reads")
+		return
+	}
+	sub := &analyzer{opt: a.opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
+		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{}, cur: -1}
+	c := &env{src: inner, cwd: e.cwd, ok: e.cwd, depth: e.depth}
+	sub.code(c, inner, false)
+	if sub.out.ok && sub.why == "" {
+		if sub.out.dec {
+			a.flag(action.FlagDecodeExec)
+		}
+		a.program(e, fam, name, sub.out.text, here)
+	}
+}
+
 // program analyses a program text given to the interpreter of family fam:
 // shell code is walked as bash; other languages go through the inline
 // scanner; here says shell code runs in the current shell.

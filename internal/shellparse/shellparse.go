@@ -240,8 +240,9 @@ type stdinInfo struct {
 	// body is a heredoc or here-string, when static.
 	body       string
 	bodyStatic bool
-	// file is the file redirected to standard input, when static.
-	file string
+	// file is the file redirected to standard input, when static; proc
+	// the source of a <(…) redirected to it.
+	file, proc string
 }
 
 const (

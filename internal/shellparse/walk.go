@@ -59,8 +59,11 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 	redirs, writes := a.redirects(e, s.Redirs)
 	if _, ok := s.Cmd.(*syntax.CallExpr); !ok {
 		defer func() {
-			// What a compound command writes is not followed.
-			a.out = output{}
+			// What a compound command writes is not followed, but for
+			// a pipeline's last stage.
+			if b, ok := s.Cmd.(*syntax.BinaryCmd); !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll || stdoutRedirected(s.Redirs) {
+				a.out = output{}
+			}
 			for _, w := range writes {
 				for _, p := range w {
 					a.write(path.Clean(p), output{}, false)
@@ -323,7 +326,7 @@ func (a *analyzer) pipeline(e *env, c *syntax.BinaryCmd) {
 		before = before.or(a.since(start))
 		prev = a.out
 	}
-	a.out = output{}
+	a.out = prev
 	e.ok = e.cwd
 }
 
@@ -394,6 +397,9 @@ func (a *analyzer) redirects(e *env, rs []*syntax.Redirect) ([]Redirect, [][]str
 				e.stdin = stdinInfo{kind: stdinFile, sub: f.sub}
 				if !f.dyn {
 					e.stdin.file = f.s
+				}
+				if f.procIn {
+					e.stdin.proc = f.s
 				}
 			}
 		case syntax.RdrInOut:
