@@ -986,6 +986,9 @@ func (s *scanner) eval(i int, name string) {
 		return
 	}
 	if first.k != 's' {
+		if s.lang == langPython && s.readsFile(first) {
+			return // exec(open("x.py").read()) runs a file, as python x.py does
+		}
 		s.opaque(i, end, "code evaluated from a value that is not a literal")
 		return
 	}
@@ -1010,6 +1013,26 @@ func (s *scanner) binding(i int) bool {
 	before := p.k == 'p' && (p.s == "{" || p.s == "," || p.s == ":" && s.lang == langJS) || p.k == 'i' && (p.s == "import" || p.s == "as")
 	after := n.k == 0 || n.nl || n.k == 'p' && (n.s == "," || n.s == "}" || n.s == ";" || n.s == ":") || n.k == 'i' && n.s == "as"
 	return before && after
+}
+
+// readsFile reports whether an argument is open("literal").read().
+func (s *scanner) readsFile(a arg) bool {
+	want := []string{"open", "(", "", ")", ".", "read", "(", ")"}
+	if a.j-a.i != len(want) {
+		return false
+	}
+	for k, w := range want {
+		t := s.tok(a.i + k)
+		switch {
+		case k == 2:
+			if t.k != 's' || t.dyn {
+				return false
+			}
+		case t.s != w || t.k != 'i' && t.k != 'p':
+			return false
+		}
+	}
+	return true
 }
 
 // spawnNames are the names of process-spawning and code-evaluating
