@@ -870,7 +870,11 @@ func (s *scanner) generic(i, end int, pos []arg) {
 		s.r.cmd(argv[0])
 		return
 	}
-	// A program and its arguments; with one string a shell command.
+	// A program and its arguments. A first string that reads as a shell
+	// command (execSync("git push", "utf8")) is analysed as one too.
+	if strings.ContainsAny(argv[0], " \t\n;|&$`<>(") {
+		s.r.cmd(argv[0])
+	}
 	s.r.cmd(quoteArgv(argv[:1]) + " " + quoteArgv(argv[1:]))
 }
 

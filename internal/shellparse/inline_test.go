@@ -60,6 +60,8 @@ func TestScanInline(t *testing.T) {
 		{langPHP, `echo "$x"; system('ls');`, res{Cmds: []string{"ls"}}},
 		{langPHP, `$pdo->exec("DROP TABLE x");`, res{}},
 		{langPHP, `popen("ls", "r");`, res{Cmds: []string{"ls"}}},
+		{langJS, `require("child_process").execSync("git push", "utf8")`, res{Cmds: []string{"git push", "'git push' 'utf8'"}}},
+		{langRuby, `system("git", "push")`, res{Cmds: []string{"'git' 'push'"}}},
 		{langLua, `os.execute([[git push]])`, res{Cmds: []string{"git push"}}},
 		{langLua, `--[[ os.execute("x") ]] print(1)`, res{Opaque: 1}},
 		{langLua, `load("os.execute('ls')")()`, res{Cmds: []string{"ls"}}},
