@@ -1072,17 +1072,17 @@ func (s *scanner) leftovers() {
 		}
 		seen := 0
 		for k, t := range s.toks {
-			if s.read[k] {
+			switch {
+			case s.read[k]:
 				seen += countWord(t.s, m) // read again as code, where it is followed
-			}
-			if (t.k == 'i' || t.k == 's' || t.k == 'y' || t.k == 'v') && (t.s == m || t.s == "node:"+m) {
-				seen++
-			}
-			if t.k == 'x' || t.k == 's' && t.tpl && !t.dyn {
-				seen += countWord(t.s, m) // a command string names programs, not functions
+			case t.k == 'x' || t.k == 's' && (t.tpl || s.used[k]) && !t.dyn:
+				// A command string names programs, not functions.
+				seen += countWord(t.s, m)
 				if strings.HasPrefix(s.src[t.pos:], m) {
 					seen++ // qx{…}
 				}
+			case (t.k == 'i' || t.k == 's' || t.k == 'y' || t.k == 'v') && (t.s == m || t.s == "node:"+m):
+				seen++
 			}
 		}
 		if raw > seen {

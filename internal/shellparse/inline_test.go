@@ -34,6 +34,8 @@ func TestScanInline(t *testing.T) {
 		{langPython, `os.system(r"echo \n")`, res{Cmds: []string{`echo \n`}}},
 		{langPython, `subprocess.run(["git", "push"], check=True)`, res{Cmds: []string{"'git' 'push'"}}},
 		{langPython, `subprocess.run("git push", shell=True)`, res{Cmds: []string{"git push"}}},
+		{langPython, `subprocess.run(["docker", "exec", "c"]) # exec(x)`, res{Cmds: []string{"'docker' 'exec' 'c'"}, Opaque: 1}},
+		{langPython, `os.system("python3 -c 'import os; os.system(0)'")`, res{Cmds: []string{"python3 -c 'import os; os.system(0)'"}}},
 		{langPython, `print("a \" os.system(x) \" b")`, res{Opaque: 1}},
 		{langPython, `x = "\\"; os.system(y)`, res{Opaque: 1}},
 		{langPython, `print(f"{{x}}")`, res{}},
