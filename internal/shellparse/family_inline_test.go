@@ -290,14 +290,17 @@ func TestInlineUnresolvedNamesPart(t *testing.T) {
 }
 
 // TestSubshellFunctionsDoNotHide checks that a function defined in a
-// subshell, a pipeline stage, a background job, sh -c or a command an
-// inline program starts does not stand for the program of the same name
-// run after it, and that its body is still analysed.
+// subshell, a pipeline stage, a background job, a command or process
+// substitution, sh -c or a command an inline program starts does not
+// stand for the program of the same name run after it, and that its body
+// is still analysed.
 func TestSubshellFunctionsDoNotHide(t *testing.T) {
 	for _, cmd := range []string{
 		`( git() { :; } ); git push`,
 		`git() { :; } | true; git push`,
 		`git() { :; } & git push`,
+		`x=$(git() { :; }); git push`,
+		`cat <(git() { :; }); git push`,
 		`sh -c 'git() { :; }'; git push`,
 		`python3 -c 'import os; os.system("git() { :; }")'; git push`,
 		`echo 'git() { :; }' > x.sh; sh x.sh; git push`,
