@@ -300,6 +300,7 @@ func TestSubshellFunctionsDoNotHide(t *testing.T) {
 		`git() { :; } | true; git push`,
 		`git() { :; } & git push`,
 		`x=$(git() { :; }); git push`,
+		`trap 'git() { :; }' EXIT; git push`,
 		`cat <(git() { :; }); git push`,
 		`sh -c 'git() { :; }'; git push`,
 		`python3 -c 'import os; os.system("git() { :; }")'; git push`,

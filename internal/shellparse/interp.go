@@ -430,7 +430,10 @@ func (a *analyzer) trap(e *env, args []field) {
 	if act.s == "" || act.s == "-" {
 		return
 	}
-	a.code(e.fork(), act.s, true)
+	// The action runs later: what it defines cannot stand for a program
+	// run before it.
+	c := e.fork()
+	a.scoped(func() { a.code(c, act.s, true) })
 }
 
 // interpreters maps each interpreter to its family, which sets the
