@@ -92,12 +92,12 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 			a.stmt(e, c.X)
 			anyX := e.cwd
 			e.cwd = e.ok
-			a.stmt(e, c.Y)
+			a.maybe(func() { a.stmt(e, c.Y) })
 			e.cwd = union(anyX, e.cwd)
 		case syntax.OrStmt:
 			a.stmt(e, c.X)
 			okX, anyX := e.ok, e.cwd
-			a.stmt(e, c.Y)
+			a.maybe(func() { a.stmt(e, c.Y) })
 			e.ok = union(okX, e.ok)
 			e.cwd = union(anyX, e.cwd)
 		}
@@ -112,10 +112,14 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		all := pre
 		for cl := c; cl != nil; cl = cl.Else {
 			e.ok = e.cwd
-			a.stmts(e, cl.Cond)
+			if cl == c {
+				a.stmts(e, cl.Cond)
+			} else {
+				a.maybe(func() { a.stmts(e, cl.Cond) })
+			}
 			cond := e.cwd
 			e.cwd = e.ok
-			a.stmts(e, cl.Then)
+			a.maybe(func() { a.stmts(e, cl.Then) })
 			all = union(all, union(cond, e.cwd))
 			e.cwd = cond
 		}
@@ -123,7 +127,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 	case *syntax.WhileClause:
 		a.loop(e, func() {
 			a.stmts(e, c.Cond)
-			a.stmts(e, c.Do)
+			a.maybe(func() { a.stmts(e, c.Do) })
 		})
 	case *syntax.ForClause:
 		switch l := c.Loop.(type) {
@@ -132,7 +136,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		case *syntax.CStyleLoop:
 			a.substs(e, l)
 		}
-		a.loop(e, func() { a.stmts(e, c.Do) })
+		a.loop(e, func() { a.maybe(func() { a.stmts(e, c.Do) }) })
 	case *syntax.CaseClause:
 		a.word(e, c.Word)
 		pre := e.cwd
@@ -142,7 +146,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 				a.substs(e, p)
 			}
 			e.cwd = pre
-			a.stmts(e, it.Stmts)
+			a.maybe(func() { a.stmts(e, it.Stmts) })
 			all = union(all, e.cwd)
 		}
 		e.cwd, e.ok = all, all
@@ -240,6 +244,12 @@ func (a *analyzer) scoped(walk func()) {
 		a.funcGen++
 	}
 }
+
+// maybe walks code that may not run (the right side of && and ||, the
+// branches of if and case, loop bodies): a function it defines may not
+// exist after it, so it is set aside like a subshell's
+// ("false && git() { :; }; git push" pushes).
+func (a *analyzer) maybe(walk func()) { a.scoped(walk) }
 
 // loop walks a loop body once; a body that changes the working directory
 // makes the next iterations' directory unknown.
