@@ -307,6 +307,8 @@ func TestSubshellFunctionsDoNotHide(t *testing.T) {
 		`case x in y) git() { :; };; esac; git push`,
 		`for i in; do git() { :; }; done; git push`,
 		`while false; do git() { :; }; done; git push`,
+		`git() { :; }; unset -f git; git push`,
+		`git() { :; }; unset git; git push`,
 		`cat <(git() { :; }); git push`,
 		`sh -c 'git() { :; }'; git push`,
 		`python3 -c 'import os; os.system("git() { :; }")'; git push`,
