@@ -167,7 +167,7 @@ func (a *analyzer) inlineFields(e *env, fam, name string, code []field) {
 	for _, c := range code {
 		if c.dyn {
 			a.flagSub(c.sub)
-			a.unresolved("" + name + " runs code that is not static: " + c.s)
+			a.unresolved(name + " runs code that is not static: " + c.s)
 			continue
 		}
 		static = append(static, c.s)
@@ -193,7 +193,7 @@ func (a *analyzer) inlineProgram(e *env, fam, name, src string) {
 	}
 	r := scanInline(lang, src)
 	for _, o := range r.opaque {
-		a.unresolved("" + name + " runs " + o)
+		a.unresolved(name + " runs " + o)
 	}
 	if r.net {
 		a.class(action.NetworkEgress)
@@ -277,7 +277,7 @@ func (a *analyzer) stdinCode(e *env, fam, name string) {
 			a.program(e, fam, name, e.stdin.body, false)
 		} else {
 			a.flag(action.FlagRunsCode)
-			a.unresolved("" + name + " reads its program from a heredoc or here-string that expands values")
+			a.unresolved(name + " reads its program from a heredoc or here-string that expands values")
 		}
 	case stdinFile:
 		// bash < script.sh: the program comes from a file.
