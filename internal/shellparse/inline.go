@@ -1075,7 +1075,7 @@ func (s *scanner) leftovers() {
 			switch {
 			case s.read[k]:
 				seen += countWord(t.s, m) // read again as code, where it is followed
-			case t.k == 'x' || t.k == 's' && (t.tpl || s.used[k]) && !t.dyn:
+			case t.k == 'x' || t.k == 's' && s.used[k] && !t.dyn:
 				// A command string names programs, not functions.
 				seen += countWord(t.s, m)
 				if strings.HasPrefix(s.src[t.pos:], m) {

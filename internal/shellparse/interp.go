@@ -128,8 +128,8 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 				return true, true
 			}
 		}
-		if len(code) > 0 {
-			break
+		if len(code) > 0 && (fam == "python" || fam == "pwsh") {
+			break // python -c CODE ends the options; perl -e a -e b runs both
 		}
 	}
 	if fam == "deno" {
@@ -161,7 +161,8 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 }
 
 // inlineFields analyses the inline program given as code options (-c,
-// -e, -r, --eval), joined by newlines as perl and ruby join several -e.
+// -e, -r, --eval): joined by newlines, as perl, ruby and osascript join
+// several -e, and for node, which runs one of them, each alone too.
 func (a *analyzer) inlineFields(e *env, fam, name string, code []field) {
 	var static []string
 	for _, c := range code {
@@ -171,6 +172,11 @@ func (a *analyzer) inlineFields(e *env, fam, name string, code []field) {
 			continue
 		}
 		static = append(static, c.s)
+	}
+	if len(static) > 1 && (fam == "node" || fam == "nodejs" || fam == "bun") {
+		for _, s := range static {
+			a.inlineProgram(e, fam, name, s)
+		}
 	}
 	if len(static) > 0 {
 		a.inlineProgram(e, fam, name, strings.Join(static, "\n"))
