@@ -132,6 +132,10 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 	// known or not, whatever its handler made of it (secrets.go).
 	defer a.operands(e, i, name, argv[1:])
 	args := argv[1:]
+	if strings.Contains(argv[0].s, "/") {
+		// ./x: a script written earlier in the command line.
+		a.runScript(e, argv[0].s, "", name, false)
+	}
 	a.nameCmd(e, name, args)
 	name = canonical(name)
 	h := programs[name]

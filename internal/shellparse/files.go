@@ -768,7 +768,7 @@ func (a *analyzer) atCmd(e *env, c call) (bool, bool) {
 	} else {
 		// The job is a shell script read from standard input, as sh
 		// reads one: a literal one is analysed.
-		a.stdinCode(e, true)
+		a.stdinCode(e, "shell", "at")
 	}
 	a.path(e, field{s: atJobs}, action.Write)
 	a.flag(action.FlagRunsCode)

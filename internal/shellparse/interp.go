@@ -5,7 +5,12 @@ package shellparse
 
 // This file is the interpreters family: shells, python, perl, node and
 // the others that run a program given inline, as a script or on standard
-// input, and the shell builtins that run code (eval, source, trap).
+// input, and the shell builtins that run code (eval, source, trap). A
+// shell's program is walked as bash; another language's goes through the
+// inline scanner (inline.go), which finds the commands it starts. A
+// program read from a file redirect (bash < x.sh) is pipe_to_interpreter;
+// one written earlier in the command line is analysed from what was
+// written (script.go).
 
 import (
 	"path"
@@ -27,7 +32,7 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 			}
 			return true, true
 		}
-		return a.shell(e, args)
+		return a.shell(e, name, args)
 	}
 	// -c/-e style code options, per family; options taking a value.
 	codeOpts, vals := "c", "WXmQ"
@@ -91,6 +96,10 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 		for j := 1; j < len(s); j++ {
 			c := s[j]
 			if strings.IndexByte(codeOpts, c) >= 0 {
+				if (fam == "node" || fam == "bun") && strings.Trim(s[j+1:], codeOpts) == "" {
+					// node -pe CODE: the flags take no attached value.
+					j = len(s) - 1
+				}
 				if j+1 < len(s) {
 					code = append(code, field{s: s[j+1:]})
 				} else if i+1 < len(args) {
@@ -119,43 +128,98 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 				return true, true
 			}
 		}
-		if len(code) > 0 {
-			break
+		if len(code) > 0 && (fam == "python" || fam == "pwsh") {
+			break // python -c CODE ends the options; perl -e a -e b runs both
 		}
 	}
 	if fam == "deno" {
-		// deno run|eval|task…: all run code.
+		// deno run|eval|task…: all run code; deno eval CODE is read.
 		a.flag(action.FlagRunsCode)
+		if script >= 0 && !args[script].dyn && args[script].s == "eval" {
+			for _, f := range args[script+1:] {
+				if !f.dyn && strings.HasPrefix(f.s, "-") {
+					continue
+				}
+				code = append(code, f)
+				break
+			}
+			a.inlineFields(e, fam, name, code)
+		}
 		return false, true
 	}
 	a.flag(action.FlagRunsCode)
 	if len(code) > 0 {
-		for _, c := range code {
-			if c.dyn {
-				a.flagSub(c.sub)
-				if !c.sub.fetch && !c.sub.decode {
-					a.unresolved(name + " runs code that is not static: " + c.s)
-				}
-			}
-			if fam == "python" && !c.dyn && (strings.Contains(c.s, "urllib") || strings.Contains(c.s, "requests") || strings.Contains(c.s, "http.client")) {
-				a.class(action.NetworkEgress)
-			}
-		}
+		a.inlineFields(e, fam, name, code)
 		return false, true
 	}
 	if script >= 0 && args[script].s != "-" {
-		a.scriptArg(e, args[script])
+		a.scriptArg(e, args[script], fam, name)
 		return false, true
 	}
-	a.stdinCode(e, false)
+	a.stdinCode(e, fam, name)
 	return false, true
+}
+
+// inlineFields analyses the inline program given as code options (-c,
+// -e, -r, --eval): joined by newlines, as perl, ruby and osascript join
+// several -e, and for node, which runs one of them, each alone too.
+func (a *analyzer) inlineFields(e *env, fam, name string, code []field) {
+	var static []string
+	for _, c := range code {
+		if c.dyn {
+			a.flagSub(c.sub)
+			a.unresolved(name + " runs code that is not static: " + c.s)
+			continue
+		}
+		static = append(static, c.s)
+	}
+	if len(static) > 1 && (fam == "node" || fam == "nodejs" || fam == "bun") {
+		for _, s := range static {
+			a.inlineProgram(e, fam, name, s)
+		}
+	}
+	if len(static) > 0 {
+		a.inlineProgram(e, fam, name, strings.Join(static, "\n"))
+	}
+}
+
+// inlineProgram analyses a program of the interpreter family fam with
+// the inline scanner: the literal commands it starts are walked as
+// shell code, what it starts that is not literal is unresolved, and its
+// network libraries are network egress.
+func (a *analyzer) inlineProgram(e *env, fam, name, src string) {
+	lang := inlineLang(fam)
+	if lang == "" {
+		return
+	}
+	a.programText += len(src)
+	if a.programText > maxProgramText {
+		a.unresolved("the command runs more program text than the analysis reads")
+		return
+	}
+	r := scanInline(lang, src)
+	for _, o := range r.opaque {
+		a.unresolved(name + " runs " + o)
+	}
+	if r.net {
+		a.class(action.NetworkEgress)
+		for _, h := range r.hosts {
+			a.host(h)
+		}
+	}
+	for _, c := range r.cmds {
+		c2 := e.fork()
+		c2.stdin = stdinInfo{}
+		c2.params, c2.paramsKnown = nil, true
+		a.scoped(func() { a.code(c2, c, true) })
+	}
 }
 
 // pyModule handles python -m.
 func (a *analyzer) pyModule(e *env, mod field, rest []field) (bool, bool) {
 	a.flag(action.FlagRunsCode)
 	if mod.dyn {
-		a.unresolved("python -m with a dynamic module")
+		a.unresolved("python -m with a module that is not static: " + mod.s)
 		return false, false
 	}
 	switch mod.s {
@@ -169,17 +233,19 @@ func (a *analyzer) pyModule(e *env, mod field, rest []field) (bool, bool) {
 	return false, true
 }
 
-// scriptArg handles a script operand of an interpreter or source.
-func (a *analyzer) scriptArg(e *env, f field) {
+// scriptArg handles a script operand of an interpreter (of family fam,
+// called as name) or of source.
+func (a *analyzer) scriptArg(e *env, f field, fam, name string) {
 	switch {
 	case f.procIn:
 		a.flag(action.FlagPipeToInterpreter)
 		a.flagSub(f.sub)
+		a.procProgram(e, f.s, fam, name, name == "source" || name == ".")
 	case f.dyn:
 		a.flagSub(f.sub)
 		a.unresolved("the script " + f.s + " is not static")
 	case f.s == "/dev/stdin" || f.s == "/proc/self/fd/0" || f.s == "/dev/fd/0":
-		a.stdinCode(e, false)
+		a.stdinCode(e, fam, name)
 	default:
 		a.flag(action.FlagRunsCode)
 		a.path(e, f, action.Read)
@@ -190,32 +256,45 @@ func (a *analyzer) scriptArg(e *env, f field) {
 				}
 			}
 		}
+		a.runScript(e, f.s, fam, name, name == "source" || name == ".")
 	}
 }
 
-// stdinCode handles an interpreter reading its program from standard
-// input. shell says whether a static heredoc can be parsed as bash.
-func (a *analyzer) stdinCode(e *env, shell bool) {
+// stdinCode handles an interpreter of family fam, called as name,
+// reading its program from standard input: a static heredoc, here-string
+// or pipeline text is analysed as that program (shell code as bash), and
+// a file written earlier in the command line as its content.
+func (a *analyzer) stdinCode(e *env, fam, name string) {
+	shell := fam == "shell"
 	switch e.stdin.kind {
 	case stdinPipe:
 		a.flag(action.FlagPipeToInterpreter)
 		a.flagSub(e.stdin.sub)
-		if shell && e.stdin.bodyStatic {
-			a.code(e.fork(), e.stdin.body, true)
+		if e.stdin.bodyStatic {
+			a.program(e, fam, name, e.stdin.body, false)
 		}
 	case stdinDoc:
 		a.flag(action.FlagPipeToInterpreter)
 		a.flagSub(e.stdin.sub)
-		if shell && e.stdin.bodyStatic {
-			a.code(e.fork(), e.stdin.body, true)
-		} else {
+		if !shell {
 			a.flag(action.FlagRunsCode)
 		}
+		if e.stdin.bodyStatic {
+			a.program(e, fam, name, e.stdin.body, false)
+		} else {
+			a.flag(action.FlagRunsCode)
+			a.unresolved(name + " reads its program from a heredoc or here-string that expands values")
+		}
 	case stdinFile:
+		// bash < script.sh: the program comes from a file.
 		a.flag(action.FlagRunsCode)
-		if e.stdin.sub.fetch || e.stdin.sub.decode {
-			a.flag(action.FlagPipeToInterpreter)
-			a.flagSub(e.stdin.sub)
+		a.flag(action.FlagPipeToInterpreter)
+		a.flagSub(e.stdin.sub)
+		if e.stdin.file != "" {
+			a.runScript(e, e.stdin.file, fam, name, false)
+		}
+		if e.stdin.proc != "" {
+			a.procProgram(e, e.stdin.proc, fam, name, false)
 		}
 	default:
 		// The program comes from the caller's standard input, which the
@@ -238,7 +317,7 @@ func (a *analyzer) openShell() {
 }
 
 // shell handles sh, bash, zsh, dash… with -c STRING, a script, or stdin.
-func (a *analyzer) shell(e *env, args []field) (bool, bool) {
+func (a *analyzer) shell(e *env, name string, args []field) (bool, bool) {
 	hasC, hasS := false, false
 	i := 0
 	for ; i < len(args); i++ {
@@ -307,14 +386,14 @@ func (a *analyzer) shell(e *env, args []field) (bool, bool) {
 		} else {
 			c.params, c.paramsKnown = nil, true
 		}
-		a.code(c, script.s, true)
+		a.scoped(func() { a.code(c, script.s, true) })
 		return true, true
 	}
 	if len(rest) > 0 && !hasS {
-		a.scriptArg(e, rest[0])
+		a.scriptArg(e, rest[0], "shell", name)
 		return false, true
 	}
-	a.stdinCode(e, true)
+	a.stdinCode(e, "shell", name)
 	return false, true
 }
 
@@ -336,7 +415,7 @@ func (a *analyzer) source(e *env, args []field) (bool, bool) {
 	if len(args) == 0 {
 		return true, true
 	}
-	a.scriptArg(e, args[0])
+	a.scriptArg(e, args[0], "shell", "source")
 	return false, true
 }
 
@@ -357,7 +436,10 @@ func (a *analyzer) trap(e *env, args []field) {
 	if act.s == "" || act.s == "-" {
 		return
 	}
-	a.code(e.fork(), act.s, true)
+	// The action runs later: what it defines cannot stand for a program
+	// run before it.
+	c := e.fork()
+	a.scoped(func() { a.code(c, act.s, true) })
 }
 
 // interpreters maps each interpreter to its family, which sets the

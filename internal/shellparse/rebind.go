@@ -14,6 +14,7 @@ package shellparse
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -227,14 +228,20 @@ func (a *analyzer) nameCmd(e *env, name string, args []field) {
 			varArg(f)
 		}
 	case "unset":
-		fn := false
+		fn, v := false, false
 		for _, f := range args {
 			if !f.dyn && strings.HasPrefix(f.s, "-") {
 				fn = fn || strings.Contains(f.s, "f")
+				v = v || strings.Contains(f.s, "v")
 				continue
 			}
 			if !fn {
 				varArg(f)
+			}
+			if !v {
+				// unset -f f, or unset f with no variable f: the program
+				// named f runs again.
+				a.unsetFunc(f)
 			}
 		}
 	case "export", "declare", "typeset", "local", "readonly":
@@ -251,4 +258,25 @@ func (a *analyzer) nameCmd(e *env, name string, args []field) {
 			varArg(f)
 		}
 	}
+}
+
+// unsetFunc removes a function the command line defined; its body, if
+// never called, is analysed at the end.
+func (a *analyzer) unsetFunc(f field) {
+	if f.dyn {
+		if len(a.funcs) > 0 {
+			a.unresolved("unset of a function name that is not static: " + f.s)
+		}
+		return
+	}
+	name := strings.ToLower(f.s)
+	body, ok := a.funcs[name]
+	if !ok {
+		return
+	}
+	if !a.called[name] && !slices.Contains(a.orphans, body) {
+		a.orphans = append(a.orphans, body)
+	}
+	delete(a.funcs, name)
+	a.funcGen++
 }

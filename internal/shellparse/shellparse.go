@@ -19,6 +19,20 @@
 // runs, a function body is analysed where it is called and, once more,
 // if it is never called.
 //
+// # Inline programs and scripts
+//
+// Code given to an interpreter as a string (python -c, perl -e, node -e,
+// ruby -e, php -r, lua -e, osascript -e, deno eval), a heredoc, a pipe of
+// static text or a script written earlier in the same command line is
+// read for the commands it starts: a literal os.system("git push"),
+// subprocess.run(["git", "push"]), child_process.execSync, system,
+// backticks or io.popen is analysed as shell code, and its classes are
+// the command's; a command that is not literal, code evaluated from a
+// value, and a spawning name the scanner cannot follow are unresolved.
+// Text decoded by printf or echo -e escapes, rev, tr, base64 -d or
+// xxd -r -p of static input is computed, and analysed when a shell runs
+// it; piped into an interpreter, decoded text is decode_exec.
+//
 // # Names
 //
 // A command name is normalised by quote removal, escape removal and
@@ -198,6 +212,20 @@ type analyzer struct {
 	// cur is the index of the invocation being classified, -1 outside
 	// one.
 	cur int
+	// written holds the files this command line writes with output the
+	// analysis knows, by cleaned path (script.go).
+	written map[string]writtenFile
+	// out is what the simple command last walked writes to standard
+	// output, when it is static.
+	out output
+	// writes logs every path written or deleted, repeats included.
+	writes []string
+	// orphans are function bodies defined in a subshell and never called
+	// there.
+	orphans []*syntax.Stmt
+	// programText counts the bytes of programs read from text the
+	// command line computes (scripts it writes, text it pipes).
+	programText int
 }
 
 // env is the shell state at one point of the walk. It is copied for a
@@ -224,6 +252,9 @@ type stdinInfo struct {
 	// body is a heredoc or here-string, when static.
 	body       string
 	bodyStatic bool
+	// file is the file redirected to standard input, when static; proc
+	// the source of a <(…) redirected to it.
+	file, proc string
 }
 
 const (
@@ -266,6 +297,11 @@ func Analyze(cmd string, opt Options) *Analysis {
 			c.paramsKnown = false
 			a.stmt(c, a.funcs[name])
 		}
+	}
+	for i := 0; i < len(a.orphans); i++ {
+		c := e.fork()
+		c.paramsKnown = false
+		a.stmt(c, a.orphans[i])
 	}
 	return a.result()
 }
@@ -451,6 +487,9 @@ func (a *analyzer) addPath(p string, acc action.Access, rec bool) {
 		a.notRO = true
 	}
 	rec = rec && acc == action.Read
+	if acc != action.Read && len(a.writes) < maxInvocations {
+		a.writes = append(a.writes, p)
+	}
 	k := Path{Path: p, Access: acc}
 	if acc == action.Read && secretPath(p) {
 		a.class(action.SecretAccess)

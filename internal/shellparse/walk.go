@@ -13,7 +13,9 @@ package shellparse
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,7 +45,7 @@ func (a *analyzer) stmt(e *env, s *syntax.Stmt) {
 	if s.Background || s.Coprocess || s.Disown {
 		// A background job runs in a subshell: its cd does not count.
 		c := e.fork()
-		a.stmtCmd(c, s)
+		a.scoped(func() { a.stmtCmd(c, s) })
 		e.ok = e.cwd
 		return
 	}
@@ -51,11 +53,28 @@ func (a *analyzer) stmt(e *env, s *syntax.Stmt) {
 }
 
 func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
+	// A redirection of standard input holds for this statement only.
+	saved := e.stdin
+	defer func() { e.stdin = saved }()
 	redirs, writes := a.redirects(e, s.Redirs)
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok {
+		defer func() {
+			// What a compound command writes is not followed, but for
+			// a pipeline's last stage.
+			if b, ok := s.Cmd.(*syntax.BinaryCmd); !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll || stdoutRedirected(s.Redirs) {
+				a.out = output{}
+			}
+			for _, w := range writes {
+				for _, p := range w {
+					a.write(path.Clean(p), output{}, false)
+				}
+			}
+		}()
+	}
 	switch c := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
-		start := len(a.meta)
+		start, paths0 := len(a.meta), len(a.writes)
 		a.call(e, c, redirs)
 		if len(writes) > 0 && len(a.meta) > start && a.meta[start].fetch {
 			for _, w := range writes {
@@ -64,6 +83,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 				}
 			}
 		}
+		a.noteOutput(e, s, start, paths0, writes)
 	case *syntax.BinaryCmd:
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
@@ -72,18 +92,18 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 			a.stmt(e, c.X)
 			anyX := e.cwd
 			e.cwd = e.ok
-			a.stmt(e, c.Y)
+			a.maybe(func() { a.stmt(e, c.Y) })
 			e.cwd = union(anyX, e.cwd)
 		case syntax.OrStmt:
 			a.stmt(e, c.X)
 			okX, anyX := e.ok, e.cwd
-			a.stmt(e, c.Y)
+			a.maybe(func() { a.stmt(e, c.Y) })
 			e.ok = union(okX, e.ok)
 			e.cwd = union(anyX, e.cwd)
 		}
 	case *syntax.Subshell:
 		c2 := e.fork()
-		a.stmts(c2, c.Stmts)
+		a.scoped(func() { a.stmts(c2, c.Stmts) })
 		e.ok = e.cwd
 	case *syntax.Block:
 		a.stmts(e, c.Stmts)
@@ -92,10 +112,14 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		all := pre
 		for cl := c; cl != nil; cl = cl.Else {
 			e.ok = e.cwd
-			a.stmts(e, cl.Cond)
+			if cl == c {
+				a.stmts(e, cl.Cond)
+			} else {
+				a.maybe(func() { a.stmts(e, cl.Cond) })
+			}
 			cond := e.cwd
 			e.cwd = e.ok
-			a.stmts(e, cl.Then)
+			a.maybe(func() { a.stmts(e, cl.Then) })
 			all = union(all, union(cond, e.cwd))
 			e.cwd = cond
 		}
@@ -103,7 +127,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 	case *syntax.WhileClause:
 		a.loop(e, func() {
 			a.stmts(e, c.Cond)
-			a.stmts(e, c.Do)
+			a.maybe(func() { a.stmts(e, c.Do) })
 		})
 	case *syntax.ForClause:
 		switch l := c.Loop.(type) {
@@ -112,7 +136,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		case *syntax.CStyleLoop:
 			a.substs(e, l)
 		}
-		a.loop(e, func() { a.stmts(e, c.Do) })
+		a.loop(e, func() { a.maybe(func() { a.stmts(e, c.Do) }) })
 	case *syntax.CaseClause:
 		a.word(e, c.Word)
 		pre := e.cwd
@@ -122,7 +146,7 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 				a.substs(e, p)
 			}
 			e.cwd = pre
-			a.stmts(e, it.Stmts)
+			a.maybe(func() { a.stmts(e, it.Stmts) })
 			all = union(all, e.cwd)
 		}
 		e.cwd, e.ok = all, all
@@ -136,17 +160,42 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 			a.stmt(e, c.Body)
 			break
 		}
-		for _, n := range names {
-			name := strings.ToLower(n.Value)
-			if _, ok := a.funcs[name]; !ok {
-				a.funcs0 = append(a.funcs0, name)
+		body, piped := c.Body, false
+		for {
+			b, ok := body.Cmd.(*syntax.BinaryCmd)
+			if !ok {
+				break
 			}
-			a.funcs[name] = c.Body
-			a.funcGen++
-			// A later definition replaces the function: analyse the new
-			// body at the next call.
-			a.called[name] = false
+			piped = piped || b.Op == syntax.Pipe || b.Op == syntax.PipeAll
+			body = b.X
 		}
+		define := func() {
+			for _, n := range names {
+				name := strings.ToLower(n.Value)
+				if _, ok := a.funcs[name]; !ok {
+					a.funcs0 = append(a.funcs0, name)
+				}
+				a.funcs[name] = body
+				a.funcGen++
+				// A later definition replaces the function: analyse the
+				// new body at the next call.
+				a.called[name] = false
+			}
+		}
+		if body == c.Body {
+			define()
+			break
+		}
+		// The parser reads "f() { …; } | cmd" and "f() { …; } && cmd" as
+		// a function whose body is the list; bash defines f with the
+		// braces and runs the list, a pipeline in subshells. Walk the
+		// list too (the body once more, which over-reports).
+		if piped {
+			a.scoped(define)
+		} else {
+			define()
+		}
+		a.stmt(e, c.Body)
 	case *syntax.ArithmCmd, *syntax.LetClause:
 		a.evalText(e, c)
 		a.substs(e, c)
@@ -166,6 +215,41 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		a.unresolved(fmt.Sprintf("%s: unsupported shell construct", c.Pos()))
 	}
 }
+
+// scoped walks code that runs in a subshell: the functions it defines
+// do not exist after it, so they cannot hide a program of the same name
+// run later ("( git() { :; } ); git push" pushes). A body defined there
+// and not called there is analysed at the end, as any uncalled function.
+func (a *analyzer) scoped(walk func()) {
+	var saved map[string]*syntax.Stmt
+	if len(a.funcs) > 0 {
+		saved = maps.Clone(a.funcs)
+	}
+	walk()
+	changed := false
+	for _, name := range a.funcs0 { // definition order, not map order
+		body, ok := a.funcs[name]
+		if ok && saved[name] != body {
+			changed = true
+			if !a.called[name] && !slices.Contains(a.orphans, body) {
+				a.orphans = append(a.orphans, body)
+			}
+		}
+	}
+	if changed || len(a.funcs) != len(saved) {
+		if saved == nil {
+			saved = map[string]*syntax.Stmt{}
+		}
+		a.funcs = saved
+		a.funcGen++
+	}
+}
+
+// maybe walks code that may not run (the right side of && and ||, the
+// branches of if and case, loop bodies): a function it defines may not
+// exist after it, so it is set aside like a subshell's
+// ("false && git() { :; }; git push" pushes).
+func (a *analyzer) maybe(walk func()) { a.scoped(walk) }
 
 // loop walks a loop body once; a body that changes the working directory
 // makes the next iterations' directory unknown.
@@ -236,55 +320,24 @@ func (a *analyzer) pipeline(e *env, c *syntax.BinaryCmd) {
 	flatten(c.X)
 	flatten(c.Y)
 	var before subInfo
-	var prevText string
-	var prevStatic bool
+	var prev output
 	for i, s := range stages {
 		c := e.fork()
 		if i > 0 {
-			c.stdin = stdinInfo{kind: stdinPipe, sub: before}
-		}
-		if i > 0 {
-			c.stdin.body, c.stdin.bodyStatic = prevText, prevStatic
+			c.stdin = stdinInfo{kind: stdinPipe, sub: before, body: prev.text, bodyStatic: prev.ok}
 		}
 		start := len(a.meta)
-		a.stmt(c, s)
+		a.out = output{}
+		if len(stages) > 1 {
+			a.scoped(func() { a.stmt(c, s) })
+		} else {
+			a.stmt(c, s)
+		}
 		before = before.or(a.since(start))
-		prevText, prevStatic = a.staticOutput(s, start)
+		prev = a.out
 	}
+	a.out = prev
 	e.ok = e.cwd
-}
-
-// staticOutput returns what a pipeline stage writes when it is a plain
-// echo or printf of static text, the invocation recorded at start.
-func (a *analyzer) staticOutput(s *syntax.Stmt, start int) (string, bool) {
-	if _, ok := s.Cmd.(*syntax.CallExpr); !ok || len(s.Redirs) > 0 || start >= len(a.inv) || len(a.inv) != start+1 {
-		return "", false
-	}
-	inv := a.inv[start]
-	if inv.Dynamic || len(inv.Argv) == 0 {
-		return "", false
-	}
-	args := inv.Argv[1:]
-	switch inv.Argv[0] {
-	case "echo":
-		nl := "\n"
-		for len(args) > 0 && (args[0] == "-n" || args[0] == "-E") {
-			if args[0] == "-n" {
-				nl = ""
-			}
-			args = args[1:]
-		}
-		out := strings.Join(args, " ")
-		if strings.HasPrefix(out, "-") || strings.Contains(out, "\\") {
-			return "", false
-		}
-		return out + nl, true
-	case "printf":
-		if len(args) == 1 && !strings.ContainsAny(args[0], "%\\") {
-			return args[0], true
-		}
-	}
-	return "", false
 }
 
 // redirects records the redirections of a statement: paths, hosts of
@@ -353,6 +406,12 @@ func (a *analyzer) redirects(e *env, rs []*syntax.Redirect) ([]Redirect, [][]str
 			a.path(e, f, action.Read)
 			if (r.N == nil || r.N.Value == "0") && f.s != "/dev/stdin" {
 				e.stdin = stdinInfo{kind: stdinFile, sub: f.sub}
+				if !f.dyn {
+					e.stdin.file = f.s
+				}
+				if f.procIn {
+					e.stdin.proc = f.s
+				}
 			}
 		case syntax.RdrInOut:
 			a.path(e, f, action.Write)

@@ -497,7 +497,7 @@ func (a *analyzer) sub(e *env, stmts []*syntax.Stmt) subInfo {
 	start := len(a.meta)
 	c := e.fork()
 	c.stdin = stdinInfo{}
-	a.stmts(c, stmts)
+	a.scoped(func() { a.stmts(c, stmts) })
 	return a.since(start)
 }
 
