@@ -234,10 +234,11 @@ func Parse(data []byte, f Format) (*Index, error) {
 				return nil, errAt(start, "entry %d: padding runs past the end", i)
 			}
 		}
-		if name == "" {
-			return nil, errAt(start, "entry %d: empty path", i)
+		// A split index stores the entries that replace ones of the
+		// shared index with an empty path; they add no path.
+		if name != "" {
+			ix.Entries = append(ix.Entries, name)
 		}
-		ix.Entries = append(ix.Entries, name)
 		prev = name
 	}
 	// Extensions: a signature, a size and the data, up to the checksum.
