@@ -103,6 +103,11 @@ type Index struct {
 	// entries of the shared index are not in Entries, so a path missing
 	// from them may still be tracked.
 	Split bool
+
+	// inos holds the inode number git recorded for each entry (the low
+	// 32 bits, as git stores it), to recognise a hard link to a tracked
+	// file under another name.
+	inos []uint32
 }
 
 // Has reports whether the index holds path (slash-separated, relative to
@@ -184,6 +189,7 @@ func Parse(data []byte, f Format) (*Index, error) {
 		return nil, errAt(8, "%d entries do not fit in %d bytes", n, len(body)-12)
 	}
 	ix.Entries = make([]string, 0, n)
+	ix.inos = make([]uint32, 0, n)
 	off := 12
 	prev := ""
 	for i := uint32(0); i < n; i++ {
@@ -191,6 +197,7 @@ func Parse(data []byte, f Format) (*Index, error) {
 		if len(body)-off < entryFixed+hs+2 {
 			return nil, errAt(off, "entry %d truncated", i)
 		}
+		ino := binary.BigEndian.Uint32(body[off+20:])
 		off += entryFixed + hs
 		flags := binary.BigEndian.Uint16(body[off:])
 		off += 2
@@ -238,6 +245,7 @@ func Parse(data []byte, f Format) (*Index, error) {
 		// shared index with an empty path; they add no path.
 		if name != "" {
 			ix.Entries = append(ix.Entries, name)
+			ix.inos = append(ix.inos, ino)
 		}
 		prev = name
 	}

@@ -41,7 +41,9 @@ type repo struct {
 // Tracked reports whether the file at path — absolute and resolved, so
 // that every parent directory is a real one — is in the index of the git
 // repository that holds it: the nearest directory above it with a .git
-// entry. A path outside any repository is not tracked. When the index
+// entry, by its name or, for a file with several hard links, by the
+// inode git recorded for one of them. A path outside any repository is
+// not tracked. When the index
 // cannot be read or trusted (too large, corrupt, unknown object format,
 // a .git file that does not name a git directory), Tracked returns true
 // and the error: the safe side. A missing index (a repository where
@@ -63,7 +65,10 @@ func (c *Checker) Tracked(path string) (bool, error) {
 				return true, r.err
 			}
 			rel := filepath.ToSlash(strings.TrimPrefix(path, strings.TrimSuffix(dir, "/")+"/"))
-			return r.ix.Has(rel) || r.ix.hasFold(rel), nil
+			if r.ix.Has(rel) || r.ix.hasFold(rel) {
+				return true, nil
+			}
+			return r.ix.hardLinked(path), nil
 		}
 		if dir == "/" || dir == "." || dir == filepath.Dir(dir) {
 			return false, nil
@@ -218,6 +223,30 @@ func ObjectFormat(cfg []byte) string {
 func (ix *Index) hasFold(path string) bool {
 	for _, e := range ix.Entries {
 		if len(e) == len(path) && strings.EqualFold(e, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// hardLinked reports whether the file at path has other names, one of
+// which may be a file of the index: its inode is one git recorded (the
+// low 32 bits, as git keeps them; a collision is the safe side), or it
+// cannot be told on this system.
+func (ix *Index) hardLinked(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	ino, nlink, ok := inode(fi)
+	if !ok {
+		return false // no hard links to tell on this system
+	}
+	if nlink < 2 {
+		return false
+	}
+	for _, i := range ix.inos {
+		if i == uint32(ino) {
 			return true
 		}
 	}

@@ -57,8 +57,14 @@ func TestTracked(t *testing.T) {
 	outside := real(t, t.TempDir())
 	write(t, outside, "f.txt", "x\n")
 
+	// A hard link to a tracked file, under a name git does not know.
+	if err := os.Link(dir+"/tracked.go", dir+"/hard-link"); err != nil {
+		t.Fatal(err)
+	}
+
 	var c gitindex.Checker
 	check(t, &c, map[string]answer{
+		dir + "/hard-link":               {Tracked: true},
 		dir + "/tracked.go":              {Tracked: true},
 		dir + "/dir/sub/file10.go":       {Tracked: true},
 		dir + "/a b/c d.txt":             {Tracked: true},

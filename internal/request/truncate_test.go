@@ -59,6 +59,7 @@ func truncRepo(t *testing.T, args ...string) (proj, linked string) {
 	must(t, os.Symlink("tracked.go", proj+"/link-to-tracked"))
 	must(t, os.Symlink("untracked.txt", proj+"/link-to-untracked"))
 	must(t, os.Symlink(proj, root+"/alias"))
+	must(t, os.Link(proj+"/tracked.go", proj+"/hard-link"))
 	linked = root + "/linked"
 	git(t, proj, "worktree", "add", "-q", "-b", "side", linked)
 	return proj, linked
@@ -94,6 +95,7 @@ func TestTruncateTracked(t *testing.T) {
 		{cmd: "echo x > new.txt", want: A},
 		{cmd: "echo x > link-to-tracked", want: P, deleted: []string{proj + "/tracked.go"}},
 		{cmd: "echo x > link-to-untracked", want: A},
+		{cmd: "echo x > hard-link", want: P, deleted: []string{proj + "/hard-link"}},
 		{cmd: "echo x > staged.go", want: P, deleted: []string{proj + "/staged.go"}},
 		{cmd: "echo x > sub", want: A}, // a directory: bash fails, nothing is lost
 		{cmd: "echo x > /dev/null", want: A},
