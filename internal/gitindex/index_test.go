@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -294,4 +295,36 @@ func quoteBytes(data []byte) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// TestParseSparseIndex: a sparse index holds a directory outside the cone
+// as one entry ending in "/"; every path under it is tracked.
+func TestParseSparseIndex(t *testing.T) {
+	dir := newRepo(t)
+	git(t, dir, "config", "index.sparse", "true")
+	git(t, dir, "sparse-checkout", "set", "--cone", "dir")
+	data := readIndex(t, dir)
+	ix, err := gitindex.Parse(data, gitindex.SHA1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := git(t, dir, "ls-files", "--sparse", "-z")
+	want := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
+	if diff := cmp.Diff(want, ix.Entries); diff != "" {
+		t.Errorf("entries differ from git ls-files --sparse (-git +parsed):\n%s", diff)
+	}
+	if !slices.Contains(ix.Entries, "z/") {
+		t.Fatalf("no sparse directory entry for z/ in %q", ix.Entries)
+	}
+	for _, f := range []string{"z/deep/er/and/deeper/still.txt", "dir/sub/file1.go", "tracked.go"} {
+		if !ix.Has(f) {
+			t.Errorf("Has(%q) = false", f)
+		}
+	}
+	for _, f := range []string{"zz/x", "untracked.txt"} {
+		if ix.Has(f) {
+			t.Errorf("Has(%q) = true", f)
+		}
+	}
+	seed(t, "sparse", data)
 }
