@@ -114,8 +114,8 @@ type Path struct {
 	InLexical, InResolved string
 	// Why, when not empty, says why the path has its access when the
 	// command does not say so in as many words: a write that destroys a
-	// file git tracks is a delete ("… is tracked by git, and > truncates
-	// it"). The reason of a built-in fileDelete decision quotes it.
+	// file git tracks is a delete ("> truncates /p/main.go, a file tracked
+	// by git"). The reason of a built-in fileDelete decision quotes it.
 	Why string
 }
 
