@@ -112,6 +112,11 @@ type Path struct {
 	// "inside the project" on [Path.InProject], and a rule on every
 	// spelling (see the policy package).
 	InLexical, InResolved string
+	// Why, when not empty, says why the path has its access when the
+	// command does not say so in as many words: a write that destroys a
+	// file git tracks is a delete ("> truncates /p/main.go, a file tracked
+	// by git"). The reason of a built-in fileDelete decision quotes it.
+	Why string
 }
 
 // InProject returns the lexical and resolved forms of p as they are judged

@@ -712,9 +712,28 @@ func (ev *evaluation) candidates(ix *index, sc Scope, u unit, managed bool) []ca
 		if why == "" {
 			why = builtinWhy[u.class]
 		}
+		if u.class == action.FileDelete {
+			why += ev.deleteWhy()
+		}
 		cands = append(cands, candidate{rule: builtinRule(u.class), verdict: v, why: why})
 	}
 	return cands
+}
+
+// deleteWhy quotes what the request layer said of the paths it found to
+// be deleted by a command that does not say so (a tracked file truncated
+// by a redirection), for the reason of the built-in fileDelete default.
+func (ev *evaluation) deleteWhy() string {
+	var out string
+	for i := range ev.a.Paths {
+		if p := &ev.a.Paths[i]; p.Access == action.Delete && p.Why != "" {
+			out += "; " + p.Why
+		}
+	}
+	if out != "" {
+		out = ":" + out[1:]
+	}
+	return out
 }
 
 // lookup returns, in policy order, the rules of one class that could

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/gitindex"
 	"warden.dev/warden/internal/pathguard"
 )
 
@@ -159,6 +160,10 @@ type ShellPath struct {
 	Path      string
 	Access    action.Access
 	Recursive bool
+	// Truncate, on a write, is the redirection operator that opens the
+	// path truncated (>, >|, &>, 2>…), or empty. Over a file git tracks
+	// such a write is a delete (see trackedTruncation).
+	Truncate string
 }
 
 // Action validates the request and builds the action.
@@ -295,6 +300,7 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		a.Code = analyzeArgv(a.Commands, cwd, opt.Home)
 	}
 	var sh *Shell
+	var tracked gitindex.Checker // one per request: each index read once
 	if req.Command != "" {
 		analyse := opt.Shell
 		if analyse == nil {
@@ -313,6 +319,12 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 			for _, p := range expandGlob(sp.Path, cwd, opt.Home) {
 				rp := res.Resolve(p, sp.Access)
 				a.Paths = append(a.Paths, rp)
+				if sp.Access == action.Write && sp.Truncate != "" {
+					if del, ok := trackedTruncation(&tracked, rp, sp.Truncate); ok {
+						a.Paths = append(a.Paths, del)
+						a.Classes = append(a.Classes, action.FileDelete)
+					}
+				}
 				if sp.Recursive && rp.Err == "" && rp.Sensitive == "" {
 					a.Paths = append(a.Paths, sensitiveUnder(res, rp.Resolved)...)
 				}
@@ -320,6 +332,40 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		}
 	}
 	return a, sh, nil
+}
+
+// trackedTruncation returns the delete that a write truncating the
+// resolved path rp (with the redirection op) amounts to when rp is a
+// regular file that git tracks: its content, which git knows, is gone,
+// as with rm (DESIGN.md §3). Links and aliases count, since rp is
+// resolved. A file that does not exist, or is not a regular file
+// (/dev/null, a pipe, a terminal), is never deleted. When git's index
+// cannot tell (too large, corrupt, a split index), an existing file is
+// taken as tracked: the safe side.
+func trackedTruncation(c *gitindex.Checker, rp action.Path, op string) (action.Path, bool) {
+	if rp.Err != "" || rp.Resolved == "" {
+		return action.Path{}, false // the floor denies it anyway
+	}
+	fi, err := os.Stat(rp.Resolved)
+	if err != nil || !fi.Mode().IsRegular() {
+		return action.Path{}, false
+	}
+	tracked, terr := c.Tracked(rp.Resolved)
+	if !tracked {
+		return action.Path{}, false
+	}
+	name := rp.Lexical
+	if rp.Resolved != rp.Lexical {
+		name += " (" + rp.Resolved + ")"
+	}
+	del := rp
+	del.Access = action.Delete
+	if terr != nil {
+		del.Why = fmt.Sprintf("%s truncates %s, and whether git tracks it cannot be told (%v), so it is taken as tracked", op, name, terr)
+	} else {
+		del.Why = fmt.Sprintf("%s truncates %s, a file tracked by git", op, name)
+	}
+	return del, true
 }
 
 // maxGlob bounds how many files one shell pattern may expand to before

@@ -5,6 +5,7 @@ package request
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -27,10 +28,143 @@ func Analyze(command, cwd, home string) Shell {
 		Unresolved: an.Unresolved,
 		Detail:     an,
 	}
+	var truncs []redirect
 	for _, p := range an.Paths {
-		s.Paths = append(s.Paths, ShellPath{Path: p.Path, Access: p.Access, Recursive: p.Recursive})
+		sp := ShellPath{Path: p.Path, Access: p.Access, Recursive: p.Recursive}
+		if p.Access == action.Write {
+			if truncs == nil {
+				truncs = truncations(command, an)
+			}
+			sp.Truncate = truncatedBy(p.Path, truncs)
+		}
+		s.Paths = append(s.Paths, sp)
 	}
 	return s
+}
+
+// redirect is a redirection that truncates its target: the operator, and
+// the target as written or as shell analysis evaluated it.
+type redirect struct{ op, target string }
+
+// truncatingOp reports whether a redirection operator opens its target
+// with O_TRUNC: >, >|, &>, &>|, >& with a file, with or without a file
+// descriptor before it. >> and &>> append, < and <> do not truncate.
+func truncatingOp(op string) bool {
+	switch strings.TrimLeft(op, "0123456789") {
+	case ">", ">|", "&>", "&>|", ">&":
+		return true
+	}
+	return false
+}
+
+// truncations lists the truncating redirections of a command: those shell
+// analysis gives on each invocation (which include the commands of
+// bash -c strings and substitutions, with targets evaluated), and those
+// the command's syntax tree holds where no invocation carries them (a
+// bare > f, a redirection of a { … } group, a subshell or a loop), with a
+// static target.
+func truncations(command string, an *shellparse.Analysis) []redirect {
+	out := []redirect{}
+	add := func(op, target string) {
+		if !truncatingOp(op) || target == "" {
+			return
+		}
+		if strings.HasSuffix(op, ">&") {
+			if _, err := strconv.Atoi(strings.TrimSuffix(target, "-")); err == nil || target == "-" {
+				return // a duplication or a close: no file
+			}
+		}
+		out = append(out, redirect{op, target})
+	}
+	for _, inv := range an.Invocations {
+		for _, r := range inv.Redirects {
+			add(r.Op, r.Target)
+		}
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return out // analysis marks the command unresolved
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		r, ok := n.(*syntax.Redirect)
+		if !ok || r.Word == nil {
+			return true
+		}
+		op := r.Op.String()
+		if r.N != nil {
+			op = r.N.Value + op
+		}
+		if t, ok := staticWord(r.Word); ok {
+			add(op, t)
+		}
+		return true
+	})
+	return out
+}
+
+// staticWord returns the text of a word made only of literals and
+// quoted literals, quotes removed.
+func staticWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			// A backslash outside quotes stands for the byte after it.
+			for i := 0; i < len(p.Value); i++ {
+				if p.Value[i] == '\\' && i+1 < len(p.Value) {
+					i++
+				}
+				b.WriteByte(p.Value[i])
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// truncatedBy returns the operator of a truncating redirection whose
+// target is the path facet p (absolute against the working directory the
+// analysis tracked), or "". A target names p when it is p, or when p ends
+// with it as a relative path (written in a directory a cd reached);
+// a ~/ target matches on what follows the ~. Matching on the end of the
+// path takes a few writes by append for truncations, never the reverse:
+// the safe side.
+func truncatedBy(p string, rs []redirect) string {
+	for _, r := range rs {
+		t := r.target
+		for _, c := range [...]string{"/proc/self/cwd/", "/proc/thread-self/cwd/"} {
+			if rest, ok := strings.CutPrefix(t, c); ok {
+				t = rest
+			}
+		}
+		switch {
+		case p == t:
+		case strings.HasPrefix(t, "~/"):
+			if !strings.HasSuffix(p, t[1:]) {
+				continue
+			}
+		case strings.HasPrefix(t, "/"):
+			continue
+		case !strings.HasSuffix(p, "/"+t):
+			continue
+		}
+		return r.op
+	}
+	return ""
 }
 
 // declBuiltins change variables of the shell, and so what the programs it
