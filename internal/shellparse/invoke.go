@@ -88,6 +88,10 @@ func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs [
 		e2.noFunc = false
 	}
 	ro, known := a.command(e2, i, name, argv)
+	if e2 != e {
+		e.cwd, e.ok, e.prev, e.prevOk, e.dirs = e2.cwd, e2.ok, e2.prev, e2.prevOk, e2.dirs
+		e.params, e.paramsKnown = e2.params, e2.paramsKnown
+	}
 	if !ro {
 		a.notRO = true
 	}
@@ -348,7 +352,8 @@ func (a *analyzer) inner(e *env, argv []field, envm map[string]string, noFunc bo
 	}
 	known := a.invoke(c, argv, envm, nil)
 	if c != e {
-		e.cwd, e.ok = c.cwd, c.ok
+		// builtin cd, command pushd: the directory change counts.
+		e.cwd, e.ok, e.prev, e.prevOk, e.dirs = c.cwd, c.ok, c.prev, c.prevOk, c.dirs
 	}
 	return known
 }

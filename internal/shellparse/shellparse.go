@@ -194,9 +194,14 @@ type env struct {
 	src   string
 	depth int
 	// cwd holds the candidate working directories after the statement
-	// in any outcome, ok those if it succeeded; nil means unknown.
-	cwd, ok []string
-	dirs    [][]string
+	// in any outcome, ok those if it succeeded; nil means unknown. prev
+	// and prevOk are the same for $OLDPWD, which cd - goes to; it is
+	// unknown until the command changes directory itself.
+	cwd, ok      []string
+	prev, prevOk []string
+	// dirs is the directory stack pushed by this command; an entry nil
+	// is unknown.
+	dirs [][]string
 	// params are $1…, known only in a function or sh -c with arguments.
 	params      []string
 	paramsKnown bool
@@ -223,6 +228,10 @@ const (
 
 func (e *env) fork() *env { c := *e; return &c }
 
+// settle starts a statement: what holds in any outcome of the previous
+// one holds when the next begins.
+func (e *env) settle() { e.ok, e.prevOk = e.cwd, e.prev }
+
 // text returns the source text of a node.
 func (e *env) text(n syntax.Node) string {
 	s, t := int(n.Pos().Offset()), int(n.End().Offset())
@@ -242,7 +251,7 @@ func Analyze(cmd string, opt Options) *Analysis {
 		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{},
 		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8), cur: -1}
 	e := &env{src: cmd, cwd: []string{opt.Cwd}}
-	e.ok = e.cwd
+	e.settle()
 	a.code(e, cmd, false)
 	// Functions defined and never called by name may still be called
 	// in ways the walk cannot see (a trap, a dynamic name): analyse them.
@@ -309,9 +318,8 @@ func (a *analyzer) flag(f action.Flag) {
 			a.inv[a.cur].RunsCode = true
 		}
 	}
-	if f != action.FlagBackground {
-		a.notRO = true
-	}
+	// A detached process outlives the command: never read-only.
+	a.notRO = true
 }
 
 func (a *analyzer) class(c action.Class) {
@@ -390,26 +398,35 @@ func (a *analyzer) recRead(e *env, f field) { a.pathRec(e, f, action.Read, true)
 
 // pathRec records a path facet from a field; rec marks a recursive read.
 func (a *analyzer) pathRec(e *env, f field, acc action.Access, rec bool) {
-	if acc != action.Read {
-		a.notRO = true
-	}
 	switch {
 	case f.under != "":
 		a.addPath(f.under, acc, rec)
 		return
 	case f.proc:
+		if acc != action.Read {
+			a.notRO = true
+		}
 		return
 	case f.dyn:
 		a.unresolved(fmt.Sprintf("the path %s is not static", f.s))
 		return
 	case f.s == "" || f.s == "-":
+		if acc != action.Read {
+			a.notRO = true
+		}
 		return
 	}
 	a.pathStr(e, f.s, acc, rec)
 }
 
 func (a *analyzer) pathStr(e *env, p string, acc action.Access, rec bool) {
-	if slices.Contains(notPaths, p) || strings.HasPrefix(p, "/dev/fd/") {
+	if slices.Contains(notPaths, p) {
+		return // writing to /dev/null or the terminal keeps a command read-only
+	}
+	if strings.HasPrefix(p, "/dev/fd/") {
+		if acc != action.Read {
+			a.notRO = true
+		}
 		return
 	}
 	ps, ok := a.abs(e, p)

@@ -39,12 +39,12 @@ func (a *analyzer) stmt(e *env, s *syntax.Stmt) {
 	if s.Background || s.Coprocess || s.Disown {
 		a.flag(action.FlagBackground)
 	}
-	e.ok = e.cwd
+	e.settle()
 	if s.Background || s.Coprocess || s.Disown {
 		// A background job runs in a subshell: its cd does not count.
 		c := e.fork()
 		a.stmtCmd(c, s)
-		e.ok = e.cwd
+		e.settle()
 		return
 	}
 	a.stmtCmd(e, s)
@@ -70,36 +70,39 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 			a.pipeline(e, c)
 		case syntax.AndStmt:
 			a.stmt(e, c.X)
-			anyX := e.cwd
-			e.cwd = e.ok
+			anyX, anyPrevX := e.cwd, e.prev
+			e.cwd, e.prev = e.ok, e.prevOk
 			a.stmt(e, c.Y)
-			e.cwd = union(anyX, e.cwd)
+			e.cwd, e.prev = union(anyX, e.cwd), union(anyPrevX, e.prev)
 		case syntax.OrStmt:
 			a.stmt(e, c.X)
 			okX, anyX := e.ok, e.cwd
+			okPrevX, anyPrevX := e.prevOk, e.prev
 			a.stmt(e, c.Y)
-			e.ok = union(okX, e.ok)
-			e.cwd = union(anyX, e.cwd)
+			e.ok, e.prevOk = union(okX, e.ok), union(okPrevX, e.prevOk)
+			e.cwd, e.prev = union(anyX, e.cwd), union(anyPrevX, e.prev)
 		}
 	case *syntax.Subshell:
+		// A subshell's cd, pushd and popd stay inside it.
 		c2 := e.fork()
 		a.stmts(c2, c.Stmts)
-		e.ok = e.cwd
+		e.settle()
 	case *syntax.Block:
 		a.stmts(e, c.Stmts)
 	case *syntax.IfClause:
-		pre := e.cwd
-		all := pre
+		all, allPrev := e.cwd, e.prev
 		for cl := c; cl != nil; cl = cl.Else {
-			e.ok = e.cwd
+			e.settle()
 			a.stmts(e, cl.Cond)
-			cond := e.cwd
-			e.cwd = e.ok
+			cond, condPrev := e.cwd, e.prev
+			e.cwd, e.prev = e.ok, e.prevOk
 			a.stmts(e, cl.Then)
 			all = union(all, union(cond, e.cwd))
-			e.cwd = cond
+			allPrev = union(allPrev, union(condPrev, e.prev))
+			e.cwd, e.prev = cond, condPrev
 		}
-		e.cwd, e.ok = all, all
+		e.cwd, e.prev = all, allPrev
+		e.settle()
 	case *syntax.WhileClause:
 		a.loop(e, func() {
 			a.stmts(e, c.Cond)
@@ -115,17 +118,18 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		a.loop(e, func() { a.stmts(e, c.Do) })
 	case *syntax.CaseClause:
 		a.word(e, c.Word)
-		pre := e.cwd
-		all := pre
+		pre, prePrev := e.cwd, e.prev
+		all, allPrev := pre, prePrev
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
 				a.substs(e, p)
 			}
-			e.cwd = pre
+			e.cwd, e.prev = pre, prePrev
 			a.stmts(e, it.Stmts)
-			all = union(all, e.cwd)
+			all, allPrev = union(all, e.cwd), union(allPrev, e.prev)
 		}
-		e.cwd, e.ok = all, all
+		e.cwd, e.prev = all, allPrev
+		e.settle()
 	case *syntax.FuncDecl:
 		names := c.Names
 		if c.Name != nil {
@@ -170,14 +174,17 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 // loop walks a loop body once; a body that changes the working directory
 // makes the next iterations' directory unknown.
 func (a *analyzer) loop(e *env, body func()) {
-	pre := e.cwd
+	pre, prePrev := e.cwd, e.prev
 	body()
 	if !sameSet(pre, e.cwd) {
 		a.unresolved("the working directory changes inside a loop")
 		e.cwd = nil
 	}
-	e.cwd = union(pre, e.cwd)
-	e.ok = e.cwd
+	if !sameSet(prePrev, e.prev) {
+		e.prev = nil
+	}
+	e.cwd, e.prev = union(pre, e.cwd), union(prePrev, e.prev)
+	e.settle()
 }
 
 // evalText makes a quoted string that bash may evaluate as arithmetic or as
@@ -251,7 +258,7 @@ func (a *analyzer) pipeline(e *env, c *syntax.BinaryCmd) {
 		before = before.or(a.since(start))
 		prevText, prevStatic = a.staticOutput(s, start)
 	}
-	e.ok = e.cwd
+	e.settle()
 }
 
 // staticOutput returns what a pipeline stage writes when it is a plain
