@@ -119,7 +119,9 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 	name = canonical(name)
 	h := programs[name]
 	if h == nil {
-		// An unknown program: an ordinary invocation, not read-only.
+		// An unknown program: an ordinary invocation, not read-only,
+		// which may run a command given as its operands.
+		a.unknownProgram(e, args)
 		return false, false
 	}
 	return h(a, e, call{i: i, name: name, args: args})

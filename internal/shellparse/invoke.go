@@ -66,6 +66,11 @@ func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs [
 	}
 	name, pathy := normName(f0.s)
 	a.inv[i].Argv[0] = name
+	for k, v := range envm {
+		if a.envRuns[k+"="+v] {
+			a.flag(action.FlagRunsCode) // the command runs what the variable names
+		}
+	}
 	if pathy && !systemDir(f0.s) {
 		a.flag(action.FlagRunsCode)
 		if ps, ok := a.abs(e, f0.s); ok {
@@ -245,14 +250,18 @@ func optVals(opts []opt, names ...string) []field {
 
 // wrapper describes the option grammar of a command that runs another.
 type wrapper struct {
-	// flags take no value; vals take one. Short ones are single letters,
+	// flags take no value; vals take one; optional ones take a value only
+	// attached (-tFILE, --timing=FILE). Short ones are single letters,
 	// long ones start with "--". A long option may also be given as
 	// --name=value.
-	flags, vals string
+	flags, vals, optional string
 	// operands before the command: timeout's duration, flock's file.
 	skip int
 	// numeric: -N (nice -10) is an option.
 	numeric bool
+	// permute: options may follow operands (GNU getopt); "--" still
+	// ends them.
+	permute bool
 }
 
 var wrappers = map[string]wrapper{
@@ -278,13 +287,18 @@ var wrappers = map[string]wrapper{
 // peelArgs applies a wrapper grammar and returns the options and the
 // command it runs. ok is false for an unknown option.
 func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
-	flags, vals := strings.Fields(w.flags), strings.Fields(w.vals)
+	flags, vals, optional := strings.Fields(w.flags), strings.Fields(w.vals), strings.Fields(w.optional)
 	isShort := func(list []string, c string) bool { return slices.Contains(list, c) }
+	var ops []field
 	i := 0
 	for ; i < len(args); i++ {
 		f := args[i]
 		s := f.s
 		if f.dyn || len(s) < 2 || s[0] != '-' {
+			if w.permute {
+				ops = append(ops, f)
+				continue
+			}
 			break
 		}
 		if s == "--" {
@@ -300,6 +314,8 @@ func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
 			switch {
 			case isShort(flags, name) && !has:
 				opts = append(opts, opt{name: name})
+			case isShort(optional, name):
+				opts = append(opts, opt{name: name, val: field{s: val}, has: has})
 			case isShort(vals, name):
 				o := opt{name: name, val: field{s: val}, has: has}
 				if !has && i+1 < len(args) {
@@ -317,6 +333,9 @@ func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
 			switch {
 			case isShort(flags, c):
 				opts = append(opts, opt{name: "-" + c})
+			case isShort(optional, c):
+				opts = append(opts, opt{name: "-" + c, val: field{s: s[j+1:]}, has: j+1 < len(s)})
+				j = len(s)
 			case isShort(vals, c):
 				o := opt{name: "-" + c, val: field{s: s[j+1:]}, has: true}
 				if j+1 == len(s) {
@@ -334,27 +353,35 @@ func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
 		}
 	}
 	rest := args[i:]
+	if w.permute {
+		rest = append(ops, rest...)
+	}
 	if len(rest) < w.skip {
 		return opts, nil, ""
 	}
 	return opts, rest[w.skip:], ""
 }
 
-// inner runs the command a wrapper starts.
+// inner runs the command a wrapper starts. It runs as a program of its
+// own: a cd there (env cd, nice cd, xargs cd) does not change the shell's
+// directory.
 func (a *analyzer) inner(e *env, argv []field, envm map[string]string, noFunc bool) bool {
 	if len(argv) == 0 {
 		return true
 	}
-	c := e
-	if noFunc {
-		c = e.fork()
-		c.noFunc = true
-	}
-	known := a.invoke(c, argv, envm, nil)
-	if c != e {
-		// builtin cd, command pushd: the directory change counts.
-		e.cwd, e.ok, e.prev, e.prevOk, e.dirs = c.cwd, c.ok, c.prev, c.prevOk, c.dirs
-	}
+	c := e.fork()
+	c.noFunc = noFunc
+	return a.invoke(c, argv, envm, nil)
+}
+
+// innerShell runs the command of builtin and command, which run it in the
+// shell itself: builtin cd and command pushd change its directory.
+func (a *analyzer) innerShell(e *env, argv []field) bool {
+	c := e.fork()
+	c.noFunc = true
+	known := a.invoke(c, argv, nil, nil)
+	e.cwd, e.ok, e.prev, e.prevOk, e.dirs = c.cwd, c.ok, c.prev, c.prevOk, c.dirs
+	e.params, e.paramsKnown = c.params, c.paramsKnown
 	return known
 }
 
@@ -406,8 +433,10 @@ func (a *analyzer) peel(e *env, name string, args []field) (ro, known, handled b
 	if len(cmd) == 0 {
 		return true, true, true
 	}
-	noFunc := name == "command" || name == "builtin" || name == "exec"
-	return true, a.inner(e, cmd, nil, noFunc), true
+	if name == "command" || name == "builtin" {
+		return true, a.innerShell(e, cmd), true
+	}
+	return true, a.inner(e, cmd, nil, name == "exec"), true
 }
 
 // envCmd peels env: -i, -u NAME, -C DIR, -S STRING, NAME=VALUE.
@@ -454,7 +483,7 @@ loop:
 		case strings.Contains(s, "=") && !strings.HasPrefix(s, "="):
 			k, v, _ := strings.Cut(s, "=")
 			envm[k] = v
-			a.envName(k)
+			a.envVar(e, k, v, true)
 			if codeText(v) && k == "PS4" {
 				a.unresolved("env: PS4 holds command text")
 			}
@@ -467,6 +496,9 @@ loop:
 		// env alone prints the environment.
 		a.class(action.SecretAccess)
 		return false, true
+	}
+	if c == e {
+		c = e.fork() // the command is a program of its own
 	}
 	known := a.invoke(c, cmd, envm, nil)
 	return true, known
@@ -558,7 +590,7 @@ loop:
 		case strings.Contains(s, "=") && !strings.HasPrefix(s, "="):
 			k, v, _ := strings.Cut(s, "=")
 			envm[k] = v
-			a.envName(k)
+			a.envVar(e, k, v, true)
 		default:
 			break loop
 		}
@@ -592,7 +624,7 @@ loop:
 		a.openShell() // sudo alone, or with options only
 		return false, true
 	}
-	return false, a.invoke(e, cmd, envm, nil)
+	return false, a.invoke(e.fork(), cmd, envm, nil)
 }
 
 // shellString joins fields into a command line a shell will parse.
@@ -653,6 +685,65 @@ func (a *analyzer) flock(e *env, args []field) (bool, bool) {
 	return false, a.inner(e, cmd, nil, false)
 }
 
+// maxProbes bounds the operand suffixes of one unknown program that are
+// analysed.
+const maxProbes = 16
+
+// unknownProgram looks for a command in the operands of a program no
+// family knows (mytool git push origin main, mytool -- "curl x"): from
+// each word that names a known program, the rest of the words is
+// analysed on the side as a command. The first that is not read-only is
+// analysed as an invocation the program runs, so its classes merge, and
+// the program is runs_code. A word with a slash other than a system
+// directory is a path, not a program name.
+func (a *analyzer) unknownProgram(e *env, args []field) {
+	if a.probing {
+		return
+	}
+	var words []field
+	for _, f := range args {
+		if f.dyn {
+			words = append(words, f)
+			continue
+		}
+		for _, w := range strings.Fields(f.s) {
+			words = append(words, field{s: w})
+		}
+	}
+	probes := 0
+	for k, w := range words {
+		if w.dyn || strings.Contains(w.s, "/") && !systemDir(w.s) {
+			continue
+		}
+		name, _ := normName(w.s)
+		if programs[canonical(name)] == nil {
+			continue
+		}
+		if probes++; probes > maxProbes {
+			a.flag(action.FlagRunsCode) // too many operands name programs to look at each
+			return
+		}
+		if a.probe(e, words[k:]) {
+			continue
+		}
+		a.flag(action.FlagRunsCode)
+		a.inner(e.fork(), words[k:], nil, true)
+		return
+	}
+}
+
+// probe analyses argv as a command on the side and reports whether it is
+// known and read-only.
+func (a *analyzer) probe(e *env, argv []field) bool {
+	b := &analyzer{opt: a.opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
+		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: a.fetched,
+		ifs: a.ifs, homeDyn: a.homeDyn, pwdDyn: a.pwdDyn, cur: -1, probing: true}
+	c := e.fork()
+	c.noFunc = true
+	b.invoke(c, argv, nil, nil)
+	return !b.notRO && b.why == ""
+}
+
 func wrapperPrograms() map[string]handler {
 	m := map[string]handler{}
 	for n := range wrappers {
@@ -665,5 +756,20 @@ func wrapperPrograms() map[string]handler {
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.sudo(e, c.name, c.args) }, "sudo", "sudoedit")
 	m["su"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.su(e, c.args) }
 	m["flock"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.flock(e, c.args) }
+	for n := range simpleWrappers {
+		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.simpleWrapper(e, c.name, c.args) }
+	}
+	m["bwrap"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.bwrap(e, c.args) }
+	m["valgrind"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.valgrind(e, c.args) }
+	m["gdb"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.gdb(e, c.args) }
+	m["tmux"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.tmux(e, c.args) }
+	m["screen"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.screen(e, c.args) }
+	m["expect"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.expect(e, c.args) }
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.runner(e, c.name, c.args) }, "pipenv", "bundle", "direnv")
+	m["nix-shell"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.nixShell(e, c.args) }
+	m["dotenv"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.dotenv(e, c.args) }
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.sg(e, c.name, c.args) }, "sg", "newgrp")
+	m["parallel"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.parallel(e, c.args) }
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.editor(e, c.args) }, "vim", "vi", "nvim", "gvim", "vimdiff", "view", "ex", "rvim")
 	return m
 }

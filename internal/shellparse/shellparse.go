@@ -186,6 +186,11 @@ type analyzer struct {
 	// cur is the index of the invocation being classified, -1 outside
 	// one.
 	cur int
+	// envRuns holds NAME=VALUE settings that run code (envVar).
+	envRuns map[string]bool
+	// probing: a side analysis of an unknown program's operands, which
+	// does not probe again.
+	probing bool
 }
 
 // env is the shell state at one point of the walk. It is copied for a
