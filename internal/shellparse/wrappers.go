@@ -36,7 +36,7 @@ func (a *analyzer) grammar(name string, w wrapper, args []field) (opts []opt, op
 // grammar given; the handler of each reads the options that matter.
 var simpleWrappers = map[string]wrapper{
 	"unshare": {flags: "f r c --fork --map-root-user --map-current-user --map-auto",
-		vals: "R w S G --propagation --setgroups --root --wd --setuid --setgid --monotonic --boottime --map-user --map-group --map-users --map-groups",
+		vals:     "R w S G --propagation --setgroups --root --wd --setuid --setgid --monotonic --boottime --map-user --map-group --map-users --map-groups",
 		optional: "m u i n p U C T --mount --uts --ipc --net --pid --user --cgroup --time --kill-child --mount-proc --mount-binfmt"},
 	"nsenter": {flags: "a F Z e c --all --no-fork --follow-context --preserve-credentials --keep-caps --env --join-cgroup",
 		vals:     "t S G W --target --setuid --setgid --wdns",
@@ -54,7 +54,7 @@ var simpleWrappers = map[string]wrapper{
 	"faketime":    {flags: "m f --exclude-monotonic --disable-shm", vals: "p --date-prog", skip: 1},
 	"torsocks":    {flags: "i d q --isolate --debug --quiet --shell", vals: "u p a P --user --pass --address --port"},
 	"proxychains": {flags: "q", vals: "f"}, "proxychains4": {flags: "q", vals: "f"},
-	"sshpass":     {flags: "v h V", vals: "f d p P", optional: "e"},
+	"sshpass": {flags: "v h V", vals: "f d p P", optional: "e"},
 	"watch": {flags: "b c d e g h p t v x w r C --beep --color --no-color --errexit --chgexit --exec --precise --no-title " +
 		"--no-wrap --no-linewrap --no-rerun --help --version",
 		vals: "n q s --interval --equexit --shell", optional: "--differences"},
@@ -271,7 +271,7 @@ var bwrapArgs = map[string]int{
 	"--block-fd": 1, "--userns-block-fd": 1, "--info-fd": 1, "--json-status-fd": 1, "--cap-add": 1,
 	"--cap-drop": 1, "--perms": 1, "--size": 1, "--mqueue": 1, "--overlay-src": 1, "--tmp-overlay": 1,
 	"--ro-overlay": 1,
-	"--setenv": 2, "--bind": 2, "--bind-try": 2, "--dev-bind": 2, "--dev-bind-try": 2, "--ro-bind": 2,
+	"--setenv":     2, "--bind": 2, "--bind-try": 2, "--dev-bind": 2, "--dev-bind-try": 2, "--ro-bind": 2,
 	"--ro-bind-try": 2, "--bind-fd": 2, "--ro-bind-fd": 2, "--file": 2, "--bind-data": 2, "--ro-bind-data": 2,
 	"--symlink": 2, "--chmod": 2,
 	"--overlay": 3,
