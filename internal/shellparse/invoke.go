@@ -88,12 +88,14 @@ func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs [
 		return a.callFunc(e, name, body, argv[1:])
 	}
 	e2 := e
-	if e.noFunc {
+	if e.noFunc || pathy {
 		e2 = e.fork()
 		e2.noFunc = false
 	}
 	ro, known := a.command(e2, i, name, argv)
-	if e2 != e {
+	if e2 != e && !pathy {
+		// /usr/bin/cd is a program of its own: it cannot change the
+		// shell's directory.
 		e.cwd, e.ok, e.prev, e.prevOk, e.dirs = e2.cwd, e2.ok, e2.prev, e2.prevOk, e2.dirs
 		e.params, e.paramsKnown = e2.params, e2.paramsKnown
 	}
@@ -700,6 +702,24 @@ func (a *analyzer) unknownProgram(e *env, args []field) {
 	if a.probing {
 		return
 	}
+	// An operand that is a whole command line, quotes and all.
+	for _, f := range args {
+		if f.dyn || !strings.ContainsAny(f.s, " \t\n;|&") {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(f.s), " ")
+		if first, _ = normName(first); programs[canonical(first)] == nil {
+			continue
+		}
+		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(f.s), ""); err != nil {
+			continue // prose, not a command line: the words are looked at below
+		}
+		if !a.probeCode(e, f.s) {
+			a.flag(action.FlagRunsCode)
+			a.code(e.fork(), f.s, true)
+			return
+		}
+	}
 	var words []field
 	for _, f := range args {
 		if f.dyn {
@@ -735,13 +755,25 @@ func (a *analyzer) unknownProgram(e *env, args []field) {
 // probe analyses argv as a command on the side and reports whether it is
 // known and read-only.
 func (a *analyzer) probe(e *env, argv []field) bool {
-	b := &analyzer{opt: a.opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
-		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: a.fetched,
-		ifs: a.ifs, homeDyn: a.homeDyn, pwdDyn: a.pwdDyn, cur: -1, probing: true}
+	b := a.side()
 	c := e.fork()
 	c.noFunc = true
 	b.invoke(c, argv, nil, nil)
 	return !b.notRO && b.why == ""
+}
+
+// probeCode is probe for a command line.
+func (a *analyzer) probeCode(e *env, src string) bool {
+	b := a.side()
+	b.code(e.fork(), src, true)
+	return !b.notRO && b.why == ""
+}
+
+// side returns an analyzer for a side analysis in the same setting.
+func (a *analyzer) side() *analyzer {
+	return &analyzer{opt: a.opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
+		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: a.fetched,
+		ifs: a.ifs, homeDyn: a.homeDyn, pwdDyn: a.pwdDyn, cur: -1, probing: true}
 }
 
 func wrapperPrograms() map[string]handler {

@@ -1107,7 +1107,7 @@ func (a *analyzer) parallel(e *env, args []field) (bool, bool) {
 		if dynArgs {
 			a.stdinCode(e, true)
 		}
-		return false, true
+		return true, true
 	}
 	for _, line := range lines {
 		for _, c := range combos {
@@ -1117,7 +1117,7 @@ func (a *analyzer) parallel(e *env, args []field) (bool, bool) {
 			run(parallelLine(line, repl, nil, false))
 		}
 	}
-	return false, true
+	return true, true
 }
 
 // parallelLine puts one combination of arguments into the command line;
