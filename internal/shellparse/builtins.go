@@ -24,7 +24,7 @@ var pathless = map[string]bool{
 	"let": true, "groups": true, "tty": true, "nproc": true, "arch": true, "uptime": true, "cal": true,
 	"printf_": true, "lsb_release": true, "hostname": true, "history": true, "help": true, "man": true,
 	"logname": true, "users": true, "who": true, "w": true, "free": true, "ps": true, "top": true,
-	"disown": true, "fg": true, "bg": true, "kill": false,
+	"fg": true, "bg": true, "kill": false,
 }
 
 // cd, pushd and popd change the working directory and $OLDPWD. cd alone
@@ -93,6 +93,10 @@ func builtinPrograms() map[string]handler {
 		return false, true
 	}
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return false, true }, "kill", "pkill", "killall")
+	m["disown"] = func(a *analyzer, e *env, c call) (bool, bool) {
+		a.flag(action.FlagBackground) // the job outlives the shell
+		return false, true
+	}
 	return m
 }
 

@@ -7,8 +7,8 @@ package shellparse
 // (DESIGN.md §6) through one table: every program name is claimed by
 // exactly one family, in its own file (interp.go, text.go, files.go,
 // findxargs.go, network.go, packages.go, build.go, git.go, builtins.go,
-// and the wrappers in invoke.go), and TestProgramsClaimedOnce keeps it
-// so. The rules:
+// and the wrappers in invoke.go and wrappers.go), and
+// TestProgramsClaimedOnce keeps it so. The rules:
 //
 //   - Every invocation is processSpawn.
 //   - rm, rmdir, unlink, shred, find -delete, git clean, git rm are

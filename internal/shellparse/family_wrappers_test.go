@@ -167,6 +167,7 @@ func init() {
 		{cmd: `mytool run -- npm install left-pad`, want: want{classes: []action.Class{action.PackageInstall}}},
 		{cmd: `./tool git push`, want: push},
 		{cmd: `mytool --cmd 'sh -c "git push"'`, want: push},
+		{cmd: `mytool --exec='rm -rf build'`, want: want{classes: []action.Class{action.FileDelete}}},
 	}
 	allFamilies["working directory"] = []member{
 		{cmd: `builtin cd /tmp && touch x`, want: want{paths: []shellparse.Path{{Path: "/tmp/x", Access: action.Write}}}, plain: true},
@@ -174,6 +175,30 @@ func init() {
 		{cmd: `pushd /tmp && touch x`, want: want{paths: []shellparse.Path{{Path: "/tmp/x", Access: action.Write}}}, plain: true},
 		{cmd: `cd /tmp && cd /etc && cd - && touch x`, want: want{paths: []shellparse.Path{{Path: "/tmp/x", Access: action.Write}}}, plain: true},
 		{cmd: `cd /nonexistent; cd -; rm x`, want: want{unresolved: true}, plain: true},
+	}
+}
+
+// TestEnvRunsCode checks that the invocation given a variable that runs
+// code is the one that runs code.
+func TestEnvRunsCode(t *testing.T) {
+	for _, tt := range []struct {
+		cmd  string
+		runs []bool
+	}{
+		{"LD_PRELOAD=./x.so ls", []bool{true}},
+		{"env LD_PRELOAD=./x.so ls", []bool{true, true}},
+		{"GIT_PAGER=cat git log", []bool{false, false}},
+		{"GIT_PAGER=./pager.sh git log", []bool{true, true}},
+		{"ls; LD_PRELOAD=./x.so cat f.txt", []bool{false, true}},
+	} {
+		an := shellparse.Analyze(tt.cmd, corpusOpts)
+		var got []bool
+		for _, inv := range an.Invocations {
+			got = append(got, inv.RunsCode)
+		}
+		if diff := cmp.Diff(tt.runs, got); diff != "" {
+			t.Errorf("Analyze(%q) RunsCode per invocation (-want +got):\n%s\n%s", tt.cmd, diff, describe(an))
+		}
 	}
 }
 

@@ -702,6 +702,17 @@ func (a *analyzer) unknownProgram(e *env, args []field) {
 	if a.probing {
 		return
 	}
+	// The value of --opt=VALUE is an operand too.
+	var ops []field
+	for _, f := range args {
+		ops = append(ops, f)
+		if !f.dyn && strings.HasPrefix(f.s, "-") {
+			if _, v, ok := strings.Cut(f.s, "="); ok && v != "" {
+				ops = append(ops, field{s: v})
+			}
+		}
+	}
+	args = ops
 	// An operand that is a whole command line, quotes and all.
 	for _, f := range args {
 		if f.dyn || !strings.ContainsAny(f.s, " \t\n;|&") {
