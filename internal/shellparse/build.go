@@ -69,7 +69,8 @@ func (a *analyzer) golang(e *env, args []field) (bool, bool) {
 // --eval adds makefile text.
 func (a *analyzer) makeCmd(e *env, args []field) (bool, bool) {
 	a.flag(action.FlagRunsCode)
-	opts, _ := scan(args, "fCIjlWoE", []string{"file", "makefile", "directory", "include-dir", "jobs", "load-average",
+	// -j and -l take an optional value, attached only here.
+	opts, _ := scan(args, "fCIWoE", []string{"file", "makefile", "directory", "include-dir",
 		"what-if", "new-file", "assume-new", "old-file", "assume-old", "eval"}, false)
 	c := e
 	for _, d := range optVals(opts, "-C", "--directory") {

@@ -50,6 +50,10 @@ func systemDir(p string) bool {
 // invoke records and analyses one command; known reports whether the
 // program's effect is classified.
 func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs []Redirect) (known bool) {
+	if *a.work >= maxWork {
+		a.unresolved("the command starts too many programs to analyse")
+		return false
+	}
 	i := a.record(e, argv, envm, redirs)
 	defer func(cur int) { a.cur = cur }(a.cur)
 	a.cur = i
@@ -688,8 +692,11 @@ func (a *analyzer) flock(e *env, args []field) (bool, bool) {
 }
 
 // maxProbes bounds the operand suffixes of one unknown program that are
-// analysed.
-const maxProbes = 16
+// analysed on the side, maxProbeWords their length.
+const (
+	maxProbes     = 16
+	maxProbeWords = 256
+)
 
 // unknownProgram looks for a command in the operands of a program no
 // family knows (mytool git push origin main, mytool -- "curl x"): from
@@ -718,12 +725,20 @@ func (a *analyzer) unknownProgram(e *env, args []field) {
 		if f.dyn || !strings.ContainsAny(f.s, " \t\n;|&") {
 			continue
 		}
-		first, _, _ := strings.Cut(strings.TrimSpace(f.s), " ")
-		if first, _ = normName(first); programs[canonical(first)] == nil {
-			continue
-		}
 		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(f.s), ""); err != nil {
 			continue // prose, not a command line: the words are looked at below
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(f.s), " ")
+		if first, _ = normName(first); programs[canonical(first)] == nil {
+			// Text led by an unknown word (prose, a pattern) counts only
+			// if what it would run does something: mytool "othertool
+			// 'git push'", mytool 'x; rm -rf y'.
+			if a.sideFinds(e, f.s) {
+				a.flag(action.FlagRunsCode)
+				a.code(e.fork(), f.s, true)
+				return
+			}
+			continue
 		}
 		if !a.probeCode(e, f.s) {
 			a.flag(action.FlagRunsCode)
@@ -750,8 +765,10 @@ func (a *analyzer) unknownProgram(e *env, args []field) {
 		if programs[canonical(name)] == nil {
 			continue
 		}
-		if probes++; probes > maxProbes {
-			a.flag(action.FlagRunsCode) // too many operands name programs to look at each
+		if probes++; probes > maxProbes || len(words)-k > maxProbeWords {
+			// Too many to look at each: what the first runs is analysed.
+			a.flag(action.FlagRunsCode)
+			a.inner(e.fork(), words[k:], nil, true)
 			return
 		}
 		if a.probe(e, words[k:]) {
@@ -780,11 +797,35 @@ func (a *analyzer) probeCode(e *env, src string) bool {
 	return !b.notRO && b.why == ""
 }
 
+// sideFinds analyses src as a command line on the side, operands of
+// unknown programs included, and reports whether it does more than start
+// programs: a class beyond processSpawn, or code run unclassified.
+func (a *analyzer) sideFinds(e *env, src string) bool {
+	if len(src) > maxSideText {
+		return true // too long to look at twice: assume it runs something
+	}
+	if found, ok := a.finds[src]; ok {
+		return found
+	}
+	b := a.side()
+	b.probing = false
+	b.code(e.fork(), src, true)
+	found := b.classes&^(1<<action.ProcessSpawn) != 0
+	for _, f := range []action.Flag{action.FlagRunsCode, action.FlagPipeToInterpreter, action.FlagDownloadExec, action.FlagDecodeExec, action.FlagPrivilegeEscalation} {
+		found = found || b.flags[f]
+	}
+	a.finds[src] = found
+	return found
+}
+
+// maxSideText bounds the operand text sideFinds analyses.
+const maxSideText = 16 << 10
+
 // side returns an analyzer for a side analysis in the same setting.
 func (a *analyzer) side() *analyzer {
 	return &analyzer{opt: a.opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
 		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: a.fetched,
-		ifs: a.ifs, homeDyn: a.homeDyn, pwdDyn: a.pwdDyn, cur: -1, probing: true}
+		ifs: a.ifs, homeDyn: a.homeDyn, pwdDyn: a.pwdDyn, cur: -1, probing: true, work: a.work, finds: a.finds}
 }
 
 func wrapperPrograms() map[string]handler {

@@ -62,6 +62,10 @@ const DefaultMaxDepth = 4
 // maxInvocations bounds the work done for one command string.
 const maxInvocations = 2048
 
+// maxWork bounds the invocations analysed for one command string,
+// side analyses of an unknown program's operands included.
+const maxWork = 8 * maxInvocations
+
 // maxFuncDepth bounds nested function calls.
 const maxFuncDepth = 16
 
@@ -191,6 +195,10 @@ type analyzer struct {
 	// probing: a side analysis of an unknown program's operands, which
 	// does not probe again.
 	probing bool
+	// work counts the invocations analysed, shared with side analyses;
+	// finds holds what sideFinds found for a text, shared too.
+	work  *int
+	finds map[string]bool
 }
 
 // env is the shell state at one point of the walk. It is copied for a
@@ -254,7 +262,7 @@ func Analyze(cmd string, opt Options) *Analysis {
 	}
 	a := &analyzer{opt: opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
 		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{},
-		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8), cur: -1}
+		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8), cur: -1, work: new(int), finds: map[string]bool{}}
 	e := &env{src: cmd, cwd: []string{opt.Cwd}}
 	e.settle()
 	a.code(e, cmd, false)

@@ -33,7 +33,7 @@ func (a *analyzer) stmt(e *env, s *syntax.Stmt) {
 	if s == nil {
 		return
 	}
-	if len(a.inv) >= maxInvocations {
+	if len(a.inv) >= maxInvocations || *a.work >= maxWork {
 		a.unresolved("the command starts too many programs to analyse")
 		return
 	}
@@ -612,6 +612,7 @@ func (a *analyzer) decl(e *env, c *syntax.DeclClause, redirs []Redirect) {
 
 // record appends an invocation and returns its index.
 func (a *analyzer) record(e *env, argv []field, envm map[string]string, redirs []Redirect) int {
+	*a.work++
 	inv := Invocation{Env: envm, Redirects: redirs, Argv: make([]string, 0, len(argv))}
 	for _, f := range argv {
 		inv.Argv = append(inv.Argv, f.s)

@@ -443,19 +443,30 @@ func (a *analyzer) tmux(e *env, args []field) (bool, bool) {
 		a.openShell() // tmux alone starts a session with a shell
 		return false, true
 	}
+	// A word ";" ends a command, and so does a word ending in an
+	// unescaped ";" (neww;), whose text before it is the last word.
 	ro, known := true, true
-	start := 0
+	var part []field
 	for j := 0; j <= len(cmd); j++ {
-		if j < len(cmd) && (cmd[j].dyn || (cmd[j].s != ";" && !strings.HasSuffix(cmd[j].s, `\;`))) {
-			continue
+		end := j == len(cmd)
+		if !end {
+			f := cmd[j]
+			switch {
+			case f.dyn || !strings.HasSuffix(f.s, ";"):
+				part = append(part, f)
+				continue
+			case strings.HasSuffix(f.s, `\;`):
+				part = append(part, field{s: strings.TrimSuffix(f.s, `\;`) + ";"})
+				continue
+			case f.s != ";":
+				part = append(part, field{s: strings.TrimSuffix(f.s, ";")})
+			}
 		}
-		part := cmd[start:j]
-		start = j + 1
-		if len(part) == 0 {
-			continue
+		if len(part) > 0 {
+			r, k := a.tmuxCommand(e, part)
+			ro, known = ro && r, known && k
 		}
-		r, k := a.tmuxCommand(e, part)
-		ro, known = ro && r, known && k
+		part = nil
 	}
 	return ro, known
 }
