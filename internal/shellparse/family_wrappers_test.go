@@ -34,6 +34,7 @@ func init() {
 		{cmd: `strace -f -e trace=network -o /dev/null git push`, want: push},
 		{cmd: `strace -o '|sh -c "git push"' true`, want: push},
 		{cmd: `ltrace -c git push`, want: push},
+		{cmd: `strace -p 1234 -e trace=read`, want: want{classes: []action.Class{action.SecretAccess}}},
 		{cmd: `gdb --args git push origin main`, want: push},
 		{cmd: `gdb -batch -ex 'shell git push' ./a.out`, want: push},
 		{cmd: `gdb -batch -x cmds.gdb ./a.out`, want: runs},

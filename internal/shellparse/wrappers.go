@@ -113,6 +113,10 @@ func (a *analyzer) simpleWrapper(e *env, name string, args []field) (bool, bool)
 				}
 			case "-F", "--config":
 				a.path(e, o.val, action.Read)
+			case "-p", "--attach":
+				// Tracing another process shows what it reads and
+				// writes, its secrets included.
+				a.class(action.SecretAccess)
 			}
 		}
 		if len(cmd) == 0 {
