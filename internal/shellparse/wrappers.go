@@ -77,14 +77,15 @@ func (a *analyzer) simpleWrapper(e *env, name string, args []field) (bool, bool)
 			a.flag(action.FlagPrivilegeEscalation) // it enters another process's namespaces
 		}
 		for _, o := range opts {
-			switch o.name {
-			case "-R", "--root", "-r":
+			root := o.name == "--root" || o.name == "-R" && name == "unshare" || o.name == "-r" && name == "nsenter"
+			switch {
+			case root:
 				if o.has {
 					a.path(e, o.val, action.Read)
 				}
 				c = c.fork()
 				c.cwd, c.ok = nil, nil // paths now name another root
-			case "-w", "--wd", "-W", "--wdns":
+			case o.name == "-w" || o.name == "--wd" || o.name == "-W" || o.name == "--wdns":
 				if o.has {
 					c = a.chdir(c, o.val)
 				}
@@ -169,6 +170,14 @@ func (a *analyzer) simpleWrapper(e *env, name string, args []field) (bool, bool)
 		}
 		return true, a.inner(e, inner, nil, true)
 	case "script":
+		if !hasOpt(opts, "-c", "--command") && len(cmd) > 1 {
+			// BSD: script [opts] file command…, whose options are the
+			// command's own.
+			w.permute = false
+			if opts, cmd, ok = a.grammar(name, w, args); !ok {
+				return false, false
+			}
+		}
 		return a.script(e, opts, cmd)
 	case "runuser":
 		return a.runuser(e, opts, cmd, args)
