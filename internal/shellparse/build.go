@@ -19,7 +19,7 @@ var buildTools = map[string]bool{
 	"meson": true, "scons": true, "tox": true, "nox": true, "pytest": true, "py.test": true, "jest": true,
 	"vitest": true, "mocha": true, "phpunit": true, "rspec": true, "configure": true,
 	"sbt": true, "mix": true, "dotnet": true, "swift": true, "xcodebuild": true, "tsc": true, "webpack": true,
-	"vite": true, "turbo": true, "nx": true, "lerna": true, "pre-commit": true, "lldb": true,
+	"vite": true, "turbo": true, "nx": true, "lerna": true, "pre-commit": true,
 	"docker": true, "podman": true, "kubectl": true, "emacs": true,
 	"nano": true, "code": true, "rustc": true,
 	"gcc": true, "cc": true, "clang": true, "clang++": true, "c++": true, "g++": true, "javac": true, "java": true, "ld": true,

@@ -846,6 +846,7 @@ func wrapperPrograms() map[string]handler {
 	m["bwrap"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.bwrap(e, c.args) }
 	m["valgrind"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.valgrind(e, c.args) }
 	m["gdb"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.gdb(e, c.args) }
+	m["lldb"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.lldb(e, c.args) }
 	m["tmux"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.tmux(e, c.args) }
 	m["screen"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.screen(e, c.args) }
 	m["expect"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.expect(e, c.args) }

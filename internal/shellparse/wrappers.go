@@ -407,6 +407,18 @@ func (a *analyzer) gdb(e *env, args []field) (bool, bool) {
 	return false, true
 }
 
+// lldb runs code (its init files, -o commands, scripts); lldb -- CMD
+// runs the command given.
+func (a *analyzer) lldb(e *env, args []field) (bool, bool) {
+	a.flag(action.FlagRunsCode)
+	for i, f := range args {
+		if !f.dyn && f.s == "--" {
+			return false, a.inner(e, args[i+1:], nil, true)
+		}
+	}
+	return false, true
+}
+
 // gdbCommand analyses the shell command of gdb's shell and ! commands.
 func (a *analyzer) gdbCommand(e *env, v field) {
 	if v.dyn {
@@ -430,8 +442,12 @@ func (a *analyzer) gdbCommand(e *env, v field) {
 	}
 }
 
-// tmuxKeys are the key names send-keys turns into characters.
-var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "KPEnter": "\n", "C-j": "\n", "Space": " ", "Tab": "\t", "C-i": "\t"}
+// tmuxKeys are the key names send-keys turns into characters a shell
+// reads as text: Enter submits a line; C-c, C-u and C-d end it (what was
+// typed is analysed all the same). Other keys edit the line or recall
+// history (BSpace, Tab, Up, C-r): the text run is then unknown.
+var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "KPEnter": "\n", "C-j": "\n", "Space": " ",
+	"C-c": "\n", "C-u": "\n", "C-d": "\n", "C-l": ""}
 
 // tmux analyses the commands of a tmux command line, separated by ";":
 // new-session, new-window, split-window, respawn-pane and the like run a
