@@ -19,6 +19,22 @@
 // runs, a function body is analysed where it is called and, once more,
 // if it is never called.
 //
+// # Commands inside commands
+//
+// A wrapper (env, sudo, script -c, unshare, strace, tmux send-keys,
+// parallel, watch…) is peeled: the command it runs is analysed as its own
+// invocation, or as a shell string where the wrapper hands it to a shell;
+// an option its grammar does not know is unresolved. A variable that
+// chooses code (GIT_PAGER, EDITOR, GIT_SSH_COMMAND, LD_PRELOAD,
+// NODE_OPTIONS…), set before a command, by env or by export, is runs_code
+// unless its value is a command line analysed as read-only (GIT_PAGER=cat).
+// A program no family knows whose operands, from a word naming a known
+// program on, analyse as a command that is not read-only (mytool git push)
+// is taken to run that command: runs_code, and the command's classes. A
+// detached process (&, nohup, setsid, disown, screen -dm) is never
+// read-only; a redirection to /dev/null or to another descriptor keeps a
+// command read-only.
+//
 // # Names
 //
 // A command name is normalised by quote removal, escape removal and
@@ -34,7 +50,10 @@
 //
 // Paths are reported as written after quote removal and static expansion
 // (~, $HOME, ${HOME}), made absolute against the working directory, which
-// follows cd, pushd and popd; they are not cleaned or resolved (package
+// follows cd, builtin cd, command cd, pushd, popd and cd - (once the
+// command itself changed directory), and not a cd in a subshell, a
+// substitution or a program of its own (env cd); they are not cleaned or
+// resolved (package
 // pathguard does that). When a cd may or may not have happened (cd x; y),
 // a relative path is reported against every candidate directory. Globs are
 // reported as written. git push refs are reported as written (HEAD:main,
