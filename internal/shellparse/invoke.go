@@ -290,11 +290,30 @@ var wrappers = map[string]wrapper{
 	"taskset":    {flags: "a p c --all-tasks --cpu-list"},
 }
 
+// hasWord reports whether w is one of the space-separated words of list.
+func hasWord(list, w string) bool {
+	if w == "" {
+		return false
+	}
+	for off := 0; ; {
+		i := strings.Index(list[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(w)
+		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
+			return true
+		}
+		off = i + 1
+	}
+}
+
 // peelArgs applies a wrapper grammar and returns the options and the
 // command it runs. ok is false for an unknown option.
 func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
-	flags, vals, optional := strings.Fields(w.flags), strings.Fields(w.vals), strings.Fields(w.optional)
-	isShort := func(list []string, c string) bool { return slices.Contains(list, c) }
+	flags, vals, optional := w.flags, w.vals, w.optional
+	isShort := hasWord
 	var ops []field
 	i := 0
 	for ; i < len(args); i++ {
