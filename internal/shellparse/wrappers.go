@@ -1077,7 +1077,8 @@ func (a *analyzer) parallel(e *env, args []field) (bool, bool) {
 	// The command is the words before the first ::: or ::::.
 	var cmd []field
 	var lists [][]string
-	dynArgs := hasOpt(opts, "-a", "--arg-file", "--pipe", "--pipepart")
+	fromFile := hasOpt(opts, "-a", "--arg-file")
+	dynArgs := fromFile || hasOpt(opts, "--pipe", "--pipepart")
 	k := 0
 	for ; k < len(rest) && (rest[k].dyn || !strings.HasPrefix(rest[k].s, ":::")); k++ {
 		cmd = append(cmd, rest[k])
@@ -1092,6 +1093,7 @@ func (a *analyzer) parallel(e *env, args []field) (bool, bool) {
 		for ; k < len(rest) && (rest[k].dyn || !strings.HasPrefix(rest[k].s, ":::")); k++ {
 			if rest[k].dyn || sep == "::::" || sep == "::::+" {
 				dynArgs = true
+				fromFile = fromFile || sep == "::::" || sep == "::::+"
 				if sep == "::::" || sep == "::::+" {
 					a.path(e, rest[k], action.Read)
 				}
@@ -1144,7 +1146,10 @@ func (a *analyzer) parallel(e *env, args []field) (bool, bool) {
 		for _, c := range combos {
 			run(strings.Join(c, " "))
 		}
-		if dynArgs {
+		switch {
+		case fromFile:
+			a.flag(action.FlagRunsCode) // command lines read from a file: a script
+		case dynArgs:
 			a.stdinCode(e, true)
 		}
 		return true, true
