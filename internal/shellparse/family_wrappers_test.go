@@ -225,6 +225,7 @@ func TestWorkingDirectory(t *testing.T) {
 		{cmd: "nice cd /tmp && touch x", paths: []shellparse.Path{w("/work/p/x")}},
 		{cmd: "/usr/bin/cd /tmp && touch x", paths: []shellparse.Path{w("/work/p/x")}},
 		{cmd: "sudo cd /tmp && touch x", paths: []shellparse.Path{w("/work/p/x")}},
+		{cmd: "chroot /srv/root touch x", paths: []shellparse.Path{{Path: "/srv/root", Access: action.Read}}, unresolved: true},
 		{cmd: "find . -maxdepth 0 -exec cd /tmp \\; && touch x", paths: []shellparse.Path{{Path: "/work/p", Access: action.Read, Recursive: true}, w("/work/p/x")}},
 		// pushd and popd.
 		{cmd: "pushd /tmp && touch a && popd && touch b", paths: []shellparse.Path{w("/tmp/a"), w("/work/p/b")}},

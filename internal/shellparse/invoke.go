@@ -440,7 +440,12 @@ func (a *analyzer) peel(e *env, name string, args []field) (ro, known, handled b
 	case "chroot":
 		a.flag(action.FlagPrivilegeEscalation)
 		if len(cmd) > 0 {
+			a.path(e, cmd[0], action.Read)
 			cmd = cmd[1:]
+			// The command runs in / of the new root: its relative paths
+			// name no directory known here.
+			e = e.fork()
+			e.cwd, e.ok = nil, nil
 		}
 	case "taskset":
 		if len(cmd) > 0 {
