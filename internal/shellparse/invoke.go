@@ -706,6 +706,10 @@ func (a *analyzer) flock(e *env, args []field) (bool, bool) {
 	a.path(e, lock, action.Write)
 	cmd = cmd[1:]
 	if len(cmd) > 0 && !cmd[0].dyn && (cmd[0].s == "-c" || cmd[0].s == "--command") {
+		if len(cmd) < 2 {
+			a.unresolved("flock -c without a command string")
+			return false, false
+		}
 		a.shellString(e, cmd[1:2])
 		return false, true
 	}

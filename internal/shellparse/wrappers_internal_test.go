@@ -4,10 +4,14 @@
 package shellparse
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"warden.dev/warden/internal/action"
 )
 
 func TestHasWord(t *testing.T) {
@@ -71,4 +75,35 @@ func TestWrapperGrammars(t *testing.T) {
 			t.Errorf("peelArgs(%q) options, command (-want +got):\n%s", tt.args, diff)
 		}
 	}
+}
+
+// TestWrappersOddArguments runs every wrapper with short, odd argument
+// lists, which none may panic on; where git push follows the wrapper's
+// own words it is found (a push taken as an option's value, timeout 'git
+// push', runs nothing).
+func TestWrappersOddArguments(t *testing.T) {
+	words := []string{"", "-", "--", "-x", "--x=", "-c", "'git push'", "git", "push", ";", ":::", "Enter"}
+	// Wrappers whose first operands are not the command.
+	skips := map[string]int{"timeout": 1, "faketime": 1, "chrt": 1, "taskset": 1, "chroot": 1, "flock": 1, "direnv": 1, "sg": 1}
+	var names []string
+	for n := range wrapperPrograms() {
+		names = append(names, n)
+	}
+	var args func(n int, pre []string)
+	args = func(n int, pre []string) {
+		for _, name := range names {
+			cmd := strings.Join(append([]string{name}, pre...), " ")
+			an := Analyze(cmd, Options{Cwd: "/w", Home: "/h"})
+			if strings.HasSuffix(cmd, " git push") && skips[name] == 0 && an.ReadOnly && !slices.Contains(an.Classes, action.GitPush) {
+				t.Errorf("Analyze(%q) is read-only without the push", cmd)
+			}
+		}
+		if n == 0 {
+			return
+		}
+		for _, w := range words {
+			args(n-1, append(slices.Clip(pre), w))
+		}
+	}
+	args(3, nil)
 }
