@@ -14,15 +14,13 @@ import (
 
 // buildTools run code from the project: runs_code.
 var buildTools = map[string]bool{
-	"make": true, "gmake": true, "cmake": true, "ninja": true, "bazel": true, "bazelisk": true, "gradle": true,
+	"cmake": true, "ninja": true, "bazel": true, "bazelisk": true, "gradle": true,
 	"gradlew": true, "mvn": true, "mvnw": true, "ant": true, "rake": true, "just": true, "task": true,
 	"meson": true, "scons": true, "tox": true, "nox": true, "pytest": true, "py.test": true, "jest": true,
-	"vitest": true, "mocha": true, "phpunit": true, "rspec": true, "bundle": true, "configure": true,
+	"vitest": true, "mocha": true, "phpunit": true, "rspec": true, "configure": true,
 	"sbt": true, "mix": true, "dotnet": true, "swift": true, "xcodebuild": true, "tsc": true, "webpack": true,
-	"vite": true, "turbo": true, "nx": true, "lerna": true, "pre-commit": true, "direnv": true, "watch": true,
-	"entr": true, "parallel": true, "strace": true, "ltrace": true, "gdb": true, "lldb": true, "valgrind": true,
-	"vim": true, "vi": true, "nvim": true, "emacs": true,
-	"nano": true, "code": true, "tmux": true, "screen": true, "script": true, "expect": true, "rustc": true,
+	"vite": true, "turbo": true, "nx": true, "lerna": true, "pre-commit": true,
+	"emacs": true, "nano": true, "code": true, "rustc": true,
 	"gcc": true, "cc": true, "clang": true, "clang++": true, "c++": true, "g++": true, "javac": true, "java": true, "ld": true,
 }
 
@@ -155,6 +153,34 @@ func (a *analyzer) golang(e *env, args []field) (bool, bool) {
 	return false, true
 }
 
+// makeCmd: make runs the recipes of a makefile: runs_code. A makefile
+// read from standard input (-f -) is a program piped into an interpreter;
+// --eval adds makefile text.
+func (a *analyzer) makeCmd(e *env, args []field) (bool, bool) {
+	a.flag(action.FlagRunsCode)
+	// -j and -l take an optional value, attached only here.
+	opts, _ := scan(args, "fCIWoE", []string{"file", "makefile", "directory", "include-dir",
+		"what-if", "new-file", "assume-new", "old-file", "assume-old", "eval"}, false)
+	c := e
+	for _, d := range optVals(opts, "-C", "--directory") {
+		c = a.chdir(c, d)
+	}
+	for _, f := range optVals(opts, "-f", "--file", "--makefile") {
+		if !f.dyn && (f.s == "-" || f.s == "/dev/stdin") {
+			a.stdinCode(c, "make", "make")
+			a.flag(action.FlagPipeToInterpreter)
+			continue
+		}
+		a.path(c, f, action.Read)
+	}
+	for _, f := range optVals(opts, "-E", "--eval") {
+		if f.dyn {
+			a.unresolved("cannot be analysed statically: make --eval " + f.s)
+		}
+	}
+	return false, true
+}
+
 func buildPrograms() map[string]handler {
 	m := map[string]handler{}
 	for n := range buildTools {
@@ -163,6 +189,7 @@ func buildPrograms() map[string]handler {
 			return false, true
 		}
 	}
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.makeCmd(e, c.args) }, "make", "gmake")
 	m["go"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.golang(e, c.args) }
 	m["gofmt"] = func(a *analyzer, e *env, c call) (bool, bool) {
 		for _, f := range c.args {

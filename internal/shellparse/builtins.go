@@ -24,39 +24,57 @@ var pathless = map[string]bool{
 	"let": true, "groups": true, "tty": true, "nproc": true, "arch": true, "uptime": true, "cal": true,
 	"printf_": true, "lsb_release": true, "hostname": true, "history": true, "help": true, "man": true,
 	"logname": true, "users": true, "who": true, "w": true, "free": true, "ps": true, "top": true,
-	"disown": true, "fg": true, "bg": true, "kill": false,
+	"fg": true, "bg": true, "kill": false,
 }
 
-// cd, pushd and popd change the working directory. cd alone ($HOME,
-// which the caller or the script may have changed), cd - ($OLDPWD) and a
-// dynamic operand make it unknown.
+// cd, pushd and popd change the working directory and $OLDPWD. cd alone
+// goes to $HOME (unknown: the caller may have changed it), cd - to $OLDPWD, which is known once the command has
+// changed directory itself; popd returns to what this command pushed.
+// A dynamic operand, an unknown home, $OLDPWD or stack entry, and the
+// stack rotations (+N, -N) make the directory unknown. Where the change
+// may fail, both directories remain candidates.
 func (a *analyzer) cd(e *env, name string, args []field) {
-	if name == "popd" {
-		if len(e.dirs) == 0 {
-			e.cwd, e.ok = nil, nil
-			return
-		}
-		top := e.dirs[len(e.dirs)-1]
-		e.dirs = e.dirs[: len(e.dirs)-1 : len(e.dirs)-1]
-		e.ok = top
-		e.cwd = union(e.cwd, top)
-		return
-	}
-	_, ops := scan(args, "", nil, false)
-	var target []string
+	opts, ops := scan(args, "", nil, false)
+	stackOnly := name != "cd" && hasOpt(opts, "-n")
+	var target []string // nil: unknown
 	switch {
-	case len(ops) == 0 || ops[0].dyn || ops[0].s == "-" || strings.HasPrefix(ops[0].s, "+"):
+	case name == "popd":
+		if len(ops) > 0 || len(e.dirs) == 0 {
+			e.dirs = nil
+			break
+		}
+		target = e.dirs[len(e.dirs)-1]
+		e.dirs = e.dirs[: len(e.dirs)-1 : len(e.dirs)-1]
+	case len(ops) == 0 && name == "cd":
+		// $HOME, which the caller or the script may have changed.
+	case len(ops) == 0: // pushd alone swaps the top two entries
+		if len(e.dirs) > 0 {
+			target = e.dirs[len(e.dirs)-1]
+			e.dirs = append(e.dirs[:len(e.dirs)-1:len(e.dirs)-1], e.cwd)
+		}
+	case ops[0].dyn:
+	case ops[0].s == "-" && name == "cd":
+		target = e.prev
+	case ops[0].s == "-" || strings.HasPrefix(ops[0].s, "+") || name == "pushd" && strings.HasPrefix(ops[0].s, "-"):
+		e.dirs = nil // a rotation of a stack this command did not build
 	default:
-		ps, ok := a.abs(e, ops[0].s)
-		if ok {
+		if ps, ok := a.abs(e, ops[0].s); ok {
 			target = ps
 		}
+		if name == "pushd" {
+			push := e.cwd
+			if stackOnly {
+				push = target
+			}
+			e.dirs = append(e.dirs[:len(e.dirs):len(e.dirs)], push)
+		}
 	}
-	if name == "pushd" {
-		e.dirs = append(e.dirs[:len(e.dirs):len(e.dirs)], e.cwd)
+	if stackOnly {
+		return
 	}
-	e.ok = target
-	e.cwd = union(e.cwd, target)
+	old := e.cwd
+	e.ok, e.prevOk = target, old
+	e.cwd, e.prev = union(old, target), union(e.prev, old)
 	if target == nil {
 		e.cwd = nil
 	}
@@ -75,6 +93,10 @@ func builtinPrograms() map[string]handler {
 		return false, true
 	}
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return false, true }, "kill", "pkill", "killall")
+	m["disown"] = func(a *analyzer, e *env, c call) (bool, bool) {
+		a.flag(action.FlagBackground) // the job outlives the shell
+		return false, true
+	}
 	return m
 }
 

@@ -7,9 +7,8 @@ package shellparse
 // (DESIGN.md §6) through one table: every program name is claimed by
 // exactly one family, in its own file (interp.go, text.go, files.go,
 // findxargs.go, network.go, remote.go, packages.go, secrets.go, build.go,
-// git.go, builtins.go, and the wrappers in invoke.go), and
-// TestProgramsClaimedOnce keeps it
-// so. The rules:
+// git.go, builtins.go, and the wrappers in invoke.go and wrappers.go), and
+// TestProgramsClaimedOnce keeps it so. The rules:
 //
 //   - Every invocation is processSpawn.
 //   - rm, rmdir, unlink, shred, find -delete, git clean, git rm are
@@ -140,7 +139,9 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 	name = canonical(name)
 	h := programs[name]
 	if h == nil {
-		// An unknown program: an ordinary invocation, not read-only.
+		// An unknown program: an ordinary invocation, not read-only,
+		// which may run a command given as its operands.
+		a.unknownProgram(e, args)
 		return false, false
 	}
 	return h(a, e, call{i: i, name: name, args: args})

@@ -50,6 +50,10 @@ func systemDir(p string) bool {
 // invoke records and analyses one command; known reports whether the
 // program's effect is classified.
 func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs []Redirect) (known bool) {
+	if *a.work >= maxWork {
+		a.unresolved("the command starts too many programs to analyse")
+		return false
+	}
 	i := a.record(e, argv, envm, redirs)
 	defer func(cur int) { a.cur = cur }(a.cur)
 	a.cur = i
@@ -66,6 +70,11 @@ func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs [
 	}
 	name, pathy := normName(f0.s)
 	a.inv[i].Argv[0] = name
+	for k, v := range envm {
+		if a.envRuns[k+"="+v] {
+			a.flag(action.FlagRunsCode) // the command runs what the variable names
+		}
+	}
 	if pathy && !systemDir(f0.s) {
 		a.flag(action.FlagRunsCode)
 		if ps, ok := a.abs(e, f0.s); ok {
@@ -83,11 +92,17 @@ func (a *analyzer) invoke(e *env, argv []field, envm map[string]string, redirs [
 		return a.callFunc(e, name, body, argv[1:])
 	}
 	e2 := e
-	if e.noFunc {
+	if e.noFunc || pathy {
 		e2 = e.fork()
 		e2.noFunc = false
 	}
 	ro, known := a.command(e2, i, name, argv)
+	if e2 != e && !pathy {
+		// /usr/bin/cd is a program of its own: it cannot change the
+		// shell's directory.
+		e.cwd, e.ok, e.prev, e.prevOk, e.dirs = e2.cwd, e2.ok, e2.prev, e2.prevOk, e2.dirs
+		e.params, e.paramsKnown = e2.params, e2.paramsKnown
+	}
 	if !ro {
 		a.notRO = true
 	}
@@ -241,14 +256,18 @@ func optVals(opts []opt, names ...string) []field {
 
 // wrapper describes the option grammar of a command that runs another.
 type wrapper struct {
-	// flags take no value; vals take one. Short ones are single letters,
+	// flags take no value; vals take one; optional ones take a value only
+	// attached (-tFILE, --timing=FILE). Short ones are single letters,
 	// long ones start with "--". A long option may also be given as
 	// --name=value.
-	flags, vals string
+	flags, vals, optional string
 	// operands before the command: timeout's duration, flock's file.
 	skip int
 	// numeric: -N (nice -10) is an option.
 	numeric bool
+	// permute: options may follow operands (GNU getopt); "--" still
+	// ends them.
+	permute bool
 }
 
 var wrappers = map[string]wrapper{
@@ -271,16 +290,40 @@ var wrappers = map[string]wrapper{
 	"taskset":    {flags: "a p c --all-tasks --cpu-list"},
 }
 
+// hasWord reports whether w is one of the space-separated words of list.
+func hasWord(list, w string) bool {
+	if w == "" {
+		return false
+	}
+	for off := 0; ; {
+		i := strings.Index(list[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(w)
+		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
+			return true
+		}
+		off = i + 1
+	}
+}
+
 // peelArgs applies a wrapper grammar and returns the options and the
 // command it runs. ok is false for an unknown option.
 func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
-	flags, vals := strings.Fields(w.flags), strings.Fields(w.vals)
-	isShort := func(list []string, c string) bool { return slices.Contains(list, c) }
+	flags, vals, optional := w.flags, w.vals, w.optional
+	isShort := hasWord
+	var ops []field
 	i := 0
 	for ; i < len(args); i++ {
 		f := args[i]
 		s := f.s
 		if f.dyn || len(s) < 2 || s[0] != '-' {
+			if w.permute {
+				ops = append(ops, f)
+				continue
+			}
 			break
 		}
 		if s == "--" {
@@ -296,6 +339,8 @@ func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
 			switch {
 			case isShort(flags, name) && !has:
 				opts = append(opts, opt{name: name})
+			case isShort(optional, name):
+				opts = append(opts, opt{name: name, val: field{s: val}, has: has})
 			case isShort(vals, name):
 				o := opt{name: name, val: field{s: val}, has: has}
 				if !has && i+1 < len(args) {
@@ -313,6 +358,9 @@ func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
 			switch {
 			case isShort(flags, c):
 				opts = append(opts, opt{name: "-" + c})
+			case isShort(optional, c):
+				opts = append(opts, opt{name: "-" + c, val: field{s: s[j+1:]}, has: j+1 < len(s)})
+				j = len(s)
 			case isShort(vals, c):
 				o := opt{name: "-" + c, val: field{s: s[j+1:]}, has: true}
 				if j+1 == len(s) {
@@ -330,26 +378,35 @@ func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
 		}
 	}
 	rest := args[i:]
+	if w.permute {
+		rest = append(ops, rest...)
+	}
 	if len(rest) < w.skip {
 		return opts, nil, ""
 	}
 	return opts, rest[w.skip:], ""
 }
 
-// inner runs the command a wrapper starts.
+// inner runs the command a wrapper starts. It runs as a program of its
+// own: a cd there (env cd, nice cd, xargs cd) does not change the shell's
+// directory.
 func (a *analyzer) inner(e *env, argv []field, envm map[string]string, noFunc bool) bool {
 	if len(argv) == 0 {
 		return true
 	}
-	c := e
-	if noFunc {
-		c = e.fork()
-		c.noFunc = true
-	}
-	known := a.invoke(c, argv, envm, nil)
-	if c != e {
-		e.cwd, e.ok = c.cwd, c.ok
-	}
+	c := e.fork()
+	c.noFunc = noFunc
+	return a.invoke(c, argv, envm, nil)
+}
+
+// innerShell runs the command of builtin and command, which run it in the
+// shell itself: builtin cd and command pushd change its directory.
+func (a *analyzer) innerShell(e *env, argv []field) bool {
+	c := e.fork()
+	c.noFunc = true
+	known := a.invoke(c, argv, nil, nil)
+	e.cwd, e.ok, e.prev, e.prevOk, e.dirs = c.cwd, c.ok, c.prev, c.prevOk, c.dirs
+	e.params, e.paramsKnown = c.params, c.paramsKnown
 	return known
 }
 
@@ -383,7 +440,12 @@ func (a *analyzer) peel(e *env, name string, args []field) (ro, known, handled b
 	case "chroot":
 		a.flag(action.FlagPrivilegeEscalation)
 		if len(cmd) > 0 {
+			a.path(e, cmd[0], action.Read)
 			cmd = cmd[1:]
+			// The command runs in / of the new root: its relative paths
+			// name no directory known here.
+			e = e.fork()
+			e.cwd, e.ok = nil, nil
 		}
 	case "taskset":
 		if len(cmd) > 0 {
@@ -401,8 +463,10 @@ func (a *analyzer) peel(e *env, name string, args []field) (ro, known, handled b
 	if len(cmd) == 0 {
 		return true, true, true
 	}
-	noFunc := name == "command" || name == "builtin" || name == "exec"
-	return true, a.inner(e, cmd, nil, noFunc), true
+	if name == "command" || name == "builtin" {
+		return true, a.innerShell(e, cmd), true
+	}
+	return true, a.inner(e, cmd, nil, name == "exec"), true
 }
 
 // envCmd peels env: -i, -u NAME, -C DIR, -S STRING, NAME=VALUE.
@@ -449,7 +513,7 @@ loop:
 		case strings.Contains(s, "=") && !strings.HasPrefix(s, "="):
 			k, v, _ := strings.Cut(s, "=")
 			envm[k] = v
-			a.envName(k)
+			a.envVar(e, k, v, true)
 			if codeText(v) && k == "PS4" {
 				a.unresolved("env: PS4 holds command text")
 			}
@@ -462,6 +526,9 @@ loop:
 		// env alone prints the environment.
 		a.class(action.SecretAccess)
 		return false, true
+	}
+	if c == e {
+		c = e.fork() // the command is a program of its own
 	}
 	known := a.invoke(c, cmd, envm, nil)
 	return true, known
@@ -553,7 +620,7 @@ loop:
 		case strings.Contains(s, "=") && !strings.HasPrefix(s, "="):
 			k, v, _ := strings.Cut(s, "=")
 			envm[k] = v
-			a.envName(k)
+			a.envVar(e, k, v, true)
 		default:
 			break loop
 		}
@@ -587,7 +654,7 @@ loop:
 		a.openShell() // sudo alone, or with options only
 		return false, true
 	}
-	return false, a.invoke(e, cmd, envm, nil)
+	return false, a.invoke(e.fork(), cmd, envm, nil)
 }
 
 // shellString joins fields into a command line a shell will parse.
@@ -639,6 +706,10 @@ func (a *analyzer) flock(e *env, args []field) (bool, bool) {
 	a.path(e, lock, action.Write)
 	cmd = cmd[1:]
 	if len(cmd) > 0 && !cmd[0].dyn && (cmd[0].s == "-c" || cmd[0].s == "--command") {
+		if len(cmd) < 2 {
+			a.unresolved("flock -c without a command string")
+			return false, false
+		}
 		a.shellString(e, cmd[1:2])
 		return false, true
 	}
@@ -646,6 +717,143 @@ func (a *analyzer) flock(e *env, args []field) (bool, bool) {
 		return false, true
 	}
 	return false, a.inner(e, cmd, nil, false)
+}
+
+// maxProbes bounds the operand suffixes of one unknown program that are
+// analysed on the side, maxProbeWords their length.
+const (
+	maxProbes     = 16
+	maxProbeWords = 256
+)
+
+// unknownProgram looks for a command in the operands of a program no
+// family knows (mytool git push origin main, mytool -- "curl x"): from
+// each word that names a known program, the rest of the words is
+// analysed on the side as a command. The first that is not read-only is
+// analysed as an invocation the program runs, so its classes merge, and
+// the program is runs_code. A word with a slash other than a system
+// directory is a path, not a program name.
+func (a *analyzer) unknownProgram(e *env, args []field) {
+	if a.probing {
+		return
+	}
+	// The value of --opt=VALUE is an operand too.
+	var ops []field
+	for _, f := range args {
+		ops = append(ops, f)
+		if !f.dyn && strings.HasPrefix(f.s, "-") {
+			if _, v, ok := strings.Cut(f.s, "="); ok && v != "" {
+				ops = append(ops, field{s: v})
+			}
+		}
+	}
+	args = ops
+	// An operand that is a whole command line, quotes and all.
+	for _, f := range args {
+		if f.dyn || !strings.ContainsAny(f.s, " \t\n;|&") {
+			continue
+		}
+		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(f.s), ""); err != nil {
+			continue // prose, not a command line: the words are looked at below
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(f.s), " ")
+		if first, _ = normName(first); programs[canonical(first)] == nil {
+			// Text led by an unknown word (prose, a pattern) counts only
+			// if what it would run does something: mytool "othertool
+			// 'git push'", mytool 'x; rm -rf y'.
+			if a.sideFinds(e, f.s) {
+				a.flag(action.FlagRunsCode)
+				a.code(e.fork(), f.s, true)
+				return
+			}
+			continue
+		}
+		if !a.probeCode(e, f.s) {
+			a.flag(action.FlagRunsCode)
+			a.code(e.fork(), f.s, true)
+			return
+		}
+	}
+	var words []field
+	for _, f := range args {
+		if f.dyn {
+			words = append(words, f)
+			continue
+		}
+		for _, w := range strings.Fields(f.s) {
+			words = append(words, field{s: w})
+		}
+	}
+	probes := 0
+	for k, w := range words {
+		if w.dyn || strings.Contains(w.s, "/") && !systemDir(w.s) {
+			continue
+		}
+		name, _ := normName(w.s)
+		if programs[canonical(name)] == nil {
+			continue
+		}
+		if probes++; probes > maxProbes || len(words)-k > maxProbeWords {
+			// Too many to look at each: what the first runs is analysed.
+			a.flag(action.FlagRunsCode)
+			a.inner(e.fork(), words[k:], nil, true)
+			return
+		}
+		if a.probe(e, words[k:]) {
+			continue
+		}
+		a.flag(action.FlagRunsCode)
+		a.inner(e.fork(), words[k:], nil, true)
+		return
+	}
+}
+
+// probe analyses argv as a command on the side and reports whether it is
+// known and read-only.
+func (a *analyzer) probe(e *env, argv []field) bool {
+	b := a.side()
+	c := e.fork()
+	c.noFunc = true
+	b.invoke(c, argv, nil, nil)
+	return !b.notRO && b.why == ""
+}
+
+// probeCode is probe for a command line.
+func (a *analyzer) probeCode(e *env, src string) bool {
+	b := a.side()
+	b.code(e.fork(), src, true)
+	return !b.notRO && b.why == ""
+}
+
+// sideFinds analyses src as a command line on the side, operands of
+// unknown programs included, and reports whether it does more than start
+// programs: a class beyond processSpawn, or code run unclassified.
+func (a *analyzer) sideFinds(e *env, src string) bool {
+	if len(src) > maxSideText {
+		return true // too long to look at twice: assume it runs something
+	}
+	if found, ok := a.finds[src]; ok {
+		return found
+	}
+	b := a.side()
+	b.probing = false
+	b.code(e.fork(), src, true)
+	found := b.classes&^(1<<action.ProcessSpawn) != 0
+	for _, f := range []action.Flag{action.FlagRunsCode, action.FlagPipeToInterpreter, action.FlagDownloadExec, action.FlagDecodeExec, action.FlagPrivilegeEscalation} {
+		found = found || b.flags[f]
+	}
+	a.finds[src] = found
+	return found
+}
+
+// maxSideText bounds the operand text sideFinds analyses.
+const maxSideText = 16 << 10
+
+// side returns an analyzer for a side analysis in the same setting.
+func (a *analyzer) side() *analyzer {
+	return &analyzer{opt: a.opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
+		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: a.fetched,
+		ifs: a.ifs, homeDyn: a.homeDyn, pwdDyn: a.pwdDyn, cur: -1, probing: true, work: a.work, finds: a.finds}
 }
 
 func wrapperPrograms() map[string]handler {
@@ -660,5 +868,21 @@ func wrapperPrograms() map[string]handler {
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.sudo(e, c.name, c.args) }, "sudo", "sudoedit")
 	m["su"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.su(e, c.args) }
 	m["flock"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.flock(e, c.args) }
+	for n := range simpleWrappers {
+		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.simpleWrapper(e, c.name, c.args) }
+	}
+	m["bwrap"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.bwrap(e, c.args) }
+	m["valgrind"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.valgrind(e, c.args) }
+	m["gdb"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.gdb(e, c.args) }
+	m["lldb"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.lldb(e, c.args) }
+	m["tmux"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.tmux(e, c.args) }
+	m["screen"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.screen(e, c.args) }
+	m["expect"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.expect(e, c.args) }
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.runner(e, c.name, c.args) }, "pipenv", "bundle", "direnv")
+	m["nix-shell"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.nixShell(e, c.args) }
+	m["dotenv"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.dotenv(e, c.args) }
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.sg(e, c.name, c.args) }, "sg", "newgrp")
+	m["parallel"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.parallel(e, c.args) }
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.editor(e, c.args) }, "vim", "vi", "nvim", "gvim", "vimdiff", "view", "ex", "rvim")
 	return m
 }

@@ -825,6 +825,9 @@ func packagePrograms() map[string]handler {
 		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.pkg(e, c.name, c.args) }
 	}
 	m["cargo"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.cargo(e, c.args) }
+	// Queries of the installed and available packages: their operands
+	// are package names, not commands.
+	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return false, true }, "apt-cache", "dpkg-query", "apt-file")
 	m["bun"] = func(a *analyzer, e *env, c call) (bool, bool) {
 		b := managers["bun"]
 		_, ops := scan(c.args, b.short, b.long, true)

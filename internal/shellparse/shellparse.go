@@ -33,6 +33,22 @@
 // xxd -r -p of static input is computed, and analysed when a shell runs
 // it; piped into an interpreter, decoded text is decode_exec.
 //
+// # Commands inside commands
+//
+// A wrapper (env, sudo, script -c, unshare, strace, tmux send-keys,
+// parallel, watch…) is peeled: the command it runs is analysed as its own
+// invocation, or as a shell string where the wrapper hands it to a shell;
+// an option its grammar does not know is unresolved. A variable that
+// chooses code (GIT_PAGER, EDITOR, GIT_SSH_COMMAND, LD_PRELOAD,
+// NODE_OPTIONS…), set before a command, by env or by export, is runs_code
+// unless its value is a command line analysed as read-only (GIT_PAGER=cat).
+// A program no family knows whose operands, from a word naming a known
+// program on, analyse as a command that is not read-only (mytool git push)
+// is taken to run that command: runs_code, and the command's classes. A
+// detached process (&, nohup, setsid, disown, screen -dm) is never
+// read-only; a redirection to /dev/null or to another descriptor keeps a
+// command read-only.
+//
 // # Names
 //
 // A command name is normalised by quote removal, escape removal and
@@ -48,7 +64,10 @@
 //
 // Paths are reported as written after quote removal and static expansion
 // (~, $HOME, ${HOME}), made absolute against the working directory, which
-// follows cd, pushd and popd; they are not cleaned or resolved (package
+// follows cd, builtin cd, command cd, pushd, popd and cd - (once the
+// command itself changed directory), and not a cd in a subshell, a
+// substitution or a program of its own (env cd); they are not cleaned or
+// resolved (package
 // pathguard does that). When a cd may or may not have happened (cd x; y),
 // a relative path is reported against every candidate directory. Globs are
 // reported as written. git push refs are reported as written (HEAD:main,
@@ -75,6 +94,10 @@ const DefaultMaxDepth = 4
 
 // maxInvocations bounds the work done for one command string.
 const maxInvocations = 2048
+
+// maxWork bounds the invocations analysed for one command string,
+// side analyses of an unknown program's operands included.
+const maxWork = 8 * maxInvocations
 
 // maxFuncDepth bounds nested function calls.
 const maxFuncDepth = 16
@@ -226,6 +249,15 @@ type analyzer struct {
 	// programText counts the bytes of programs read from text the
 	// command line computes (scripts it writes, text it pipes).
 	programText int
+	// envRuns holds NAME=VALUE settings that run code (envVar).
+	envRuns map[string]bool
+	// probing: a side analysis of an unknown program's operands, which
+	// does not probe again.
+	probing bool
+	// work counts the invocations analysed, shared with side analyses;
+	// finds holds what sideFinds found for a text, shared too.
+	work  *int
+	finds map[string]bool
 }
 
 // env is the shell state at one point of the walk. It is copied for a
@@ -234,9 +266,14 @@ type env struct {
 	src   string
 	depth int
 	// cwd holds the candidate working directories after the statement
-	// in any outcome, ok those if it succeeded; nil means unknown.
-	cwd, ok []string
-	dirs    [][]string
+	// in any outcome, ok those if it succeeded; nil means unknown. prev
+	// and prevOk are the same for $OLDPWD, which cd - goes to; it is
+	// unknown until the command changes directory itself.
+	cwd, ok      []string
+	prev, prevOk []string
+	// dirs is the directory stack pushed by this command; an entry nil
+	// is unknown.
+	dirs [][]string
 	// params are $1…, known only in a function or sh -c with arguments.
 	params      []string
 	paramsKnown bool
@@ -266,6 +303,10 @@ const (
 
 func (e *env) fork() *env { c := *e; return &c }
 
+// settle starts a statement: what holds in any outcome of the previous
+// one holds when the next begins.
+func (e *env) settle() { e.ok, e.prevOk = e.cwd, e.prev }
+
 // text returns the source text of a node.
 func (e *env) text(n syntax.Node) string {
 	s, t := int(n.Pos().Offset()), int(n.End().Offset())
@@ -283,9 +324,9 @@ func Analyze(cmd string, opt Options) *Analysis {
 	}
 	a := &analyzer{opt: opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
 		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{},
-		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8), cur: -1}
+		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8), cur: -1, work: new(int), finds: map[string]bool{}}
 	e := &env{src: cmd, cwd: []string{opt.Cwd}}
-	e.ok = e.cwd
+	e.settle()
 	a.code(e, cmd, false)
 	// Functions defined and never called by name may still be called
 	// in ways the walk cannot see (a trap, a dynamic name): analyse them.
@@ -357,9 +398,8 @@ func (a *analyzer) flag(f action.Flag) {
 			a.inv[a.cur].RunsCode = true
 		}
 	}
-	if f != action.FlagBackground {
-		a.notRO = true
-	}
+	// A detached process outlives the command: never read-only.
+	a.notRO = true
 }
 
 func (a *analyzer) class(c action.Class) {
@@ -450,26 +490,35 @@ func (a *analyzer) recRead(e *env, f field) { a.pathRec(e, f, action.Read, true)
 
 // pathRec records a path facet from a field; rec marks a recursive read.
 func (a *analyzer) pathRec(e *env, f field, acc action.Access, rec bool) {
-	if acc != action.Read {
-		a.notRO = true
-	}
 	switch {
 	case f.under != "":
 		a.addPath(f.under, acc, rec)
 		return
 	case f.proc:
+		if acc != action.Read {
+			a.notRO = true
+		}
 		return
 	case f.dyn:
 		a.unresolved(fmt.Sprintf("the path %s is not static", f.s))
 		return
 	case f.s == "" || f.s == "-":
+		if acc != action.Read {
+			a.notRO = true
+		}
 		return
 	}
 	a.pathStr(e, f.s, acc, rec)
 }
 
 func (a *analyzer) pathStr(e *env, p string, acc action.Access, rec bool) {
-	if slices.Contains(notPaths, p) || strings.HasPrefix(p, "/dev/fd/") {
+	if slices.Contains(notPaths, p) {
+		return // writing to /dev/null or the terminal keeps a command read-only
+	}
+	if strings.HasPrefix(p, "/dev/fd/") {
+		if acc != action.Read {
+			a.notRO = true
+		}
 		return
 	}
 	ps, ok := a.abs(e, p)

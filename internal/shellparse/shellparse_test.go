@@ -37,10 +37,15 @@ func TestAnalyzeFacets(t *testing.T) {
 			Paths:       []shellparse.Path{{Path: "/work/p/dir", Access: action.Read, Recursive: true}},
 			Hosts:       []string{"prod.example.com"},
 		}},
+		// A detached process outlives the command: never read-only.
 		{"ls &", shellparse.Analysis{
 			Invocations: []shellparse.Invocation{{Argv: []string{"ls"}}},
 			Classes:     []action.Class{action.ProcessSpawn},
 			Flags:       []action.Flag{action.FlagBackground},
+		}},
+		{"ls -la >/dev/null 2>&1 </dev/null", shellparse.Analysis{
+			Invocations: []shellparse.Invocation{{Argv: []string{"ls", "-la"}, Redirects: []shellparse.Redirect{{Op: ">", Target: "/dev/null"}, {Op: "2>&", Target: "1"}, {Op: "<", Target: "/dev/null"}}}},
+			Classes:     []action.Class{action.ProcessSpawn},
 			ReadOnly:    true,
 		}},
 		{"echo 'a", shellparse.Analysis{

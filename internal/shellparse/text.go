@@ -17,7 +17,7 @@ import (
 // that take a value (so that the value is not taken for a path). A nil
 // entry in pathless means the operands are not paths.
 var readOnly = map[string]string{
-	"ls": "ITw", "cat": "", "head": "nc", "tail": "ncs", "less": "", "more": "", "wc": "",
+	"ls": "ITw", "cat": "", "head": "nc", "tail": "ncs", "more": "", "wc": "",
 	"stat": "cf", "file": "fmP", "nl": "bdfhilnsvw", "od": "AjNSstw", "hexdump": "efns", "xxd": "cglnos",
 	"strings": "not", "md5sum": "", "sha1sum": "", "sha224sum": "", "sha256sum": "", "sha384sum": "",
 	"sha512sum": "", "b2sum": "l", "cksum": "a", "diff": "CFILUWxSX", "cmp": "inI", "comm": "",
@@ -35,9 +35,6 @@ func (a *analyzer) grep(e *env, name string, args []field) bool {
 		long = append(long, "glob", "type", "type-not", "threads", "max-columns", "replace", "pre")
 	}
 	opts, ops := scan(args, vals, long, false)
-	if hasOpt(opts, "--pre") {
-		a.flag(action.FlagRunsCode) // rg --pre runs a program on every file
-	}
 	for _, f := range optVals(opts, "-f", "--file") {
 		a.path(e, f, action.Read)
 	}
@@ -54,7 +51,77 @@ func (a *analyzer) grep(e *env, name string, args []field) bool {
 	for _, f := range ops {
 		a.pathRec(e, f, action.Read, rec)
 	}
-	return true
+	ro := true
+	for _, p := range optVals(opts, "--pre") {
+		ro = false
+		a.preprocessor(e, p, ops)
+	}
+	return ro
+}
+
+// preprocessor analyses rg --pre COMMAND: rg runs COMMAND with each file
+// searched as its argument.
+func (a *analyzer) preprocessor(e *env, p field, roots []field) {
+	if p.dyn {
+		a.unresolved("cannot be analysed statically: rg --pre " + p.s)
+		return
+	}
+	if p.s == "" {
+		return
+	}
+	file := field{s: "{file}", dyn: true}
+	if len(roots) == 1 && !roots[0].dyn {
+		if ps, ok := a.abs(e, roots[0].s); ok && len(ps) == 1 {
+			file.under = ps[0]
+		}
+	}
+	if strings.ContainsAny(p.s, " \t'\"") {
+		// Not a program name: read, to be safe, as a shell command.
+		a.flag(action.FlagRunsCode)
+		a.shellString(e, []field{p})
+		return
+	}
+	a.inner(e, []field{p, file}, nil, true)
+}
+
+// less reads files; +CMD runs a less command at start, where !CMD runs a
+// shell command; -o writes a log; a lesskey file and LESSOPEN (envVar)
+// run code.
+func (a *analyzer) lessCmd(e *env, c call) (bool, bool) {
+	opts, ops := scan(c.args, "bhjkoOpPtTxyz#", []string{"log-file", "LOG-FILE", "lesskey-file", "lesskey-src", "tag",
+		"pattern", "prompt", "shift", "tabs", "max-back-scroll", "max-forw-scroll", "window", "jump-target", "tag-file"}, false)
+	ro := true
+	for _, f := range optVals(opts, "-o", "-O", "--log-file", "--LOG-FILE") {
+		a.path(e, f, action.Write)
+		ro = false
+	}
+	for _, f := range optVals(opts, "-k", "--lesskey-file", "--lesskey-src") {
+		a.path(e, f, action.Read)
+		a.flag(action.FlagRunsCode)
+	}
+	cmds := []field{}
+	if v, ok := a.inv[c.i].Env["LESS"]; ok {
+		cmds = append(cmds, field{s: v})
+	}
+	for _, f := range ops {
+		if !f.dyn && strings.HasPrefix(f.s, "+") {
+			cmds = append(cmds, field{s: f.s[1:]})
+			continue
+		}
+		a.path(e, f, action.Read)
+	}
+	for _, f := range cmds {
+		if i := strings.IndexAny(f.s, "!|"); i >= 0 {
+			ro = false
+			a.flag(action.FlagRunsCode)
+			if f.s[i] == '!' {
+				a.shellString(e, []field{{s: f.s[i+1:]}})
+			} else {
+				a.unresolved("cannot be analysed statically: less pipes to a command: " + f.s)
+			}
+		}
+	}
+	return ro, true
 }
 
 // sed: a script then files; -i edits them in place; r and R read files,
@@ -163,6 +230,7 @@ func textPrograms() map[string]handler {
 	}
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.grep(e, c.name, c.args), true },
 		"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep")
+	m["less"] = (*analyzer).lessCmd
 	m["sed"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.sed(e, c.args), true }
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.awk(e, c.args), true }, "awk", "gawk", "mawk", "nawk")
 	m["sort"] = (*analyzer).sortCmd

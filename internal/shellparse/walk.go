@@ -34,19 +34,19 @@ func (a *analyzer) stmt(e *env, s *syntax.Stmt) {
 	if s == nil {
 		return
 	}
-	if len(a.inv) >= maxInvocations {
+	if len(a.inv) >= maxInvocations || *a.work >= maxWork {
 		a.unresolved("the command starts too many programs to analyse")
 		return
 	}
 	if s.Background || s.Coprocess || s.Disown {
 		a.flag(action.FlagBackground)
 	}
-	e.ok = e.cwd
+	e.settle()
 	if s.Background || s.Coprocess || s.Disown {
 		// A background job runs in a subshell: its cd does not count.
 		c := e.fork()
 		a.scoped(func() { a.stmtCmd(c, s) })
-		e.ok = e.cwd
+		e.settle()
 		return
 	}
 	a.stmtCmd(e, s)
@@ -90,40 +90,43 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 			a.pipeline(e, c)
 		case syntax.AndStmt:
 			a.stmt(e, c.X)
-			anyX := e.cwd
-			e.cwd = e.ok
+			anyX, anyPrevX := e.cwd, e.prev
+			e.cwd, e.prev = e.ok, e.prevOk
 			a.maybe(func() { a.stmt(e, c.Y) })
-			e.cwd = union(anyX, e.cwd)
+			e.cwd, e.prev = union(anyX, e.cwd), union(anyPrevX, e.prev)
 		case syntax.OrStmt:
 			a.stmt(e, c.X)
 			okX, anyX := e.ok, e.cwd
+			okPrevX, anyPrevX := e.prevOk, e.prev
 			a.maybe(func() { a.stmt(e, c.Y) })
-			e.ok = union(okX, e.ok)
-			e.cwd = union(anyX, e.cwd)
+			e.ok, e.prevOk = union(okX, e.ok), union(okPrevX, e.prevOk)
+			e.cwd, e.prev = union(anyX, e.cwd), union(anyPrevX, e.prev)
 		}
 	case *syntax.Subshell:
+		// A subshell's cd, pushd and popd stay inside it.
 		c2 := e.fork()
 		a.scoped(func() { a.stmts(c2, c.Stmts) })
-		e.ok = e.cwd
+		e.settle()
 	case *syntax.Block:
 		a.stmts(e, c.Stmts)
 	case *syntax.IfClause:
-		pre := e.cwd
-		all := pre
+		all, allPrev := e.cwd, e.prev
 		for cl := c; cl != nil; cl = cl.Else {
-			e.ok = e.cwd
+			e.settle()
 			if cl == c {
 				a.stmts(e, cl.Cond)
 			} else {
 				a.maybe(func() { a.stmts(e, cl.Cond) })
 			}
-			cond := e.cwd
-			e.cwd = e.ok
+			cond, condPrev := e.cwd, e.prev
+			e.cwd, e.prev = e.ok, e.prevOk
 			a.maybe(func() { a.stmts(e, cl.Then) })
 			all = union(all, union(cond, e.cwd))
-			e.cwd = cond
+			allPrev = union(allPrev, union(condPrev, e.prev))
+			e.cwd, e.prev = cond, condPrev
 		}
-		e.cwd, e.ok = all, all
+		e.cwd, e.prev = all, allPrev
+		e.settle()
 	case *syntax.WhileClause:
 		a.loop(e, func() {
 			a.stmts(e, c.Cond)
@@ -139,17 +142,18 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		a.loop(e, func() { a.maybe(func() { a.stmts(e, c.Do) }) })
 	case *syntax.CaseClause:
 		a.word(e, c.Word)
-		pre := e.cwd
-		all := pre
+		pre, prePrev := e.cwd, e.prev
+		all, allPrev := pre, prePrev
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
 				a.substs(e, p)
 			}
-			e.cwd = pre
+			e.cwd, e.prev = pre, prePrev
 			a.maybe(func() { a.stmts(e, it.Stmts) })
-			all = union(all, e.cwd)
+			all, allPrev = union(all, e.cwd), union(allPrev, e.prev)
 		}
-		e.cwd, e.ok = all, all
+		e.cwd, e.prev = all, allPrev
+		e.settle()
 	case *syntax.FuncDecl:
 		names := c.Names
 		if c.Name != nil {
@@ -254,14 +258,17 @@ func (a *analyzer) maybe(walk func()) { a.scoped(walk) }
 // loop walks a loop body once; a body that changes the working directory
 // makes the next iterations' directory unknown.
 func (a *analyzer) loop(e *env, body func()) {
-	pre := e.cwd
+	pre, prePrev := e.cwd, e.prev
 	body()
 	if !sameSet(pre, e.cwd) {
 		a.unresolved("the working directory changes inside a loop")
 		e.cwd = nil
 	}
-	e.cwd = union(pre, e.cwd)
-	e.ok = e.cwd
+	if !sameSet(prePrev, e.prev) {
+		e.prev = nil
+	}
+	e.cwd, e.prev = union(pre, e.cwd), union(prePrev, e.prev)
+	e.settle()
 }
 
 // evalText makes a quoted string that bash may evaluate as arithmetic or as
@@ -337,7 +344,7 @@ func (a *analyzer) pipeline(e *env, c *syntax.BinaryCmd) {
 		prev = a.out
 	}
 	a.out = prev
-	e.ok = e.cwd
+	e.settle()
 }
 
 // redirects records the redirections of a statement: paths, hosts of
@@ -461,21 +468,114 @@ func (a *analyzer) call(e *env, c *syntax.CallExpr, redirs []Redirect) {
 	a.invoke(e, argv, envm, redirs)
 }
 
+// How a variable's value changes which code runs.
+const (
+	envOther   = iota + 1 // any value runs code or changes where it comes from
+	envCommand            // a command line the program runs: pagers, editors, ssh commands
+	envScript             // a file of shell or python code run at start-up
+	envOptions            // options of an interpreter, which may load code
+)
+
 // dangerousEnv are variables whose value changes which code runs.
-var dangerousEnv = map[string]bool{
-	"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
-	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
-	"NODE_OPTIONS": true, "PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true,
-	"PERL5OPT": true, "PERL5LIB": true, "RUBYOPT": true, "RUBYLIB": true,
-	"EDITOR": true, "VISUAL": true, "PAGER": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
-	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EDITOR": true, "GIT_PAGER": true,
-	"GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true, "GIT_EXEC_PATH": true, "GIT_PROXY_COMMAND": true,
-	"GIT_CONFIG": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_PARAMETERS": true,
-	"GIT_CONFIG_COUNT": true, "GIT_TEMPLATE_DIR": true, "GIT_SEQUENCE_EDITOR": true,
+var dangerousEnv = map[string]int{
+	"PATH": envOther, "LD_PRELOAD": envOther, "LD_LIBRARY_PATH": envOther, "LD_AUDIT": envOther,
+	"BASH_ENV": envScript, "ENV": envScript, "PROMPT_COMMAND": envCommand, "SHELLOPTS": envOther,
+	"BASHOPTS": envOther, "PS4": envOther,
+	"NODE_OPTIONS": envOptions, "NODE_PATH": envOther, "PYTHONPATH": envOther, "PYTHONSTARTUP": envScript,
+	"PYTHONHOME": envOther, "PYTHONWARNINGS": envOther,
+	"PERL5OPT": envOptions, "PERL5LIB": envOther, "PERLLIB": envOther, "PERL5DB": envOther,
+	"RUBYOPT": envOptions, "RUBYLIB": envOther,
+	"JAVA_TOOL_OPTIONS": envOptions, "_JAVA_OPTIONS": envOptions, "JDK_JAVA_OPTIONS": envOptions,
+	"EDITOR": envCommand, "VISUAL": envCommand, "FCEDIT": envCommand, "SUDO_EDITOR": envCommand,
+	"PAGER": envCommand, "MANPAGER": envCommand, "SYSTEMD_PAGER": envCommand, "BAT_PAGER": envCommand,
+	"LESSOPEN": envCommand, "LESSCLOSE": envCommand,
+	"SSH_ASKPASS": envCommand, "SUDO_ASKPASS": envCommand,
+	"GIT_SSH": envCommand, "GIT_SSH_COMMAND": envCommand, "GIT_EDITOR": envCommand, "GIT_PAGER": envCommand,
+	"GIT_EXTERNAL_DIFF": envCommand, "GIT_ASKPASS": envCommand, "GIT_EXEC_PATH": envOther,
+	"GIT_PROXY_COMMAND": envCommand, "GIT_SEQUENCE_EDITOR": envCommand,
+	"GIT_CONFIG": envOther, "GIT_CONFIG_GLOBAL": envOther, "GIT_CONFIG_SYSTEM": envOther,
+	"GIT_CONFIG_PARAMETERS": envOther, "GIT_CONFIG_COUNT": envOther, "GIT_TEMPLATE_DIR": envOther,
+	"GIT_DIR": envOther, "GIT_COMMON_DIR": envOther,
 }
 
-func dangerousName(n string) bool {
-	return dangerousEnv[n] || strings.HasPrefix(n, "GIT_CONFIG_") || strings.HasPrefix(n, "DYLD_") || strings.HasPrefix(n, "BASH_FUNC_")
+// envKindOf returns how name changes which code runs, 0 if it does not.
+func envKindOf(n string) int {
+	if k := dangerousEnv[n]; k != 0 {
+		return k
+	}
+	if strings.HasPrefix(n, "GIT_CONFIG_") || strings.HasPrefix(n, "DYLD_") || strings.HasPrefix(n, "BASH_FUNC_") || strings.HasPrefix(n, "LD_") && n != "LD_BIND_NOW" {
+		return envOther
+	}
+	return 0
+}
+
+func dangerousName(n string) bool { return envKindOf(n) != 0 }
+
+// safeNodeOptions are NODE_OPTIONS that load no code.
+var safeNodeOptions = []string{"--max-old-space-size", "--max-semi-space-size", "--enable-source-maps", "--no-warnings",
+	"--no-deprecation", "--trace-warnings", "--trace-deprecation", "--stack-size", "--openssl-legacy-provider",
+	"--max-http-header-size", "--unhandled-rejections", "--dns-result-order", "--use-openssl-ca", "--trace-uncaught",
+	"--heapsnapshot-signal", "--trace-exit", "--throw-deprecation", "--pending-deprecation", "--disable-warning",
+	"--use-system-ca", "--no-experimental-fetch", "--inspect", "--inspect-brk"}
+
+// envVar reacts to a variable being set to val (static says whether val
+// is known). A variable that changes which code runs is runs_code, unless
+// its value is known to run nothing unclassified: a command-valued one
+// (GIT_PAGER, EDITOR, GIT_SSH_COMMAND) is analysed as a command line and
+// merged, and is harmless when that command is read-only (GIT_PAGER=cat);
+// an empty value runs nothing.
+func (a *analyzer) envVar(e *env, name, val string, static bool) {
+	if name == "IFS" {
+		a.ifs = true
+	}
+	kind := envKindOf(name)
+	if kind == 0 || static && val == "" {
+		return
+	}
+	runs := true
+	switch {
+	case !static:
+		if kind == envCommand {
+			a.unresolved("cannot be analysed statically: the command in " + name)
+		}
+	case kind == envCommand:
+		cmd := val
+		if name == "LESSOPEN" || name == "LESSCLOSE" {
+			cmd = strings.TrimLeft(cmd, "|-")
+		}
+		runs = !a.readOnlyCode(e, cmd)
+	case kind == envScript:
+		a.path(e, field{s: val}, action.Read)
+	case kind == envOptions && name == "NODE_OPTIONS":
+		runs = false
+		for _, o := range strings.Fields(val) {
+			n, _, _ := strings.Cut(o, "=")
+			if !slices.Contains(safeNodeOptions, n) {
+				runs = true
+			}
+		}
+	}
+	if runs {
+		if a.envRuns == nil {
+			a.envRuns = map[string]bool{}
+		}
+		a.envRuns[name+"="+val] = true
+		a.flag(action.FlagRunsCode)
+	}
+}
+
+// readOnlyCode analyses src as shell code and reports whether it is known
+// and read-only; what it runs is merged into the analysis.
+func (a *analyzer) readOnlyCode(e *env, src string) bool {
+	before, why := a.notRO, a.why
+	a.notRO, a.why = false, ""
+	a.code(e.fork(), src, true)
+	ro := !a.notRO && a.why == ""
+	a.notRO = a.notRO || before
+	if why != "" {
+		a.why = why
+	}
+	return ro
 }
 
 // assigns handles variable assignments, before a command or alone.
@@ -495,18 +595,21 @@ func (a *analyzer) assigns(e *env, as []*syntax.Assign, alone bool) map[string]s
 			continue
 		}
 		name := as.Name.Value
-		a.envName(name)
-		val := ""
+		val, static := "", true
 		if as.Value != nil {
 			fs := a.word(e, as.Value)
 			val = fs[0].s
 			if len(fs) > 1 || fs[0].dyn {
-				val = e.text(as.Value)
+				val, static = e.text(as.Value), false
 			} else {
 				a.textCode(e, val, "the variable "+name+" holds command text that bash may evaluate")
 				a.rebindText(val)
 			}
 		}
+		if as.Array != nil || as.Index != nil || as.Append {
+			static = false
+		}
+		a.envVar(e, name, val, static)
 		if alone {
 			continue
 		}
@@ -516,16 +619,6 @@ func (a *analyzer) assigns(e *env, as []*syntax.Assign, alone bool) map[string]s
 		m[name] = val
 	}
 	return m
-}
-
-// envName reacts to a variable being set.
-func (a *analyzer) envName(name string) {
-	if name == "IFS" {
-		a.ifs = true
-	}
-	if dangerousName(name) {
-		a.flag(action.FlagRunsCode)
-	}
 }
 
 // decl handles declare, export, local, readonly, typeset and nameref.
@@ -546,7 +639,13 @@ func (a *analyzer) decl(e *env, c *syntax.DeclClause, redirs []Redirect) {
 				}
 				a.textCode(e, f.s, "a declared name may be evaluated as code: "+f.s)
 				name, val, has := strings.Cut(f.s, "=")
-				a.envName(name)
+				switch {
+				case strings.HasPrefix(f.s, "-") || strings.HasPrefix(f.s, "+"):
+				case has:
+					a.envVar(e, name, val, true)
+				case dangerousName(name):
+					a.flag(action.FlagRunsCode) // exports a value set elsewhere
+				}
 				if strings.HasPrefix(f.s, "-") || strings.HasPrefix(f.s, "+") {
 					continue
 				}
@@ -572,6 +671,7 @@ func (a *analyzer) decl(e *env, c *syntax.DeclClause, redirs []Redirect) {
 
 // record appends an invocation and returns its index.
 func (a *analyzer) record(e *env, argv []field, envm map[string]string, redirs []Redirect) int {
+	*a.work++
 	inv := Invocation{Env: envm, Redirects: redirs, Argv: make([]string, 0, len(argv))}
 	for _, f := range argv {
 		inv.Argv = append(inv.Argv, f.s)
