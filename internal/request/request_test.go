@@ -314,8 +314,8 @@ func TestCode(t *testing.T) {
 		// Words xargs appends could be options.
 		{`{"tool":"bash","command":"ls | xargs make test"}`, []action.Code{n, n, h}},
 		// A variable that runs code reaches invocations analysis does
-		// not name: every one runs hidden code.
-		{`{"tool":"bash","command":"GIT_PAGER=./x git log; make test"}`, []action.Code{h, h}},
+		// not name: every one runs hidden code, the pager's ./x too.
+		{`{"tool":"bash","command":"GIT_PAGER=./x git log; make test"}`, []action.Code{h, h, h}},
 		{`{"tool":"bash","command":"export LD_PRELOAD; git log; make test"}`, []action.Code{h, h, h}},
 		{`{"tool":"bash","command":"LD_PRELOAD=x ls"}`, []action.Code{h}},
 		// Argv lists are judged as the shell would run them.
