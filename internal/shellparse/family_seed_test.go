@@ -4,6 +4,7 @@
 package shellparse_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,5 +45,24 @@ func TestProcSelfCwd(t *testing.T) {
 	// Where the directory cannot be known, neither can the path.
 	if an := shellparse.Analyze("cd $X; echo x > /proc/self/cwd/a", corpusOpts); an.Unresolved == "" {
 		t.Errorf("a write through /proc/self/cwd after cd $X is resolved: %+v", an.Paths)
+	}
+}
+
+// TestBounds checks that input shaped to make the analysis slow is
+// unresolved, not analysed at length: a command longer than the bound,
+// and substitutions nested deeper than the bound.
+func TestBounds(t *testing.T) {
+	for name, cmd := range map[string]string{
+		"long":            "echo " + strings.Repeat("a ", 200<<10),
+		"nested $(":       strings.Repeat(`"$(`, 100) + "ls" + strings.Repeat(`)"`, 100),
+		"nested subshell": strings.Repeat(`( `, 100) + "ls" + strings.Repeat(` )`, 100),
+		"nested <(":       strings.Repeat(`cat <(`, 100) + "ls" + strings.Repeat(`)`, 100),
+	} {
+		if an := shellparse.Analyze(cmd, corpusOpts); an.Unresolved == "" {
+			t.Errorf("%s: %d bytes analysed as resolved", name, len(cmd))
+		}
+	}
+	if an := shellparse.Analyze(strings.Repeat(`"$(`, 60)+"ls"+strings.Repeat(`)"`, 60), corpusOpts); an.Unresolved != "" && !strings.Contains(an.Unresolved, "not static") {
+		t.Errorf("60 nested substitutions: %s", an.Unresolved)
 	}
 }

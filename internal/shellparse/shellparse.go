@@ -95,6 +95,14 @@ const DefaultMaxDepth = 4
 // maxInvocations bounds the work done for one command string.
 const maxInvocations = 2048
 
+// maxCommand bounds the length of a command string analysed: a longer one
+// is unresolved, unparsed (a hook payload may carry megabytes).
+const maxCommand = 256 << 10
+
+// maxNest bounds how deeply substitutions and subshells nest: the text of
+// every level is kept, so the work grows with the square of the depth.
+const maxNest = 64
+
 // maxWork bounds the invocations analysed for one command string,
 // side analyses of an unknown program's operands included.
 const maxWork = 8 * maxInvocations
@@ -265,6 +273,8 @@ type analyzer struct {
 type env struct {
 	src   string
 	depth int
+	// nest counts the substitutions and subshells around the walk.
+	nest int
 	// cwd holds the candidate working directories after the statement
 	// in any outcome, ok those if it succeeded; nil means unknown. prev
 	// and prevOk are the same for $OLDPWD, which cd - goes to; it is
@@ -327,6 +337,10 @@ func Analyze(cmd string, opt Options) *Analysis {
 		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8), cur: -1, work: new(int), finds: map[string]bool{}}
 	e := &env{src: cmd, cwd: []string{opt.Cwd}}
 	e.settle()
+	if len(cmd) > maxCommand {
+		a.unresolved(fmt.Sprintf("the command is %d bytes, more than the %d analysed", len(cmd), maxCommand))
+		return a.result()
+	}
 	a.code(e, cmd, false)
 	// Functions defined and never called by name may still be called
 	// in ways the walk cannot see (a trap, a dynamic name): analyse them.

@@ -104,7 +104,12 @@ func (a *analyzer) stmtCmd(e *env, s *syntax.Stmt) {
 		}
 	case *syntax.Subshell:
 		// A subshell's cd, pushd and popd stay inside it.
+		if e.nest >= maxNest {
+			a.unresolved(fmt.Sprintf("the command nests substitutions and subshells more than %d deep", maxNest))
+			return
+		}
 		c2 := e.fork()
+		c2.nest++
 		a.scoped(func() { a.stmts(c2, c.Stmts) })
 		e.settle()
 	case *syntax.Block:

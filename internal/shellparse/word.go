@@ -21,6 +21,7 @@ package shellparse
 //     first, because bash runs them whatever the word becomes.
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -494,8 +495,13 @@ func plainWord(w *syntax.Word) bool {
 
 // sub walks statements that run in a subshell and reports what they ran.
 func (a *analyzer) sub(e *env, stmts []*syntax.Stmt) subInfo {
+	if e.nest >= maxNest {
+		a.unresolved(fmt.Sprintf("the command nests substitutions and subshells more than %d deep", maxNest))
+		return subInfo{}
+	}
 	start := len(a.meta)
 	c := e.fork()
+	c.nest++
 	c.stdin = stdinInfo{}
 	a.scoped(func() { a.stmts(c, stmts) })
 	return a.since(start)
