@@ -55,7 +55,16 @@ func FuzzAnalyze(f *testing.F) {
 // BenchmarkAnalyze measures parse and classify of a 200-character
 // pipeline.
 func BenchmarkAnalyze(b *testing.B) {
-	cmd := `cd internal && git log --oneline -n 20 | grep -v fixup | awk '{print $1}' | xargs -n1 git show --stat | sort | uniq -c | sort -rn | head -n 10 > /tmp/report.txt && echo "done: $(wc -l < /tmp/report.txt)"`
+	benchAnalyze(b, `cd internal && git log --oneline -n 20 | grep -v fixup | awk '{print $1}' | xargs -n1 git show --stat | sort | uniq -c | sort -rn | head -n 10 > /tmp/report.txt && echo "done: $(wc -l < /tmp/report.txt)"`)
+}
+
+// BenchmarkAnalyzeInline measures a 200-character pipeline whose inline
+// python program spawns a literal command, which the scan analyses.
+func BenchmarkAnalyzeInline(b *testing.B) {
+	benchAnalyze(b, `git diff --stat | python3 -c 'import sys, subprocess; n = len(sys.stdin.read().splitlines()); subprocess.run(["git", "log", "-n", str(n)]); print("lines:", n)' | tee /tmp/inline-out.txt | sort | wc -l`)
+}
+
+func benchAnalyze(b *testing.B, cmd string) {
 	if len(cmd) < 190 || len(cmd) > 210 {
 		b.Fatalf("pipeline is %d characters, want about 200", len(cmd))
 	}
