@@ -4,6 +4,7 @@
 package shellparse_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,5 +65,26 @@ func TestBounds(t *testing.T) {
 	}
 	if an := shellparse.Analyze(strings.Repeat(`"$(`, 60)+"ls"+strings.Repeat(`)"`, 60), corpusOpts); an.Unresolved != "" && !strings.Contains(an.Unresolved, "not static") {
 		t.Errorf("60 nested substitutions: %s", an.Unresolved)
+	}
+}
+
+func init() {
+	egress := want{classes: []action.Class{action.NetworkEgress}}
+	allFamilies["servers beyond loopback"] = append(allFamilies["servers beyond loopback"], []member{
+		{cmd: "python3 -m http.server --bind 0.0.0.0", want: egress},
+		{cmd: "python3 -m http.server 8000", want: egress},
+		{cmd: "python -m http.server -b :: 8000", want: egress},
+		{cmd: "php -S 0.0.0.0:8000", want: egress},
+		{cmd: "php -S192.0.2.1:80 -t public", want: egress},
+	}...)
+}
+
+func TestLoopbackServers(t *testing.T) {
+	for _, cmd := range []string{"python3 -m http.server --bind 127.0.0.1", "python3 -m http.server --bind=localhost 8000",
+		"php -S localhost:8000", "php -S [::1]:8000 -t public"} {
+		an := shellparse.Analyze(cmd, corpusOpts)
+		if slices.Contains(an.Classes, action.NetworkEgress) {
+			t.Errorf("Analyze(%q): a server on loopback is networkEgress", cmd)
+		}
 	}
 }

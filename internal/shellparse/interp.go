@@ -13,6 +13,8 @@ package shellparse
 // written (script.go).
 
 import (
+	"net"
+	"net/netip"
 	"path"
 	"strings"
 
@@ -46,7 +48,16 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 	case "deno":
 		codeOpts, vals = "", ""
 	case "php":
-		codeOpts, vals = "rBRFE", "cdz"
+		codeOpts, vals = "rBRFE", "cdztS"
+		// php -S ADDR serves the document root.
+		for j, f := range args {
+			if v, ok := strings.CutPrefix(f.s, "-S"); ok && !f.dyn {
+				if v == "" && j+1 < len(args) {
+					v = args[j+1].s
+				}
+				a.listen(v)
+			}
+		}
 	case "lua", "luajit":
 		codeOpts, vals = "e", "l"
 	case "rscript":
@@ -227,10 +238,44 @@ func (a *analyzer) pyModule(e *env, mod field, rest []field) (bool, bool) {
 		return a.pkg(e, "pip", rest)
 	case "venv", "json.tool", "py_compile", "compileall":
 		return false, true
-	case "http.server":
+	case "http.server", "SimpleHTTPServer":
+		// It binds every interface unless told otherwise: a listener
+		// others can reach.
+		bind := ""
+		for j := 0; j < len(rest); j++ {
+			f := rest[j]
+			if v, ok := strings.CutPrefix(f.s, "--bind="); ok {
+				bind = v
+			} else if (f.s == "-b" || f.s == "--bind") && j+1 < len(rest) {
+				j++
+				bind = rest[j].s
+				if rest[j].dyn {
+					bind = "*"
+				}
+			}
+		}
+		a.listen(bind)
 		return false, true
 	}
 	return false, true
+}
+
+// listen reports a server bound to addr (host, host:port or [v6]:port;
+// "" is every interface): one bound beyond loopback can be reached from
+// outside, which is networkEgress.
+func (a *analyzer) listen(addr string) {
+	h := addr
+	if hh, _, err := net.SplitHostPort(addr); err == nil {
+		h = hh
+	}
+	h = strings.Trim(h, "[]")
+	if h == "localhost" || h == "ip6-localhost" {
+		return
+	}
+	if ip, err := netip.ParseAddr(h); err == nil && ip.IsLoopback() {
+		return
+	}
+	a.class(action.NetworkEgress)
 }
 
 // scriptArg handles a script operand of an interpreter (of family fam,
