@@ -88,3 +88,13 @@ func TestLoopbackServers(t *testing.T) {
 		}
 	}
 }
+
+func init() {
+	allFamilies["in-place edits"] = append(allFamilies["in-place edits"], []member{
+		{cmd: "perl -pi -e 's/a/b/' /etc/hosts", want: want{paths: []shellparse.Path{{Path: "/etc/hosts", Access: action.Write}}, prompt: true}},
+		{cmd: "perl -i.bak -pe 's/a/b/' ../x.txt", want: want{paths: []shellparse.Path{{Path: "/work/p/../x.txt", Access: action.Write}}, prompt: true}},
+		{cmd: "perl -pie 's/a/b/' /tmp/f", want: want{paths: []shellparse.Path{{Path: "/tmp/f", Access: action.Write}}, prompt: true}},
+		{cmd: "ruby -i -pe 'x' /tmp/f", want: want{paths: []shellparse.Path{{Path: "/tmp/f", Access: action.Write}}, prompt: true}},
+		{cmd: "perl -ne 'print' ~/.ssh/id_rsa", want: want{paths: []shellparse.Path{{Path: "/home/u/.ssh/id_rsa", Access: action.Read}}, prompt: true}},
+	}...)
+}

@@ -71,6 +71,7 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 	var code []field
 	script := -1
 	module := false
+	inPlace := false // perl -i, ruby -i: the files are edited
 	for ; i < len(args); i++ {
 		f := args[i]
 		s := f.s
@@ -106,6 +107,13 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 		}
 		for j := 1; j < len(s); j++ {
 			c := s[j]
+			if c == 'i' && (fam == "perl" || fam == "ruby") {
+				// -i[EXT]: what follows is the backup suffix
+				// (perl -pie CODE is suffix "e", not -e).
+				inPlace = true
+				j = len(s)
+				continue
+			}
 			if strings.IndexByte(codeOpts, c) >= 0 {
 				if (fam == "node" || fam == "bun") && strings.Trim(s[j+1:], codeOpts) == "" {
 					// node -pe CODE: the flags take no attached value.
@@ -159,12 +167,28 @@ func (a *analyzer) interp(e *env, fam, name string, args []field) (bool, bool) {
 		return false, true
 	}
 	a.flag(action.FlagRunsCode)
+	// The operands after perl's or ruby's program are the files it
+	// reads, or edits with -i.
+	files := func(from int) {
+		if fam != "perl" && fam != "ruby" || from < 0 {
+			return
+		}
+		acc := action.Read
+		if inPlace {
+			acc = action.Write
+		}
+		for _, f := range args[from:] {
+			a.path(e, f, acc)
+		}
+	}
 	if len(code) > 0 {
 		a.inlineFields(e, fam, name, code)
+		files(script)
 		return false, true
 	}
 	if script >= 0 && args[script].s != "-" {
 		a.scriptArg(e, args[script], fam, name)
+		files(script + 1)
 		return false, true
 	}
 	a.stdinCode(e, fam, name)
