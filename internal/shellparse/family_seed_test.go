@@ -98,3 +98,9 @@ func init() {
 		{cmd: "perl -ne 'print' ~/.ssh/id_rsa", want: want{paths: []shellparse.Path{{Path: "/home/u/.ssh/id_rsa", Access: action.Read}}, prompt: true}},
 	}...)
 }
+
+func init() {
+	allFamilies["in-place edits"] = append(allFamilies["in-place edits"], []member{
+		{cmd: "xxd -r dump /etc/x", want: want{paths: []shellparse.Path{{Path: "/etc/x", Access: action.Write}}, prompt: true}},
+	}...)
+}

@@ -249,6 +249,12 @@ func (a *analyzer) readOnlyCmd(e *env, c call) (bool, bool) {
 	if c.name == "xxd" && hasOpt(opts, "-r") {
 		a.meta[c.i].decode = true
 	}
+	if c.name == "xxd" && len(ops) >= 2 {
+		// xxd [IN [OUT]] writes OUT.
+		a.path(e, ops[0], action.Read)
+		a.path(e, ops[1], action.Write)
+		return false, true
+	}
 	for _, f := range ops {
 		a.path(e, f, action.Read)
 	}
