@@ -674,6 +674,12 @@ func (a *analyzer) shellString(e *env, fs []field) {
 func (a *analyzer) su(e *env, args []field) (bool, bool) {
 	a.flag(action.FlagPrivilegeEscalation)
 	opts, _ := scan(args, "cgGsw", []string{"command", "group", "supp-group", "shell", "whitelist-environment", "session-command"}, false)
+	return a.suCommands(e, opts)
+}
+
+// suCommands runs su's -c, --command and --session-command strings, or
+// opens a shell when there are none.
+func (a *analyzer) suCommands(e *env, opts []opt) (bool, bool) {
 	cmds := optVals(opts, "-c", "--command", "--session-command")
 	if len(cmds) == 0 {
 		a.openShell()

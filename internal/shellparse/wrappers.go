@@ -242,15 +242,7 @@ func (a *analyzer) runuser(e *env, opts []opt, ops, args []field) (bool, bool) {
 		}
 		return false, a.inner(e, ops, nil, true)
 	}
-	cmds := optVals(opts, "-c", "--command", "--session-command")
-	if len(cmds) == 0 {
-		a.openShell()
-		return false, true
-	}
-	for _, c := range cmds {
-		a.shellString(e, []field{c})
-	}
-	return false, true
+	return a.suCommands(e, opts)
 }
 
 // sg GROUP [-c] COMMAND runs COMMAND with /bin/sh -c; newgrp opens a
