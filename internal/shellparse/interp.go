@@ -13,7 +13,6 @@ package shellparse
 // written (script.go).
 
 import (
-	"net"
 	"net/netip"
 	"path"
 	"strings"
@@ -289,8 +288,10 @@ func (a *analyzer) pyModule(e *env, mod field, rest []field) (bool, bool) {
 // outside, which is networkEgress.
 func (a *analyzer) listen(addr string) {
 	h := addr
-	if hh, _, err := net.SplitHostPort(addr); err == nil {
-		h = hh
+	if ap, err := netip.ParseAddrPort(addr); err == nil {
+		h = ap.Addr().String()
+	} else if i := strings.LastIndexByte(addr, ':'); i >= 0 && strings.IndexByte(addr[:i], ':') < 0 {
+		h = addr[:i] // name:port
 	}
 	h = strings.Trim(h, "[]")
 	if h == "localhost" || h == "ip6-localhost" {
