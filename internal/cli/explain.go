@@ -208,6 +208,9 @@ func analysisJSON(an *shellparse.Analysis) map[string]any {
 		"hosts":       orEmpty(an.Hosts),
 		"refs":        orEmpty(an.Refs),
 	}
+	if len(an.Packages) > 0 {
+		out["packages"] = an.Packages
+	}
 	if an.Unresolved != "" {
 		out["unresolved"] = an.Unresolved
 	}
