@@ -104,3 +104,15 @@ func init() {
 		{cmd: "xxd -r dump /etc/x", want: want{paths: []shellparse.Path{{Path: "/etc/x", Access: action.Write}}, prompt: true}},
 	}...)
 }
+
+func init() {
+	push := want{classes: []action.Class{action.GitPush}, flags: []action.Flag{action.FlagRunsCode}}
+	allFamilies["tar runs a command"] = append(allFamilies["tar runs a command"], []member{
+		{cmd: "tar --to-command='git push' -xf a.tar", want: push},
+		{cmd: "tar -xf a.tar --to-command 'git push'", want: push},
+		{cmd: "tar --checkpoint=1 --checkpoint-action=exec='git push' -cf a.tar src", want: push},
+		{cmd: "tar -I 'git push' -cf a.tar src", want: push},
+		{cmd: "tar --use-compress-program='git push' -xf a.tar", want: push},
+		{cmd: "tar -F 'git push' -xf a.tar", want: push},
+	}...)
+}

@@ -164,7 +164,7 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 				file, rest = rest[:1], rest[1:]
 			}
 		}
-		opts, ops := scan(rest, "fCbHKNTVXg", []string{"file", "directory", "exclude", "files-from", "use-compress-program", "to-command", "info-script", "new-volume-script", "checkpoint-action"}, false)
+		opts, ops := scan(rest, "fCbHKNTVXgIF", []string{"file", "directory", "exclude", "files-from", "use-compress-program", "to-command", "info-script", "new-volume-script", "checkpoint-action"}, false)
 		for _, o := range opts {
 			mode += tarMode(o.name)
 		}
@@ -172,8 +172,22 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 		if d := optVals(opts, "-C", "--directory"); len(d) > 0 {
 			dir = d
 		}
-		if hasOpt(opts, "--use-compress-program", "-I", "--to-command", "--info-script", "--new-volume-script", "--checkpoint-action") {
+		if hasOpt(opts, "--use-compress-program", "-I", "--to-command", "--info-script", "--new-volume-script", "-F", "--checkpoint-action") {
 			a.flag(action.FlagRunsCode)
+		}
+		// The commands these options name are run by a shell: each is
+		// analysed as one (--checkpoint-action=exec=CMD).
+		for _, o := range opts {
+			switch o.name {
+			case "--use-compress-program", "-I", "--to-command", "--info-script", "--new-volume-script", "-F":
+				a.shellString(e, []field{o.val})
+			case "--checkpoint-action":
+				if v, ok := strings.CutPrefix(o.val.s, "exec="); ok && !o.val.dyn {
+					a.shellString(e, []field{{s: v}})
+				} else if o.val.dyn {
+					a.unresolved("tar --checkpoint-action that is not static: " + o.val.s)
+				}
+			}
 		}
 		switch {
 		case strings.ContainsAny(mode, "cruA"):
