@@ -48,6 +48,7 @@ import (
 	"warden.dev/warden/internal/pathguard"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/request"
+	"warden.dev/warden/internal/safefile"
 )
 
 // hookDeadline bounds one hook call. Claude Code's default hook timeout
@@ -1005,25 +1006,5 @@ func writeSettingsAtomic(path string, data []byte) error {
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return safefile.WriteFile(path, data, mode)
 }

@@ -15,6 +15,7 @@ import (
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/policy/policyfile"
 	"warden.dev/warden/internal/request"
+	"warden.dev/warden/internal/safefile"
 )
 
 func runPolicy(ctx context.Context, args []string) error {
@@ -91,30 +92,7 @@ func writeFileAtomic(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dirOf(name), ".warden-fmt-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
-}
-
-func dirOf(name string) string {
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		return name[:i+1]
-	}
-	return "."
+	return safefile.WriteFile(name, data, info.Mode().Perm())
 }
 
 // policyLint reports syntax errors (exit 2) and unreachable or expired

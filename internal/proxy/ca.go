@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"warden.dev/warden/internal/safefile"
 )
 
 // File names of a CA directory (see [LoadCA]).
@@ -157,7 +159,7 @@ func createCA(f *os.File, certPath, keyPath string) (*CA, error) {
 	if err := f.Close(); err != nil {
 		return fail(fmt.Errorf("writing CA key: %v", err))
 	}
-	if err := writeFileAtomic(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+	if err := safefile.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
 		os.Remove(keyPath)
 		return nil, fmt.Errorf("writing CA certificate: %v", err)
 	}
@@ -298,7 +300,7 @@ func (ca *CA) WriteTrustBundle(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, ca.TrustBundle(sys), 0o644); err != nil {
+	if err := safefile.WriteFile(path, ca.TrustBundle(sys), 0o644); err != nil {
 		return fmt.Errorf("writing trust bundle: %v", err)
 	}
 	return nil
@@ -351,24 +353,4 @@ func randSerial() *big.Int {
 		panic("internal error: crypto/rand failed: " + err.Error())
 	}
 	return n.Add(n, big.NewInt(1))
-}
-
-func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
