@@ -162,19 +162,34 @@ func GitDir(dotGit string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	line, _, _ := bytes.Cut(data, []byte("\n"))
-	rest, ok := strings.CutPrefix(strings.TrimRight(string(line), "\r"), "gitdir:")
-	rest = strings.TrimSpace(rest)
-	if !ok || rest == "" || strings.ContainsRune(rest, 0) {
-		return "", fmt.Errorf(`%s is not a "gitdir: PATH" file`, dotGit)
-	}
-	if !filepath.IsAbs(rest) {
-		rest = filepath.Join(filepath.Dir(dotGit), rest)
+	rest, err := ParseGitFile(data, filepath.Dir(dotGit))
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", dotGit, err)
 	}
 	if fi, err := os.Stat(rest); err != nil || !fi.IsDir() {
 		return "", fmt.Errorf("%s names %s, which is not a directory", dotGit, rest)
 	}
 	return rest, nil
+}
+
+// ParseGitFile parses the content of a .git file, "gitdir: PATH", and
+// returns PATH cleaned, made absolute against dir (the .git file's
+// directory) unless it is absolute. Only the first line counts, as for
+// git.
+func ParseGitFile(data []byte, dir string) (string, error) {
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	rest, ok := strings.CutPrefix(strings.TrimRight(string(line), "\r"), "gitdir:")
+	if !ok {
+		return "", errors.New(`not a "gitdir: PATH" file`)
+	}
+	rest = strings.TrimSpace(rest)
+	if rest == "" || strings.ContainsRune(rest, 0) {
+		return "", errors.New("empty or invalid gitdir path")
+	}
+	if !filepath.IsAbs(rest) {
+		rest = filepath.Join(dir, rest)
+	}
+	return filepath.Clean(rest), nil
 }
 
 // ObjectFormat returns the value of extensions.objectFormat in a git

@@ -11,7 +11,6 @@ package sandbox
 // core.hooksPath setting of every configuration level.
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +19,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"warden.dev/warden/internal/gitindex"
 )
 
 // gitRepo is one repository of the project.
@@ -39,7 +40,6 @@ type gitRepo struct {
 const (
 	maxGitFile    = 4 << 10
 	maxGitConfig  = 1 << 20
-	gitdirPrefix  = "gitdir:"
 	gitModulesDir = "/.git/modules/"
 )
 
@@ -51,25 +51,6 @@ func readSmall(p string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit))
-}
-
-// parseGitFile parses the content of a .git file: "gitdir: PATH", PATH
-// relative to dir (the .git file's directory) unless absolute.
-func parseGitFile(data []byte, dir string) (string, error) {
-	line, _, _ := bytes.Cut(data, []byte("\n"))
-	s := strings.TrimRight(string(line), "\r")
-	rest, ok := strings.CutPrefix(s, gitdirPrefix)
-	if !ok {
-		return "", errors.New(`not a "gitdir: PATH" file`)
-	}
-	rest = strings.TrimSpace(rest)
-	if rest == "" || strings.ContainsRune(rest, 0) {
-		return "", errors.New("empty or invalid gitdir path")
-	}
-	if !filepath.IsAbs(rest) {
-		rest = filepath.Join(dir, rest)
-	}
-	return filepath.Clean(rest), nil
 }
 
 // discoverRepo finds the git directory behind dotGit, a .git entry of the
@@ -102,7 +83,7 @@ func discoverRepo(dotGit, project, home string) (gitRepo, error) {
 		if err != nil {
 			return r, err
 		}
-		target, err := parseGitFile(data, filepath.Dir(dotGit))
+		target, err := gitindex.ParseGitFile(data, filepath.Dir(dotGit))
 		if err != nil {
 			return r, err
 		}

@@ -12,31 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestParseGitFile(t *testing.T) {
-	for _, tt := range []struct {
-		data, want, err string
-	}{
-		{data: "gitdir: /main/.git/worktrees/wt\n", want: "/main/.git/worktrees/wt"},
-		{data: "gitdir: ../.git/modules/sub\n", want: "/super/.git/modules/sub"},
-		{data: "gitdir:   ../x  \r\n", want: "/super/x"},
-		{data: "gitdir: /a/../b", want: "/b"},
-		{data: "gitdir:\n", err: "empty"},
-		{data: "/main/.git\n", err: "not a"},
-		{data: "", err: "not a"},
-	} {
-		got, err := parseGitFile([]byte(tt.data), "/super/sub")
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("parseGitFile(%q) = %q, %v; want an error with %q", tt.data, got, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("parseGitFile(%q) = %q, %v; want %q", tt.data, got, err, tt.want)
-		}
-	}
-}
-
 func TestParseGitConfig(t *testing.T) {
 	conf := `# comment
 [core]
