@@ -1128,15 +1128,7 @@ func (a *analyzer) gitCheckout(c *env, rest []field) {
 		a.class(action.FileDelete)
 		a.gitWorkTree(c, action.Delete)
 	}
-	if len(paths) > 0 || hasOpt(opts, "--pathspec-from-file") {
-		a.class(action.FileDelete)
-	}
-	for _, f := range paths {
-		a.gitPathspec(c, f, action.Delete)
-	}
-	for _, f := range optVals(opts, "--pathspec-from-file") {
-		a.path(c, f, action.Read)
-	}
+	a.gitDiscard(c, opts, paths)
 }
 
 // gitRestore: restoring the work tree (the default, or -W) overwrites the
@@ -1146,10 +1138,16 @@ func (a *analyzer) gitRestore(c *env, rest []field) {
 	if hasOpt(opts, "-S", "--staged") && !hasOpt(opts, "-W", "--worktree") {
 		return
 	}
-	if len(ops) > 0 || hasOpt(opts, "--pathspec-from-file") {
+	a.gitDiscard(c, opts, ops)
+}
+
+// gitDiscard reports what checkout and restore overwrite: the paths
+// given, and those a --pathspec-from-file lists, which it reads.
+func (a *analyzer) gitDiscard(c *env, opts []opt, paths []field) {
+	if len(paths) > 0 || hasOpt(opts, "--pathspec-from-file") {
 		a.class(action.FileDelete)
 	}
-	for _, f := range ops {
+	for _, f := range paths {
 		a.gitPathspec(c, f, action.Delete)
 	}
 	for _, f := range optVals(opts, "--pathspec-from-file") {
