@@ -32,7 +32,6 @@ package shellparse
 
 import (
 	"maps"
-	"slices"
 	"strings"
 )
 
@@ -146,11 +145,6 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 	}
 	return h(a, e, call{i: i, name: name, args: args})
 }
-
-// programNames returns every claimed name, sorted, for tests and docs.
-func programNames() []string { return slices.Sorted(maps.Keys(programs)) }
-
-func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
 
 // hasAny reports whether one of the static args is exactly one of want.
 func hasAny(args []field, want ...string) bool {
