@@ -34,7 +34,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 	"warden.dev/warden/internal/shellparse"
 )

@@ -13,7 +13,7 @@ import (
 	"text/tabwriter"
 
 	"warden.dev/warden/internal/adapter"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
 

@@ -43,7 +43,7 @@ import (
 	"warden.dev/warden/internal/credential"
 	"warden.dev/warden/internal/dnsstub"
 	"warden.dev/warden/internal/netpolicy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/proxy"
 	"warden.dev/warden/internal/sandbox"
 )

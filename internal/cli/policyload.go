@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/policy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
 

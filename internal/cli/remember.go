@@ -9,7 +9,7 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/policy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/request"
 )
 

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
 

@@ -18,7 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"warden.dev/warden/internal/netpolicy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden decisions in testdata/decisions")

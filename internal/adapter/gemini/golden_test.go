@@ -20,7 +20,7 @@ import (
 	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/adapter/gemini"
 	"warden.dev/warden/internal/policy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/request"
 )
 

@@ -18,7 +18,7 @@ import (
 
 	"warden.dev/warden/internal/adapter/mcp"
 	"warden.dev/warden/internal/policy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/request"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 )
 
 // hundredRules is a policy of 100 rules of varied shapes.

@@ -11,7 +11,7 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/netpolicy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 )
 
 func TestEgressRules(t *testing.T) {

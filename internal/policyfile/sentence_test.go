@@ -9,7 +9,7 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/policy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 )
 
 // TestSentence checks rules built in code; the goldens in testdata/valid

@@ -13,7 +13,7 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/policy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 )
 
 // TestFormatBuilt formats files built in code rather than parsed: rules

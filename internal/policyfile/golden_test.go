@@ -16,7 +16,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"warden.dev/warden/internal/policy"
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

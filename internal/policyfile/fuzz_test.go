@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
-	"warden.dev/warden/internal/policy/policyfile"
+	"warden.dev/warden/internal/policyfile"
 )
 
 // FuzzParse checks, for any input, that Parse does not panic; that an
