@@ -34,6 +34,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 	"warden.dev/warden/internal/shellparse"
@@ -243,7 +244,7 @@ const (
 // path itself when it is a protected path or a directory, else the
 // nearest directory that exists. A masked path is not offered: no
 // writable path lifts a mask.
-func readOnlyWrites(spec sandbox.Spec, stderr string, refused []sandbox.Refusal) []string {
+func readOnlyWrites(spec sandbox.Spec, stderr string, refused []audit.Refusal) []string {
 	var out []string
 	for _, m := range roMessage().FindAllStringSubmatch(stderr, -1) {
 		p := m[1]

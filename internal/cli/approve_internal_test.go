@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox"
 )
 
@@ -29,7 +30,7 @@ func TestBlocks(t *testing.T) {
 		want []string
 	}{
 		{"nothing blocked", sandbox.Spec{}, sandbox.Result{ExitCode: 1}, nil},
-		{"a refused call", sandbox.Spec{}, sandbox.Result{BlockedSyscalls: []sandbox.BlockedCall{{Syscall: "io_uring_setup", Count: 2, Command: "node"}}},
+		{"a refused call", sandbox.Spec{}, sandbox.Result{BlockedSyscalls: []audit.Syscall{{Syscall: "io_uring_setup", Count: 2, Command: "node"}}},
 			[]string{"the io_uring_setup system call"}},
 		{"limits reached", sandbox.Spec{Timeout: time.Second},
 			sandbox.Result{OOMKilled: true, PidsLimitHit: true, TimedOut: true, Signal: int(syscall.SIGKILL),
@@ -44,7 +45,7 @@ func TestBlocks(t *testing.T) {
 				"mkdir: cannot create directory ‘/opt/tool/cache’: Read-only file system\n")},
 			[]string{project + "/.git/hooks writable", "/usr/local/lib writable", project + "/build writable"}},
 		{"a masked file is not offered", sandbox.Spec{Project: project}, sandbox.Result{ExitCode: 1,
-			Refused: []sandbox.Refusal{{Path: project + "/.env", Kind: sandbox.RefusedMasked, Error: "Read-only file system"}},
+			Refused: []audit.Refusal{{Path: project + "/.env", Kind: audit.RefusedMasked, Error: "Read-only file system"}},
 			Stderr:  stderr("sh: 1: cannot create .env: Read-only file system\n")},
 			nil},
 	} {

@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox"
 )
 
@@ -55,21 +56,21 @@ type auditRecord struct {
 	NetworkLimits *networkLimits `json:"network_limits,omitempty"`
 	// BlockedSyscalls are the calls the seccomp filter refused, one
 	// entry per call; BlockedSyscallsHow says how they were seen.
-	BlockedSyscalls    []sandbox.BlockedCall `json:"blocked_syscalls"`
-	BlockedSyscallsHow string                `json:"blocked_syscalls_how"`
+	BlockedSyscalls    []audit.Syscall `json:"blocked_syscalls"`
+	BlockedSyscallsHow string          `json:"blocked_syscalls_how"`
 	// FilesWritten are the entries of the writable roots whose status
 	// changed during the run (at most 1,000; total counts them all).
-	FilesWritten          []sandbox.Change `json:"files_written"`
-	FilesWrittenTotal     int              `json:"files_written_total"`
-	FilesWrittenTruncated bool             `json:"files_written_truncated,omitempty"`
+	FilesWritten          []audit.FileChange `json:"files_written"`
+	FilesWrittenTotal     int                `json:"files_written_total"`
+	FilesWrittenTruncated bool               `json:"files_written_truncated,omitempty"`
 	// RefusedPaths are the masked and read-only paths whose refusal
 	// the command's output reports.
-	RefusedPaths []sandbox.Refusal `json:"refused_paths"`
+	RefusedPaths []audit.Refusal `json:"refused_paths"`
 	// Quarantined are what the post-run check took away: entries the
 	// command created or replaced that the host would execute later.
-	Quarantined    []sandbox.Quarantined `json:"quarantined"`
-	NotRecorded    []auditNotDone        `json:"not_recorded"`
-	PolicyRevision string                `json:"policy_revision"`
+	Quarantined    []audit.Quarantined `json:"quarantined"`
+	NotRecorded    []auditNotDone      `json:"not_recorded"`
+	PolicyRevision string              `json:"policy_revision"`
 	// Approval is the approval policy in force; Denied says it refused
 	// the run before it started.
 	Approval string `json:"approval"`
@@ -81,9 +82,9 @@ type auditRecord struct {
 
 // auditAttempt is a run that was retried.
 type auditAttempt struct {
-	Status          int                   `json:"status"`
-	BlockedSyscalls []sandbox.BlockedCall `json:"blocked_syscalls"`
-	Approved        string                `json:"approved"`
+	Status          int             `json:"status"`
+	BlockedSyscalls []audit.Syscall `json:"blocked_syscalls"`
+	Approved        string          `json:"approved"`
 }
 
 // auditLimits are the limits in force; 0 means none (or, for a default

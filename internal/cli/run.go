@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
@@ -273,15 +274,15 @@ func runRun(ctx context.Context, args []string) error {
 		warningf("running without a timeout, as --timeout 0 asks: nothing bounds how long the run takes")
 	}
 
-	var audit *auditFile
+	var recFile *auditFile
 	var rec *auditRecord
 	if *auditPath != "" {
 		a, err := openAudit(*auditPath, spec)
 		if err != nil {
 			return auditOpenError(*auditPath, err)
 		}
-		audit = a
-		defer audit.abandon()
+		recFile = a
+		defer recFile.abandon()
 		project := spec.Project
 		if abs, err := filepath.Abs(project); err == nil {
 			project = abs
@@ -295,8 +296,8 @@ func runRun(ctx context.Context, args []string) error {
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded, timeoutSource == timeoutOff),
-			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []sandbox.BlockedCall{}, FilesWritten: []sandbox.Change{}, RefusedPaths: []sandbox.Refusal{},
-			Quarantined:    []sandbox.Quarantined{},
+			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []audit.Syscall{}, FilesWritten: []audit.FileChange{}, RefusedPaths: []audit.Refusal{},
+			Quarantined:    []audit.Quarantined{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
 		}
@@ -307,7 +308,7 @@ func runRun(ctx context.Context, args []string) error {
 			spec.ReadOnly = append(spec.ReadOnly, abs)
 		}
 	}
-	spec.RecordChanges = audit != nil
+	spec.RecordChanges = recFile != nil
 	runID := newRunID()
 	if rec != nil {
 		runID = rec.ID
@@ -354,7 +355,7 @@ func runRun(ctx context.Context, args []string) error {
 			if rec != nil {
 				rec.Status, rec.Error = err.code, err.msg
 				rec.Denied = true
-				if werr := audit.commit(rec); werr != nil {
+				if werr := recFile.commit(rec); werr != nil {
 					errorf("--audit-json: the execution record was not written: %v", werr)
 				}
 			}
@@ -378,7 +379,7 @@ func runRun(ctx context.Context, args []string) error {
 	if len(res.Quarantined) > 0 {
 		result = runResult{exitError: quarantined(res.Quarantined, result.code)}
 	}
-	if audit != nil {
+	if recFile != nil {
 		fillResult(rec, res, spec.Timeout)
 		rec.Limits.TimeoutSource = timeoutSource
 		var dropped int
@@ -391,7 +392,7 @@ func runRun(ctx context.Context, args []string) error {
 		if result.setup {
 			rec.ExitCode = result.code
 		}
-		if werr := audit.commit(rec); werr != nil {
+		if werr := recFile.commit(rec); werr != nil {
 			// The run is over but its record is lost: say so loudly.
 			if result.msg != "" {
 				errorf("%s", result.msg)
@@ -408,7 +409,7 @@ const exitQuarantined = exitDenied
 
 // quarantined prints what the post-run check took away and returns the
 // run's refusal.
-func quarantined(qs []sandbox.Quarantined, status int) *exitError {
+func quarantined(qs []audit.Quarantined, status int) *exitError {
 	for _, q := range qs {
 		where := "removed"
 		if q.MovedTo != "" {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox"
 )
 
@@ -15,7 +16,7 @@ import (
 // that neither the person nor an agent reading the output takes a write
 // that did not happen for one that did. The same list is the execution
 // record's refused_paths.
-func summarizeRefusals(rs []sandbox.Refusal) {
+func summarizeRefusals(rs []audit.Refusal) {
 	if len(rs) == 0 {
 		return
 	}
@@ -27,9 +28,9 @@ func summarizeRefusals(rs []sandbox.Refusal) {
 
 // refusalText says why a path was refused, and what the error the command
 // got means.
-func refusalText(r sandbox.Refusal) string {
+func refusalText(r audit.Refusal) string {
 	switch {
-	case r.Kind == sandbox.RefusedMasked:
+	case r.Kind == audit.RefusedMasked:
 		return fmt.Sprintf("masked in the sandbox (it cannot be read, written, replaced or removed; the command got %q)", r.Error)
 	case r.Error == "Device or resource busy":
 		return fmt.Sprintf("read-only in the sandbox (the command got %q: it is a mount point, which cannot be renamed over or removed)", r.Error)
@@ -38,17 +39,17 @@ func refusalText(r sandbox.Refusal) string {
 }
 
 // refusalsOf is the record's list of refusals, never null.
-func refusalsOf(res sandbox.Result) []sandbox.Refusal {
+func refusalsOf(res sandbox.Result) []audit.Refusal {
 	if res.Refused == nil {
-		return []sandbox.Refusal{}
+		return []audit.Refusal{}
 	}
 	return res.Refused
 }
 
 // maskedRefusal reports whether p is a masked path of rs or below one.
-func maskedRefusal(rs []sandbox.Refusal, p string) bool {
+func maskedRefusal(rs []audit.Refusal, p string) bool {
 	for _, r := range rs {
-		if r.Kind == sandbox.RefusedMasked && (p == r.Path || strings.HasPrefix(p, r.Path+"/")) {
+		if r.Kind == audit.RefusedMasked && (p == r.Path || strings.HasPrefix(p, r.Path+"/")) {
 			return true
 		}
 	}

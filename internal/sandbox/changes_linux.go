@@ -9,6 +9,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/audit"
 )
 
 // maxChanges bounds the files a run's record lists; the rest are counted.
@@ -28,7 +30,7 @@ func coarseNow() unix.Timespec {
 // move mtime, and stamp ctime with now). It lists at most maxChanges and
 // returns the number of entries found, and stops after maxWalk entries a
 // root (truncated).
-func changesSince(roots []string, since unix.Timespec) (list []Change, total int, truncated bool) {
+func changesSince(roots []string, since unix.Timespec) (list []audit.FileChange, total int, truncated bool) {
 	for _, root := range roots {
 		n := 0
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -61,7 +63,7 @@ func changesSince(roots []string, since unix.Timespec) (list []Change, total int
 				case fi.Mode()&fs.ModeSymlink != 0:
 					kind = "symlink"
 				}
-				list = append(list, Change{Path: p, Kind: kind, Size: fi.Size()})
+				list = append(list, audit.FileChange{Path: p, Kind: kind, Size: fi.Size()})
 			}
 			return nil
 		})

@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox/seccomp"
 )
 
@@ -805,7 +806,7 @@ func (i *initProc) installSeccomp() error {
 		return fmt.Errorf("listener close-on-exec: %w", err)
 	}
 	i.blocked.how = "seccomp user notification"
-	i.blocked.notify = func(c BlockedCall) { send(i.ctl, report{Blocked: []BlockedCall{c}, BlockedPartial: true}) }
+	i.blocked.notify = func(c audit.Syscall) { send(i.ctl, report{Blocked: []audit.Syscall{c}, BlockedPartial: true}) }
 	go seccomp.Serve(listener, i.blocked.add)
 	return nil
 }
@@ -831,10 +832,10 @@ const maxBlocked = 64
 // blockedLog aggregates the calls the filter refused, by name.
 type blockedLog struct {
 	how    string
-	notify func(BlockedCall) // called for each new entry
-	mu     sync.Mutex        // guards the fields below
-	byName map[string]int    // index in calls
-	calls  []BlockedCall
+	notify func(audit.Syscall) // called for each new entry
+	mu     sync.Mutex          // guards the fields below
+	byName map[string]int      // index in calls
+	calls  []audit.Syscall
 	// dropped counts refusals of calls not recorded past maxBlocked.
 	dropped int
 }
@@ -859,7 +860,7 @@ func (b *blockedLog) add(e seccomp.Event) {
 	}
 	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", e.PID))
 	b.byName[name] = len(b.calls)
-	c := BlockedCall{
+	c := audit.Syscall{
 		Syscall: name, Errno: "EPERM", Count: 1, PID: e.PID,
 		Command: strings.TrimSpace(string(comm)), Args: e.Args[:argCount(name)],
 	}
@@ -870,10 +871,10 @@ func (b *blockedLog) add(e seccomp.Event) {
 	}
 }
 
-func (b *blockedLog) list() []BlockedCall {
+func (b *blockedLog) list() []audit.Syscall {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]BlockedCall(nil), b.calls...)
+	return append([]audit.Syscall(nil), b.calls...)
 }
 
 // argCount is how many arguments of a refused call are worth recording:

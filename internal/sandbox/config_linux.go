@@ -3,6 +3,8 @@
 
 package sandbox
 
+import "warden.dev/warden/internal/audit"
+
 // execScratch is the private tmpfs where the command may run what it
 // writes; /tmp and /dev/shm are noexec. It lives in the sandbox's /run.
 const execScratch = "/run/warden/exec"
@@ -87,9 +89,9 @@ type report struct {
 	Signal int  `json:"signal,omitempty"`
 	// Blocked: the calls the seccomp filter refused, recorded as
 	// BlockedHow says; BlockedDropped more were not recorded.
-	Blocked        []BlockedCall `json:"blocked,omitempty"`
-	BlockedHow     string        `json:"blocked_how,omitempty"`
-	BlockedDropped int           `json:"blocked_dropped,omitempty"`
+	Blocked        []audit.Syscall `json:"blocked,omitempty"`
+	BlockedHow     string          `json:"blocked_how,omitempty"`
+	BlockedDropped int             `json:"blocked_dropped,omitempty"`
 	// BlockedPartial: a first refusal of one more call, sent as it
 	// happens; the final report has the counts.
 	BlockedPartial bool `json:"blocked_partial,omitempty"`

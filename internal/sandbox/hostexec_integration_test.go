@@ -24,6 +24,7 @@ import (
 	"strings"
 	"testing"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox/sandboxtest"
 )
 
@@ -578,9 +579,9 @@ func TestAdversarialHostExecCLI(t *testing.T) {
 		t.Errorf("stderr does not name %s:\n%s", claude, stderr.String())
 	}
 	var r struct {
-		Status      int           `json:"status"`
-		ID          string        `json:"id"`
-		Quarantined []Quarantined `json:"quarantined"`
+		Status      int                 `json:"status"`
+		ID          string              `json:"id"`
+		Quarantined []audit.Quarantined `json:"quarantined"`
 	}
 	b, err := os.ReadFile(rec)
 	if err != nil || json.Unmarshal(b, &r) != nil {

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"testing"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox/sandboxtest"
 )
 
@@ -101,7 +102,7 @@ func TestAdversarialMasksWriteFails(t *testing.T) {
 				if after, _ := os.ReadFile(target); !bytes.Equal(before, after) {
 					t.Errorf("%s: the host's %s changed: %q", route.name, target, after)
 				}
-				if !refused(o.res, target, RefusedMasked) {
+				if !refused(o.res, target, audit.RefusedMasked) {
 					t.Errorf("%s: the refusal of %s is not listed: %+v", route.name, target, o.res.Refused)
 				}
 			}
@@ -154,7 +155,7 @@ done`)})
 	if _, err := os.Lstat(filepath.Join(project, "hard")); err == nil {
 		t.Error("a hard link to the masked .env was made")
 	}
-	if !refused(o.res, env, RefusedMasked) || !refused(o.res, key, RefusedMasked) {
+	if !refused(o.res, env, audit.RefusedMasked) || !refused(o.res, key, audit.RefusedMasked) {
 		t.Errorf("the refusals are not listed: %+v", o.res.Refused)
 	}
 }
@@ -204,7 +205,7 @@ echo data > .git/ok && echo "control: rc=$?"`)})
 	if b, _ := os.ReadFile(hook); string(b) != "#!/bin/sh\n" {
 		t.Errorf("the host's hook changed: %q", b)
 	}
-	if !refused(o.res, config, RefusedReadOnly) || !refused(o.res, hook, RefusedReadOnly) {
+	if !refused(o.res, config, audit.RefusedReadOnly) || !refused(o.res, hook, audit.RefusedReadOnly) {
 		t.Errorf("the refusals are not listed: %+v", o.res.Refused)
 	}
 }

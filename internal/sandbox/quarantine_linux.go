@@ -24,6 +24,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/audit"
 )
 
 func statID(fi fs.FileInfo) fileID {
@@ -57,13 +59,13 @@ const maxPostRun = 2_000_000
 // quarantiner moves entries into one run's quarantine directory.
 type quarantiner struct {
 	dir  string
-	list []Quarantined
+	list []audit.Quarantined
 }
 
 // take moves p (not following it) into the quarantine, under its host
 // path, or removes it when there is no quarantine or it cannot be moved.
 func (q *quarantiner) take(p, why string) {
-	e := Quarantined{Path: p, Why: why}
+	e := audit.Quarantined{Path: p, Why: why}
 	if q.dir != "" {
 		dst := filepath.Join(q.dir, "files", p)
 		for i := 1; ; i++ {
@@ -143,7 +145,7 @@ func copyTree(src, dst string) error {
 // run performs the check after a run that started at since, moving what
 // it finds into quarantine (or removing it when that is empty). notes say
 // what it could not check.
-func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined, []string) {
+func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quarantined, []string) {
 	if pc == nil {
 		return nil, nil
 	}
@@ -160,7 +162,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 		if err == nil {
 			q.take(k.path, "replaced a protected link or .git file")
 		} else {
-			q.list = append(q.list, Quarantined{Path: k.path, Why: "removed a protected link or .git file"})
+			q.list = append(q.list, audit.Quarantined{Path: k.path, Why: "removed a protected link or .git file"})
 		}
 		var rerr error
 		if k.data != nil {
@@ -252,7 +254,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]Quarantined,
 	}
 	if walked > maxPostRun {
 		// Not a silent pass: the run is reported as refused.
-		q.list = append(q.list, Quarantined{Path: pc.project, Why: fmt.Sprintf(
+		q.list = append(q.list, audit.Quarantined{Path: pc.project, Why: fmt.Sprintf(
 			"the post-run check stopped after %d new entries: what the run created past them was not checked", maxPostRun),
 			Error: "not checked"})
 	}

@@ -16,15 +16,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"warden.dev/warden/internal/audit"
 )
 
-func blockedNamed(res Result, name string) (BlockedCall, bool) {
+func blockedNamed(res Result, name string) (audit.Syscall, bool) {
 	for _, c := range res.BlockedSyscalls {
 		if c.Syscall == name {
 			return c, true
 		}
 	}
-	return BlockedCall{}, false
+	return audit.Syscall{}, false
 }
 
 func TestAttackBlockedSyscallsRecorded(t *testing.T) {

@@ -9,35 +9,16 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"warden.dev/warden/internal/audit"
 )
 
-// Kinds of [Refusal].
-const (
-	// RefusedMasked: the path is masked (the sensitive set, Spec.Hide):
-	// it cannot be read, written, created in, renamed over or removed.
-	RefusedMasked = "masked"
-	// RefusedReadOnly: the path is bound read-only (a protected path,
-	// Spec.ReadOnly, a home below /tmp).
-	RefusedReadOnly = "read-only"
-)
-
-// Refusal is an access to a masked or read-only path that failed inside the
-// sandbox, as the command's own error output reported it. The kernel
-// refuses such accesses without telling warden; what a program reports is
-// the only trace, so an access whose failure the program keeps to itself,
-// or reports without naming the path, is not listed.
-type Refusal struct {
-	// Path is the host path the sandbox kept from the command, or below
-	// which it was.
-	Path string `json:"path"`
-	// Kind is RefusedMasked or RefusedReadOnly.
-	Kind string `json:"kind"`
-	// Error is the error the command reported: "Read-only file system"
-	// (a write), "Device or resource busy" (renaming over or removing a
-	// mount point) or, for a masked path only, "Permission denied" (a
-	// read, or creating in a masked directory).
-	Error string `json:"error"`
-}
+// Refusals ([audit.Refusal]) are accesses to a masked or read-only path
+// that failed inside the sandbox, as the command's own error output
+// reported them. The kernel refuses such accesses without telling warden;
+// what a program reports is the only trace, so an access whose failure
+// the program keeps to itself, or reports without naming the path, is not
+// listed.
 
 // maxRefusals bounds the refusals one run lists.
 const maxRefusals = 32
@@ -74,14 +55,14 @@ func newRefusalTargets(v view, spec Spec, project string) *refusalTargets {
 	t := &refusalTargets{kinds: map[string]string{}, files: map[string][]string{}, project: project}
 	for _, b := range v.binds {
 		if !b.Writable {
-			t.kinds[b.Path] = RefusedReadOnly
+			t.kinds[b.Path] = audit.RefusedReadOnly
 			if !b.Dir {
 				t.files[filepath.Dir(b.Path)] = append(t.files[filepath.Dir(b.Path)], b.Path)
 			}
 		}
 	}
 	for _, m := range v.masks {
-		t.kinds[m] = RefusedMasked
+		t.kinds[m] = audit.RefusedMasked
 		t.files[filepath.Dir(m)] = append(t.files[filepath.Dir(m)], m)
 	}
 	for _, p := range []string{spec.Project, spec.Home} {
@@ -133,9 +114,9 @@ func (t *refusalTargets) match(p string) (string, string, bool) {
 
 // findRefusals lists the masked and read-only paths that the command's
 // kept output names on a line with one of the refusalErrors.
-func findRefusals(v view, spec Spec, project string, outputs ...string) []Refusal {
+func findRefusals(v view, spec Spec, project string, outputs ...string) []audit.Refusal {
 	var t *refusalTargets
-	var out []Refusal
+	var out []audit.Refusal
 	seen := map[string]bool{}
 	for _, text := range outputs {
 		for line := range strings.Lines(text) {
@@ -161,12 +142,12 @@ func findRefusals(v view, spec Spec, project string, outputs ...string) []Refusa
 			}
 			cands = append(cands, strings.Fields(line)...)
 			add := func(p, kind string) bool {
-				if kind == RefusedReadOnly && !readOnly {
+				if kind == audit.RefusedReadOnly && !readOnly {
 					return false
 				}
 				if !seen[p] {
 					seen[p] = true
-					out = append(out, Refusal{Path: p, Kind: kind, Error: errText})
+					out = append(out, audit.Refusal{Path: p, Kind: kind, Error: errText})
 				}
 				return len(out) == maxRefusals
 			}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"warden.dev/warden/internal/audit"
 )
 
 func TestFindRefusals(t *testing.T) {
@@ -22,24 +24,24 @@ func TestFindRefusals(t *testing.T) {
 	spec := Spec{Project: "/p", Home: "/h"}
 	for _, tt := range []struct {
 		name, stderr string
-		want         []Refusal
+		want         []audit.Refusal
 	}{
 		{"dash", "sh: 1: cannot create .env: Read-only file system\n",
-			[]Refusal{{"/p/.env", RefusedMasked, "Read-only file system"}}},
+			[]audit.Refusal{{Path: "/p/.env", Kind: audit.RefusedMasked, Error: "Read-only file system"}}},
 		{"mv over, quoted", "mv: cannot move 'x' to '.env': Device or resource busy\n",
-			[]Refusal{{"/p/.env", RefusedMasked, "Device or resource busy"}}},
+			[]audit.Refusal{{Path: "/p/.env", Kind: audit.RefusedMasked, Error: "Device or resource busy"}}},
 		{"python", "PermissionError: [Errno 13] Permission denied: './.env'\n",
-			[]Refusal{{"/p/.env", RefusedMasked, "Permission denied"}}},
+			[]audit.Refusal{{Path: "/p/.env", Kind: audit.RefusedMasked, Error: "Permission denied"}}},
 		{"below a masked directory, curly quotes", "mkdir: cannot create directory ‘/h/.ssh/d’: Permission denied\n",
-			[]Refusal{{"/h/.ssh", RefusedMasked, "Permission denied"}}},
+			[]audit.Refusal{{Path: "/h/.ssh", Kind: audit.RefusedMasked, Error: "Permission denied"}}},
 		{"protected", "sh: 2: cannot create .git/config: Read-only file system\nbash: .git/hooks/pre-commit: Read-only file system\n",
-			[]Refusal{{"/p/.git/config", RefusedReadOnly, "Read-only file system"}, {"/p/.git/hooks", RefusedReadOnly, "Read-only file system"}}},
+			[]audit.Refusal{{Path: "/p/.git/config", Kind: audit.RefusedReadOnly, Error: "Read-only file system"}, {Path: "/p/.git/hooks", Kind: audit.RefusedReadOnly, Error: "Read-only file system"}}},
 		{"listed once", "cat: .env: Permission denied\nrm: cannot remove '.env': Device or resource busy\n",
-			[]Refusal{{"/p/.env", RefusedMasked, "Permission denied"}}},
+			[]audit.Refusal{{Path: "/p/.env", Kind: audit.RefusedMasked, Error: "Permission denied"}}},
 		{"sed -i: its temporary file, next to the protected one", "sed: cannot rename .git/sedsMOJKe: Device or resource busy\n",
-			[]Refusal{{"/p/.git/config", RefusedReadOnly, "Device or resource busy"}}},
+			[]audit.Refusal{{Path: "/p/.git/config", Kind: audit.RefusedReadOnly, Error: "Device or resource busy"}}},
 		{"sed -i in the project", "sed: cannot rename ./sedAb12Cd: Device or resource busy\n",
-			[]Refusal{{"/p/.env", RefusedMasked, "Device or resource busy"}}},
+			[]audit.Refusal{{Path: "/p/.env", Kind: audit.RefusedMasked, Error: "Device or resource busy"}}},
 		{"EBUSY elsewhere", "umount: /mnt: Device or resource busy\n", nil},
 		{"EACCES below a read-only bind is the file's own", "cat: .git/hooks/secret: Permission denied\n", nil},
 		{"a writable path is no refusal", "sh: cannot create .git/x: Permission denied\n", nil},

@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox/seccomp"
 )
 
@@ -306,10 +307,10 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 
 	var last report
 	var got bool
-	var listenErr error     // listeners that could not be taken
-	var termErr error       // a terminal that could not be taken
-	var early []BlockedCall // refusals told as they happened
-	started := false        // the command was forked
+	var listenErr error       // listeners that could not be taken
+	var termErr error         // a terminal that could not be taken
+	var early []audit.Syscall // refusals told as they happened
+	started := false          // the command was forked
 	buf := make([]byte, 64<<10)
 	oob := make([]byte, unix.CmsgSpace(8*4))
 	var served *Listeners

@@ -9,6 +9,8 @@ import (
 	"net"
 	"os"
 	"time"
+
+	"warden.dev/warden/internal/audit"
 )
 
 // InitArg is the hidden first argument with which the warden binary is
@@ -330,65 +332,26 @@ type Result struct {
 	// one entry per call name (at most 64), recorded as BlockedHow says
 	// ("seccomp user notification", or why they were not recorded; empty
 	// when the run had no filter).
-	BlockedSyscalls []BlockedCall
+	BlockedSyscalls []audit.Syscall
 	BlockedHow      string
 	// Changes are the entries of the writable roots changed during the
 	// run (Spec.RecordChanges), at most 1,000; ChangesTotal counts them
 	// all, and ChangesTruncated says the walk stopped early.
-	Changes          []Change
+	Changes          []audit.FileChange
 	ChangesTotal     int
 	ChangesTruncated bool
 	// Quarantined are the entries the post-run check took away from
 	// the host (moved into Spec.Quarantine, or removed): what the run
 	// created or changed that the host would execute later. A run with
 	// any should be reported as refused.
-	Quarantined []Quarantined
+	Quarantined []audit.Quarantined
 	// Refused are the masked and read-only paths whose refusal the
 	// command's error output reports (see [Refusal]), at most 32.
-	Refused []Refusal
+	Refused []audit.Refusal
 	// Limits are the limits that were in force: those requested, and
 	// the defaults that were applied (a default listed in Unenforced
 	// stays zero; Fsize and CPU zero mean none).
 	Limits Limits
-}
-
-// Change is one entry under a writable root whose status changed while the
-// run was in progress: created, written, renamed, or, for a directory,
-// entries added or removed in it. A file that was removed is not there to
-// be seen; its directory is.
-type Change struct {
-	Path string `json:"path"`
-	// Kind is "file", "dir", "symlink" or "other".
-	Kind string `json:"kind"`
-	Size int64  `json:"size"`
-}
-
-// Quarantined is one entry the post-run check took away from the host.
-type Quarantined struct {
-	// Path is where it was; Why says what the host would have done
-	// with it.
-	Path string `json:"path"`
-	Why  string `json:"why"`
-	// MovedTo is where it is now, empty when it was removed; Error says
-	// why it could not be moved (then it was removed) or restored.
-	MovedTo string `json:"moved_to,omitempty"`
-	Error   string `json:"error,omitempty"`
-}
-
-// BlockedCall is one system call the sandbox refused.
-type BlockedCall struct {
-	// Syscall is the call's name; Errno what the caller got.
-	Syscall string `json:"syscall"`
-	Errno   string `json:"errno"`
-	// Count is how many times it was refused.
-	Count int `json:"count"`
-	// PID and Command are the first caller, as seen inside the
-	// sandbox.
-	PID     int    `json:"pid"`
-	Command string `json:"command"`
-	// Args are the first caller's leading arguments (pointers are not
-	// followed).
-	Args []uint64 `json:"args"`
 }
 
 // Status is the exit status a shell would report: the exit code, or
