@@ -107,7 +107,9 @@ func TestAdaptersDoNoIO(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && d.Name() == "testdata" {
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasSuffix(d.Name(), "test")) {
+			// Test data, and test helpers (adaptertest), which run
+			// adapters rather than being one.
 			return filepath.SkipDir
 		}
 		if d.IsDir() {
@@ -141,5 +143,71 @@ func TestAdaptersDoNoIO(t *testing.T) {
 				return true
 			})
 		}
+	}
+}
+
+// imports returns the Warden packages that the non-test files of dir
+// import, without the module prefix.
+func imports(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, f := range parseDir(t, dir, parser.ImportsOnly) {
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if rest, ok := strings.CutPrefix(path, module+"/"); ok && !slices.Contains(out, rest) {
+				out = append(out, rest)
+			}
+		}
+	}
+	return out
+}
+
+// packages lists every package directory of the module but testdata.
+func packages(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	for _, root := range []string{"cmd", "internal", "bench"} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if d.IsDir() {
+				if m, _ := filepath.Glob(filepath.Join(p, "*.go")); len(m) > 0 {
+					dirs = append(dirs, p)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dirs
+}
+
+// TestLayers: the import graph's rules that keep the house in order.
+//   - Only cmd/warden imports internal/cli: cli is wiring, and nothing
+//     below it reaches back up.
+//   - internal/audit is a leaf: every package that produces a record can
+//     import it, so it imports no Warden package.
+//   - Test helpers (a package named …test) are imported by tests only.
+//   - The engine and the file format below the wiring (hook, config,
+//     egress) import no cli.
+func TestLayers(t *testing.T) {
+	for _, dir := range packages(t) {
+		for _, imp := range imports(t, dir) {
+			if imp == "internal/cli" && dir != "cmd/warden" {
+				t.Errorf("%s imports internal/cli: only cmd/warden may", dir)
+			}
+			if strings.HasSuffix(imp, "test") && !strings.HasSuffix(dir, "test") {
+				t.Errorf("%s imports the test helper %s outside its tests", dir, imp)
+			}
+		}
+	}
+	if got := imports(t, "internal/audit"); len(got) > 0 {
+		t.Errorf("internal/audit imports %v: the record is a leaf every producer can import", got)
 	}
 }

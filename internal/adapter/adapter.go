@@ -2,20 +2,30 @@
 // Copyright 2026 The Warden Authors
 
 // Package adapter holds what every adapter between an agent and Warden's
-// engine shares: the honesty matrix (DESIGN.md §8), the notes that tell
-// the agent what was blocked and what to do instead ([Note], [Repeat],
-// [Held], [SandboxNote]) and the --wrap rewriting of shell commands to run
-// under `warden run` ([Wrapper]). Each adapter (a hook of
-// an agent CLI, the MCP gateway) declares, as data, what Warden filters,
-// intercepts, sees and sandboxes through it, and `warden doctor` prints
-// every declaration. The one unforgivable failure is to claim coverage that
-// does not exist: a declaration says "no" unless a test proves "yes".
+// engine shares: the [Agent] interface each agent CLI's package
+// implements, the common [Call] its payloads become and the [Answer] it
+// renders, the registry of agents and honesty rows ([Register],
+// [Agents], [Matrix]), the notes that tell the agent what was blocked and
+// what to do instead ([Note], [Repeat], [Held], [SandboxNote]) and the
+// --wrap rewriting of shell commands to run under `warden run`
+// ([Wrapper]).
+//
+// # Honesty
+//
+// Each adapter (a hook of an agent CLI, the MCP gateway) declares, as
+// data, what Warden filters, intercepts, sees and sandboxes through it,
+// and `warden doctor` prints every declaration. The one unforgivable
+// failure is to claim coverage that does not exist: a declaration says
+// "no" unless a test proves "yes".
+//
+// # Adding an agent
 //
 // Adapters live in packages of their own below this one (claudecode,
-// codex, gemini, mcp); they translate an agent's payload into a
-// request.Request and a policy.Decision back into the agent's answer, and
-// do no I/O themselves: package cli reads stdin, calls the engine and
-// writes the answer.
+// codex, gemini, mcp). An agent CLI's package implements [Agent] —
+// parse, translate, answer, the events its hook installs — with no I/O,
+// and registers it from an init function; package hook runs the one
+// pipeline around every agent and lists the agent packages in one file
+// (hook/agents.go). Adding an agent is its package and one line there.
 package adapter
 
 // Level says how far an adapter reaches for one capability.
@@ -53,12 +63,3 @@ type Honesty struct {
 	// Sandboxes: what the calls run under Warden's containment.
 	Sandboxes Capability `json:"sandboxes"`
 }
-
-// registry holds the adapters' declarations, in the order they register.
-var registry []Honesty
-
-// Register adds an adapter's row; adapters call it from an init function.
-func Register(h Honesty) { registry = append(registry, h) }
-
-// Matrix returns every registered row.
-func Matrix() []Honesty { return append([]Honesty(nil), registry...) }

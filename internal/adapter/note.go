@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/policy"
 )
 
@@ -165,33 +166,9 @@ func instead(a *action.Action, d policy.Decision) string {
 	return "do not retry it in another form; tell the user what you need and why."
 }
 
-// RunReport is what an execution record of `warden run` says the sandbox
-// refused, as a post-call hook reads it.
-type RunReport struct {
-	// Status is warden run's exit status; SetupError is set when the
-	// sandbox could not be built (status 125) and the command never ran.
-	Status     int
-	SetupError string
-	TimedOut   bool
-	// Denied are the network destinations the egress proxy refused.
-	Denied []Attempt
-	// Syscalls are the system calls the seccomp filter refused.
-	Syscalls []Syscall
-}
-
-// Attempt is one refused network destination.
-type Attempt struct {
-	Host   string
-	Port   int
-	Rule   string
-	Reason string
-}
-
-// Syscall is one refused system call and how often it was refused.
-type Syscall struct {
-	Name  string
-	Count int
-}
+// statusUnavailable is warden run's exit status when its sandbox could
+// not be built: the command never ran.
+const statusUnavailable = 125
 
 // maxItems bounds the destinations and calls a note lists.
 const maxItems = 5
@@ -201,17 +178,23 @@ const maxItems = 5
 // Refused system calls are told only when the command failed: programs
 // probe for what they may use (the go command tries a socket) and carry
 // on without it, and a note on a success would only distract.
-func SandboxNote(s Subject, r RunReport) string {
+func SandboxNote(s Subject, r *audit.Run) string {
+	denied := r.RefusedAttempts()
+	syscalls := r.BlockedSyscalls
 	if r.Status == 0 {
-		r.Syscalls = nil
+		syscalls = nil
+	}
+	setup := ""
+	if r.Status == statusUnavailable {
+		setup = r.Error
 	}
 	var parts []string
-	if r.SetupError != "" {
-		parts = append(parts, fmt.Sprintf("the sandbox could not be set up, so the command did not run: %q", clip(r.SetupError)))
+	if setup != "" {
+		parts = append(parts, fmt.Sprintf("the sandbox could not be set up, so the command did not run: %q", clip(setup)))
 	}
-	for i, at := range r.Denied {
+	for i, at := range denied {
 		if i == maxItems {
-			parts = append(parts, fmt.Sprintf("%d more destinations", len(r.Denied)-i))
+			parts = append(parts, fmt.Sprintf("%d more destinations", len(denied)-i))
 			break
 		}
 		s := fmt.Sprintf("a connection to %q port %d", clip(at.Host), at.Port)
@@ -220,12 +203,12 @@ func SandboxNote(s Subject, r RunReport) string {
 		}
 		parts = append(parts, s)
 	}
-	for i, sc := range r.Syscalls {
+	for i, sc := range syscalls {
 		if i == maxItems {
-			parts = append(parts, fmt.Sprintf("%d more system calls", len(r.Syscalls)-i))
+			parts = append(parts, fmt.Sprintf("%d more system calls", len(syscalls)-i))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("the system call %q (%d times)", sc.Name, sc.Count))
+		parts = append(parts, fmt.Sprintf("the system call %q (%d times)", sc.Syscall, sc.Count))
 	}
 	if r.TimedOut {
 		parts = append(parts, "more time than its timeout: every process of the sandbox was killed")
@@ -236,16 +219,16 @@ func SandboxNote(s Subject, r RunReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Warden's sandbox ran this %s command (%q) and refused: %s.", s.Tool, clip(s.Value), strings.Join(parts, "; "))
 	b.WriteString(" Instead:")
-	if len(r.Denied) > 0 {
+	if len(denied) > 0 {
 		b.WriteString(" The sandbox reaches only the destinations Warden's policy allows (network.rules); ask the user to allow a host you need rather than trying another route.")
 	}
-	if len(r.Syscalls) > 0 {
+	if len(syscalls) > 0 {
 		b.WriteString(" The refused system calls (ptrace, mount, namespaces, raw or Unix sockets, io_uring…) are never available inside the sandbox; use a way that does without them.")
 	}
-	if r.SetupError != "" {
+	if setup != "" {
 		b.WriteString(" Tell the user: the host cannot build Warden's sandbox ('warden doctor' says why).")
 	}
-	if r.TimedOut && len(r.Denied) == 0 && len(r.Syscalls) == 0 && r.SetupError == "" {
+	if r.TimedOut && len(denied) == 0 && len(syscalls) == 0 && setup == "" {
 		b.WriteString(" Run something shorter, or ask the user to raise sandbox.limits.timeout.")
 	}
 	return b.String()

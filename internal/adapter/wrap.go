@@ -77,7 +77,7 @@ func (w *Wrapper) Unwrap(s string) (inner, audit string, ok bool) {
 		return "", "", false
 	}
 	if r, ok := strings.CutPrefix(rest, " --audit-json "); ok {
-		a, r, ok := unquoteWord(r)
+		a, r, ok := UnquoteWord(r)
 		if !ok || w.AuditDir == "" || path.Dir(a) != w.AuditDir || !validID(strings.TrimSuffix(path.Base(a), ".json")) || !strings.HasSuffix(a, ".json") {
 			return "", "", false
 		}
@@ -87,13 +87,13 @@ func (w *Wrapper) Unwrap(s string) (inner, audit string, ok bool) {
 	if !ok {
 		return "", "", false
 	}
-	script, r, ok := unquoteWord(rest)
+	script, r, ok := UnquoteWord(rest)
 	if !ok || r != "" {
 		return "", "", false
 	}
 	inner = script
 	if r, ok := strings.CutPrefix(script, "cd -- "); ok {
-		dir, r, ok := unquoteWord(r)
+		dir, r, ok := UnquoteWord(r)
 		if !ok {
 			return "", "", false
 		}
@@ -112,9 +112,10 @@ func (w *Wrapper) Unwrap(s string) (inner, audit string, ok bool) {
 // quote single-quotes s for a POSIX shell.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// unquoteWord reads one word as quote writes it from the start of s and
-// returns it and what follows.
-func unquoteWord(s string) (word, rest string, ok bool) {
+// UnquoteWord reads one single-quoted word ('…', a quote inside written
+// '\”) from the start of s, as Wrap and `warden hook install` quote
+// them, and returns it and what follows.
+func UnquoteWord(s string) (word, rest string, ok bool) {
 	var b strings.Builder
 	for {
 		if !strings.HasPrefix(s, "'") {

@@ -125,6 +125,13 @@ func exitCode(err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
+	// An error of another package that says what to do about it is bad
+	// input, with its hints.
+	var hinted interface{ Hints() []string }
+	if errors.As(err, &hinted) {
+		errorWithHint(err.Error(), hinted.Hints()...)
+		return exitBadInput
+	}
 	errorf("%v", err)
 	return exitBadInput
 }

@@ -424,7 +424,7 @@ func homeModeInForce(path string) (homeMode, error) {
 		if err != nil {
 			return homeMode{}, err
 		}
-		if h := lp.file.Sandbox.Filesystem.Home; h != "" {
+		if h := lp.File.Sandbox.Filesystem.Home; h != "" {
 			m, from = h, "as "+path+" sets"
 		} else {
 			from = "the default, which " + path + " keeps"

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/credential"
 	"warden.dev/warden/internal/dnsstub"
 	"warden.dev/warden/internal/netpolicy"
@@ -120,12 +121,12 @@ const maxLimitAttempts = 10
 // newEgress builds the proxy and the stub for a run of lp's policy. The
 // CA is made (once per installation) only when a rule names methods or a
 // credential is bound: nothing else needs interception.
-func newEgress(runID string, lp *loadedPolicy) (*egress, error) {
+func newEgress(runID string, lp *config.Policy) (*egress, error) {
 	tiers, err := netPolicies(lp)
 	if err != nil {
 		return nil, err
 	}
-	e := &egress{runID: runID, tiers: tiers, fileRules: lp.file.Network.EgressRules()}
+	e := &egress{runID: runID, tiers: tiers, fileRules: lp.File.Network.EgressRules()}
 	for _, p := range tiers {
 		e.methods = appendNew(e.methods, p.Methods()...)
 	}
@@ -135,7 +136,7 @@ func newEgress(runID string, lp *loadedPolicy) (*egress, error) {
 	e.methods = appendNew(e.methods, streamMethods...)
 	intercept := namesMethods(lp)
 	var specs []credential.Spec
-	for _, c := range lp.file.Network.Credentials {
+	for _, c := range lp.File.Network.Credentials {
 		specs = append(specs, credentialSpec(c))
 	}
 	if len(specs) > 0 {
@@ -184,10 +185,10 @@ func appendNew(s []string, vs ...string) []string {
 // namesMethods reports whether a network rule of lp's tiers, allow or
 // deny, names HTTP methods: its verdicts then depend on the method, which
 // only an intercepted stream shows.
-func namesMethods(lp *loadedPolicy) bool {
-	rules := lp.file.Network.EgressRules()
-	if lp.managed != nil && lp.managed.Network.Set {
-		rules = append(rules, lp.managed.Network.EgressRules()...)
+func namesMethods(lp *config.Policy) bool {
+	rules := lp.File.Network.EgressRules()
+	if lp.Managed != nil && lp.Managed.Network.Set {
+		rules = append(rules, lp.Managed.Network.EgressRules()...)
 	}
 	return slices.ContainsFunc(rules, func(r netpolicy.Rule) bool { return len(r.Methods) > 0 })
 }

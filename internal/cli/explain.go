@@ -86,11 +86,11 @@ func runExplain(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput(err.Error(), `the action is one JSON object, e.g. {"tool":"git_push","refs":["main"]}`)
 	}
-	a, sh, err := req.Action(request.Options{Dir: cwd(), Home: homeDir(), Sensitive: lp.sensitiveExtra()})
+	a, sh, err := lp.Action(req, cwd())
 	if err != nil {
 		return badInput(err.Error())
 	}
-	d, x := lp.engine.Evaluate(a, policy.Env{Now: now(), NoApprover: *noApprover, Trace: true})
+	d, x := lp.Engine.Evaluate(a, policy.Env{Now: now(), NoApprover: *noApprover, Trace: true})
 	out := explainJSON(a, sh, d, x)
 	if *asJSON {
 		enc := json.NewEncoder(Stdout)

@@ -26,7 +26,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -40,6 +39,8 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/adapter/mcp"
+	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/gitindex"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/request"
 )
@@ -96,15 +97,15 @@ func runMCP(ctx context.Context, args []string) error {
 		}
 		argv = sandboxedServer(exe, proj, *policyPath, argv)
 	}
-	audit, err := openMCPAudit(*auditPath)
+	rec, err := openMCPAudit(*auditPath)
 	if err != nil {
 		return err
 	}
-	defer audit.close()
+	defer rec.close()
 	if *listen != "" {
 		// Over HTTP the gate does not ask: a question would have to ride
 		// the SSE stream of the call's POST, which this version does not.
-		return serveMCPHTTP(ctx, g, audit, *listen, *upstream)
+		return serveMCPHTTP(ctx, g, rec, *listen, *upstream)
 	}
 	g.Elicit = !*headless
 	var prefix [8]byte
@@ -112,7 +113,7 @@ func runMCP(ctx context.Context, args []string) error {
 		return badInput(fmt.Sprintf("random id prefix: %v", err))
 	}
 	g.AskPrefix = hex.EncodeToString(prefix[:])
-	return runMCPStdio(ctx, g, audit, argv)
+	return runMCPStdio(ctx, g, rec, argv)
 }
 
 // sandboxedServer is the command that runs a server under warden run
@@ -177,17 +178,17 @@ func newMCPGate(policyPath, toolsPath, name, project string, argv []string, cont
 	}
 	dir := cwd()
 	if project == "" {
-		project = findProject(dir)
+		project = gitindex.WorkTree(dir)
 	} else if abs, err := filepath.Abs(project); err == nil {
 		project = abs
 	}
 	decide := func(req *request.Request) mcp.Decision {
 		req.Cwd, req.Project, req.Contained = dir, project, contained
-		a, _, err := req.Action(request.Options{Dir: dir, Home: homeDir(), Sensitive: lp.sensitiveExtra()})
+		a, _, err := lp.Action(req, dir)
 		if err != nil {
 			return mcp.Decision{Rule: "mcp:invalid-call", Reason: err.Error()}
 		}
-		d, _ := lp.engine.Evaluate(a, policy.Env{Now: now()})
+		d, _ := lp.Engine.Evaluate(a, policy.Env{Now: now()})
 		return mcp.Decision{Verdict: d.Verdict, Rule: d.Rule, Reason: d.Reason}
 	}
 	return &mcp.Gate{
@@ -198,20 +199,15 @@ func newMCPGate(policyPath, toolsPath, name, project string, argv []string, cont
 	}, project, nil
 }
 
-// mcpAudit appends the gateway's records, one JSON line each.
+// mcpAudit appends the gateway's records, one JSON line each
+// (audit.JSONL). A record that cannot be written is warned about once;
+// the gateway goes on.
 type mcpAudit struct {
-	server string
-	// mu guards the fields below.
-	mu  sync.Mutex
-	f   *os.File
-	err error
-}
-
-// mcpRecord is one line of --audit-json.
-type mcpRecord struct {
-	Time   time.Time `json:"time"`
-	Server string    `json:"server"`
-	mcp.Event
+	sink *audit.JSONL
+	f    *os.File
+	// mu guards warned.
+	mu     sync.Mutex
+	warned bool
 }
 
 func openMCPAudit(path string) (*mcpAudit, error) {
@@ -223,21 +219,22 @@ func openMCPAudit(path string) (*mcpAudit, error) {
 	if err != nil {
 		return nil, badInput(fmt.Sprintf("--audit-json: %v", err))
 	}
-	a.f = f
+	a.f, a.sink = f, audit.NewJSONL(f)
 	return a, nil
 }
 
-func (a *mcpAudit) record(evs []mcp.Event) {
-	if a == nil || a.f == nil || len(evs) == 0 {
+func (a *mcpAudit) record(evs []audit.MCPCall) {
+	if a == nil || a.sink == nil {
 		return
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, ev := range evs {
-		line, _ := json.Marshal(mcpRecord{Time: now().UTC(), Server: a.server, Event: ev})
-		if _, err := a.f.Write(append(line, '\n')); err != nil && a.err == nil {
-			a.err = err
-			warningf("--audit-json: %v (later records are lost too)", err)
+	for i := range evs {
+		if err := a.sink.Write(audit.MCPEvent(now().UTC(), &evs[i])); err != nil {
+			a.mu.Lock()
+			if !a.warned {
+				a.warned = true
+				warningf("--audit-json: %v (later records are lost too)", err)
+			}
+			a.mu.Unlock()
 		}
 	}
 }
@@ -299,8 +296,7 @@ func (s *syncWriter) line(b []byte) error {
 	return err
 }
 
-func runMCPStdio(ctx context.Context, g *mcp.Gate, audit *mcpAudit, argv []string) error {
-	audit.server = g.Server
+func runMCPStdio(ctx context.Context, g *mcp.Gate, rec *mcpAudit, argv []string) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stderr = Stderr
 	toServer, err := cmd.StdinPipe()
@@ -333,7 +329,7 @@ func runMCPStdio(ctx context.Context, g *mcp.Gate, audit *mcpAudit, argv []strin
 				client.line(mcp.ErrorResponse(nil, mcp.CodeInvalidRequest, fmt.Sprintf("invalid request: the message is larger than %d bytes", mcp.MaxLine)))
 			} else if line != nil {
 				out := g.FromClient(line, tr)
-				audit.record(out.Events)
+				rec.record(out.Events)
 				if out.Reply != nil {
 					client.line(out.Reply)
 				}
@@ -341,7 +337,7 @@ func runMCPStdio(ctx context.Context, g *mcp.Gate, audit *mcpAudit, argv []strin
 					id := out.Asked
 					time.AfterFunc(mcpAskTimeout, func() {
 						exp := g.Expire(tr, id)
-						audit.record(exp.Events)
+						rec.record(exp.Events)
 						if exp.Reply != nil {
 							client.line(exp.Reply)
 						}
@@ -367,7 +363,7 @@ func runMCPStdio(ctx context.Context, g *mcp.Gate, audit *mcpAudit, argv []strin
 			warningf("dropped a message from the server larger than %d bytes", mcp.MaxLine)
 		} else if line != nil {
 			out, evs := g.FromServer(line, tr)
-			audit.record(evs)
+			rec.record(evs)
 			client.line(out)
 		}
 		if err != nil {
@@ -375,7 +371,7 @@ func runMCPStdio(ctx context.Context, g *mcp.Gate, audit *mcpAudit, argv []strin
 		}
 	}
 	werr := cmd.Wait()
-	audit.record(tr.Drain())
+	rec.record(tr.Drain())
 	var ee *exec.ExitError
 	switch {
 	case werr == nil:

@@ -38,8 +38,7 @@ import (
 	"warden.dev/warden/internal/adapter/mcp"
 )
 
-func serveMCPHTTP(ctx context.Context, g *mcp.Gate, audit *mcpAudit, listen, upstream string) error {
-	audit.server = g.Server
+func serveMCPHTTP(ctx context.Context, g *mcp.Gate, rec *mcpAudit, listen, upstream string) error {
 	up, err := url.Parse(upstream)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
 		return badInput(fmt.Sprintf("--upstream %q is not an http or https URL", upstream))
@@ -57,7 +56,7 @@ func serveMCPHTTP(ctx context.Context, g *mcp.Gate, audit *mcpAudit, listen, ups
 		return badInput(fmt.Sprintf("--listen: %v", err))
 	}
 	fmt.Fprintf(Stderr, "warden: mcp: serving http://%s/ for %s (tools of mcp:%s gated)\n", ln.Addr(), up, g.Server)
-	srv := &http.Server{Handler: mcpHTTPHandler(g, audit, up, http.DefaultClient), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: mcpHTTPHandler(g, rec, up, http.DefaultClient), ReadHeaderTimeout: 10 * time.Second}
 	stop := context.AfterFunc(ctx, func() { srv.Close() })
 	defer stop()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -100,7 +99,7 @@ func copyHeaders(dst, src http.Header) {
 	}
 }
 
-func mcpHTTPHandler(g *mcp.Gate, audit *mcpAudit, up *url.URL, client *http.Client) http.Handler {
+func mcpHTTPHandler(g *mcp.Gate, rec *mcpAudit, up *url.URL, client *http.Client) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, err := net.SplitHostPort(r.Host)
 		if err != nil {
@@ -112,7 +111,7 @@ func mcpHTTPHandler(g *mcp.Gate, audit *mcpAudit, up *url.URL, client *http.Clie
 		}
 		switch r.Method {
 		case http.MethodPost:
-			mcpPost(w, r, g, audit, up, client)
+			mcpPost(w, r, g, rec, up, client)
 		case http.MethodGet, http.MethodDelete:
 			resp, err := mcpUpstream(r, up, client, nil)
 			if err != nil {
@@ -120,7 +119,7 @@ func mcpHTTPHandler(g *mcp.Gate, audit *mcpAudit, up *url.URL, client *http.Clie
 				return
 			}
 			defer resp.Body.Close()
-			mcpRelay(w, resp, g, audit, &mcp.Tracker{}, nil)
+			mcpRelay(w, resp, g, rec, &mcp.Tracker{}, nil)
 		default:
 			w.Header().Set("Allow", "GET, POST, DELETE")
 			http.Error(w, "warden: method not allowed", http.StatusMethodNotAllowed)
@@ -150,7 +149,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Write(append(body, '\n'))
 }
 
-func mcpPost(w http.ResponseWriter, r *http.Request, g *mcp.Gate, audit *mcpAudit, up *url.URL, client *http.Client) {
+func mcpPost(w http.ResponseWriter, r *http.Request, g *mcp.Gate, rec *mcpAudit, up *url.URL, client *http.Client) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.MaxLine+1))
 	if err != nil {
 		http.Error(w, "warden: reading the request: "+err.Error(), http.StatusBadRequest)
@@ -163,7 +162,7 @@ func mcpPost(w http.ResponseWriter, r *http.Request, g *mcp.Gate, audit *mcpAudi
 	// A body is one message: newlines inside it are JSON white space.
 	tr := &mcp.Tracker{}
 	out := g.FromClient(bytes.TrimSpace(body), tr)
-	audit.record(out.Events)
+	rec.record(out.Events)
 	if out.Forward == nil {
 		if out.Reply == nil {
 			writeJSON(w, http.StatusBadRequest, mcp.ErrorResponse(nil, mcp.CodeInvalidRequest, "invalid request: an empty body"))
@@ -175,18 +174,18 @@ func mcpPost(w http.ResponseWriter, r *http.Request, g *mcp.Gate, audit *mcpAudi
 	resp, err := mcpUpstream(r, up, client, out.Forward)
 	if err != nil {
 		http.Error(w, "warden: upstream: "+err.Error(), http.StatusBadGateway)
-		audit.record(tr.Drain())
+		rec.record(tr.Drain())
 		return
 	}
 	defer resp.Body.Close()
-	mcpRelay(w, resp, g, audit, tr, out.Reply)
-	audit.record(tr.Drain())
+	mcpRelay(w, resp, g, rec, tr, out.Reply)
+	rec.record(tr.Drain())
 }
 
 // mcpRelay passes the upstream's response to the client through the
 // gate. extra is Warden's own answer to part of a batch, joined to the
 // upstream's.
-func mcpRelay(w http.ResponseWriter, resp *http.Response, g *mcp.Gate, audit *mcpAudit, tr *mcp.Tracker, extra []byte) {
+func mcpRelay(w http.ResponseWriter, resp *http.Response, g *mcp.Gate, rec *mcpAudit, tr *mcp.Tracker, extra []byte) {
 	copyHeaders(w.Header(), resp.Header)
 	ct, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")
 	switch strings.TrimSpace(strings.ToLower(ct)) {
@@ -196,7 +195,7 @@ func mcpRelay(w http.ResponseWriter, resp *http.Response, g *mcp.Gate, audit *mc
 		if extra != nil {
 			fmt.Fprintf(w, "data: %s\n\n", extra)
 		}
-		mcpRelaySSE(w, fl, resp.Body, g, audit, tr)
+		mcpRelaySSE(w, fl, resp.Body, g, rec, tr)
 	case "application/json":
 		data, err := io.ReadAll(io.LimitReader(resp.Body, mcp.MaxLine+1))
 		if err != nil || len(data) > mcp.MaxLine {
@@ -204,7 +203,7 @@ func mcpRelay(w http.ResponseWriter, resp *http.Response, g *mcp.Gate, audit *mc
 			return
 		}
 		out, evs := g.FromServer(bytes.TrimSpace(data), tr)
-		audit.record(evs)
+		rec.record(evs)
 		if extra != nil {
 			out = joinBatches(out, extra)
 		}
@@ -241,7 +240,7 @@ func joinBatches(a, b []byte) []byte {
 // mcpRelaySSE passes an SSE stream through the gate event by event: the
 // data of each event is one JSON-RPC message; the other fields (id,
 // event, retry, comments) pass unchanged.
-func mcpRelaySSE(w io.Writer, fl http.Flusher, body io.Reader, g *mcp.Gate, audit *mcpAudit, tr *mcp.Tracker) {
+func mcpRelaySSE(w io.Writer, fl http.Flusher, body io.Reader, g *mcp.Gate, rec *mcpAudit, tr *mcp.Tracker) {
 	lr := &lineReader{r: bufio.NewReaderSize(body, 64<<10), max: mcp.MaxLine}
 	var fields []string
 	var data []string
@@ -256,7 +255,7 @@ func mcpRelaySSE(w io.Writer, fl http.Flusher, body io.Reader, g *mcp.Gate, audi
 		}
 		if len(data) > 0 {
 			out, evs := g.FromServer([]byte(strings.Join(data, "\n")), tr)
-			audit.record(evs)
+			rec.record(evs)
 			for _, l := range strings.Split(string(out), "\n") {
 				b.WriteString("data: " + l + "\n")
 			}

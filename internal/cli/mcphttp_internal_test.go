@@ -71,13 +71,13 @@ func TestMCPHTTPGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	auditPath := filepath.Join(dir, "audit.jsonl")
-	audit, err := openMCPAudit(auditPath)
+	rec, err := openMCPAudit(auditPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer audit.close()
+	defer rec.close()
 	up, _ := url.Parse(upstream.URL)
-	gw := httptest.NewServer(mcpHTTPHandler(g, audit, up, upstream.Client()))
+	gw := httptest.NewServer(mcpHTTPHandler(g, rec, up, upstream.Client()))
 	defer gw.Close()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

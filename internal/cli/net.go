@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/netpolicy"
 	"warden.dev/warden/internal/proxy"
 )
@@ -168,14 +169,14 @@ func netCheck(ctx context.Context, args []string) error {
 // netPolicies compiles the policy file's network rules and, when the
 // managed tier has a network section, the managed tier's: a destination
 // must be allowed by both.
-func netPolicies(lp *loadedPolicy) ([]*netpolicy.Policy, error) {
-	p, err := netpolicy.Compile(lp.file.Network.EgressRules())
+func netPolicies(lp *config.Policy) ([]*netpolicy.Policy, error) {
+	p, err := netpolicy.Compile(lp.File.Network.EgressRules())
 	if err != nil {
 		return nil, badInput(err.Error(), "see the network section in docs/policy-language.md")
 	}
 	tiers := []*netpolicy.Policy{p}
-	if lp.managed != nil && lp.managed.Network.Set {
-		mp, err := netpolicy.Compile(lp.managed.Network.EgressRules())
+	if lp.Managed != nil && lp.Managed.Network.Set {
+		mp, err := netpolicy.Compile(lp.Managed.Network.EgressRules())
 		if err != nil {
 			return nil, badInput(fmt.Sprintf("managed policy (%s): %v", envManagedPolicy, err),
 				"the managed tier is fail-closed: fix the file or unset "+envManagedPolicy)

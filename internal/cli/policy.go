@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/pathguard"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/policyfile"
-	"warden.dev/warden/internal/request"
 	"warden.dev/warden/internal/safefile"
 )
 
@@ -149,10 +149,10 @@ func policyEnumerate(args []string) error {
 	if err != nil {
 		return err
 	}
-	set := lp.file.Policy
+	set := lp.File.Policy
 	m := set.Autonomy.Effective()
-	if lp.managed != nil && lp.managed.Policy.Autonomy != "" {
-		m = m.Least(lp.managed.Policy.Autonomy)
+	if lp.Managed != nil && lp.Managed.Policy.Autonomy != "" {
+		m = m.Least(lp.Managed.Policy.Autonomy)
 	}
 	if *mode != "" {
 		pm, ok := action.ParseMode(*mode)
@@ -192,11 +192,11 @@ func policyEnumerate(args []string) error {
 		title string
 		set   *policy.Set
 	}{"", set})
-	if lp.managed != nil {
+	if lp.Managed != nil {
 		tiers = append(tiers, struct {
 			title string
 			set   *policy.Set
-		}{"managed tier (can only tighten): ", lp.managed.Policy})
+		}{"managed tier (can only tighten): ", lp.Managed.Policy})
 	}
 	for _, tier := range tiers {
 		for _, kind := range scopes {
@@ -241,7 +241,7 @@ func policyEnumerate(args []string) error {
 	for _, e := range pathguard.SensitiveSet() {
 		fmt.Fprintf(w, "      %s\n", e.Pattern)
 	}
-	for _, e := range lp.sensitiveExtra() {
+	for _, e := range lp.Sensitive() {
 		fmt.Fprintf(w, "      %s (added by policy)\n", e)
 	}
 	fmt.Fprintln(w, "  - deny a path that cannot be resolved (loops, NUL bytes, permission)")
@@ -264,12 +264,12 @@ func policyTest(args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(lp.file.Tests) == 0 {
+	if len(lp.File.Tests) == 0 {
 		return badInput(fmt.Sprintf("%s has no tests: section", files[0]),
 			`add examples such as: tests: [{name: push-main, action: {tool: git_push, refs: [main]}, expect: deny}]`)
 	}
 	passed, failed := 0, 0
-	for _, t := range lp.file.Tests {
+	for _, t := range lp.File.Tests {
 		d, err := decideTest(lp, t)
 		if err != nil {
 			return badInput(fmt.Sprintf("%s: test %q: %v", t.Pos, t.Name, err))
@@ -291,12 +291,12 @@ func policyTest(args []string) error {
 	return nil
 }
 
-func decideTest(lp *loadedPolicy, t policyfile.Test) (policy.Decision, error) {
-	a, _, err := t.Action.Action(request.Options{Dir: cwd(), Home: homeDir(), Sensitive: lp.sensitiveExtra()})
+func decideTest(lp *config.Policy, t policyfile.Test) (policy.Decision, error) {
+	a, _, err := lp.Action(t.Action, cwd())
 	if err != nil {
 		return policy.Decision{}, err
 	}
-	d, _ := lp.engine.Evaluate(a, policy.Env{Now: now()})
+	d, _ := lp.Engine.Evaluate(a, policy.Env{Now: now()})
 	return d, nil
 }
 

@@ -4,43 +4,28 @@
 package cli
 
 import (
-	_ "embed"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
-	"warden.dev/warden/internal/policy"
+	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
 
-//go:embed default.yaml
-var defaultPolicy []byte
-
-// loadedPolicy is a policy file, the managed tier, and the engine built
-// from both.
-type loadedPolicy struct {
-	file    *policyfile.File
-	managed *policyfile.File
-	engine  *policy.Engine
+// policyOptions are where every command finds the managed tier and the
+// home.
+func policyOptions() config.Options {
+	return config.Options{Managed: managedPolicyPath(), Home: homeDir()}
 }
 
 // loadPolicy reads the policy at path (the embedded default when empty)
 // and the managed tier named by WARDEN_MANAGED_POLICY, and compiles them.
 // Any error leaves nothing loaded.
-func loadPolicy(path string) (*loadedPolicy, error) {
-	var (
-		f   *policyfile.File
-		err error
-	)
-	if path == "" {
-		f, err = policyfile.Parse("(default policy)", defaultPolicy)
-	} else {
-		f, err = policyfile.Load(path)
-	}
-	return compilePolicy(f, err)
+func loadPolicy(path string) (*config.Policy, error) {
+	return config.Load(path, policyOptions())
 }
 
 // loadRunPolicy reads the policy of warden run at path, which the run
@@ -53,7 +38,7 @@ func loadPolicy(path string) (*loadedPolicy, error) {
 // Spec.Pinned makes the run check: the file protected inside is the one
 // read. The caller closes the file once the run is over (held open, its
 // inode number cannot be given to another file).
-func loadRunPolicy(spec sandbox.Spec, path string) (*loadedPolicy, []byte, *os.File, sandbox.HostFile, error) {
+func loadRunPolicy(spec sandbox.Spec, path string) (*config.Policy, []byte, *os.File, sandbox.HostFile, error) {
 	file, id, err := sandbox.OpenHostFile(spec, path)
 	var le *sandbox.LinkError
 	switch {
@@ -68,44 +53,12 @@ func loadRunPolicy(spec sandbox.Spec, path string) (*loadedPolicy, []byte, *os.F
 		file.Close()
 		return nil, nil, nil, id, badInput(fmt.Sprintf("loading policy: %s: %v", path, err))
 	}
-	lp, err := compilePolicy(policyfile.Parse(path, src))
+	lp, err := config.Parse(path, src, policyOptions())
 	if err != nil {
 		file.Close()
 		return nil, nil, nil, id, err
 	}
 	return lp, src, file, id, nil
-}
-
-// compilePolicy adds the managed tier to a parsed policy file and
-// compiles both.
-func compilePolicy(f *policyfile.File, err error) (*loadedPolicy, error) {
-	if err != nil {
-		return nil, badInput(err.Error(), "check the policy file against docs/policy-language.md; 'warden policy lint FILE' explains each problem")
-	}
-	lp := &loadedPolicy{file: f}
-	opt := policy.Options{Home: homeDir()}
-	if mp := managedPolicyPath(); mp != "" {
-		lp.managed, err = policyfile.Load(mp)
-		if err != nil {
-			return nil, badInput(fmt.Sprintf("managed policy (%s): %v", envManagedPolicy, err),
-				"the managed tier is fail-closed: fix the file or unset "+envManagedPolicy)
-		}
-		opt.Managed = lp.managed.Policy
-	}
-	lp.engine, err = policy.Compile(f.Policy, opt)
-	if err != nil {
-		return nil, badInput(err.Error())
-	}
-	return lp, nil
-}
-
-// sensitiveExtra is the sensitive set's extensions from both tiers.
-func (lp *loadedPolicy) sensitiveExtra() []string {
-	extra := append([]string(nil), lp.file.Sensitive...)
-	if lp.managed != nil {
-		extra = append(extra, lp.managed.Sensitive...)
-	}
-	return extra
 }
 
 func now() time.Time { return time.Now() }

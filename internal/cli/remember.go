@@ -13,11 +13,10 @@ import (
 	"warden.dev/warden/internal/request"
 )
 
-// policyRemember answers "remember this" for one prompted action: it adds
-// the narrowest rules that let such actions through (DESIGN.md §4) to the
-// policy file, with an expiry and provenance "remembered". The file is
-// rewritten only when the new policy parses, compiles and now allows the
-// action; otherwise it is left as it was.
+// policyRemember answers "remember this" for one prompted action: the
+// narrowest rules that let such actions through, with an expiry
+// (config's Remember), written to the policy file only once the new
+// policy is checked to allow the action; otherwise it is left as it was.
 func policyRemember(args []string) error {
 	fs := newFlags("policy remember", "policy remember --scope SCOPE --ttl DURATION [--command] FILE < action.json")
 	scopeFlag := fs.String("scope", "", "`scope` of the new rules: workspace, agent:<id> or space:<id>")
@@ -42,12 +41,12 @@ func policyRemember(args []string) error {
 	if err != nil {
 		return badInput(err.Error())
 	}
-	a, _, err := req.Action(request.Options{Dir: cwd(), Home: homeDir(), Sensitive: lp.sensitiveExtra()})
+	a, _, err := lp.Action(req, cwd())
 	if err != nil {
 		return badInput(err.Error())
 	}
 	t := now()
-	d, _ := lp.engine.Evaluate(a, policy.Env{Now: t})
+	d, _ := lp.Engine.Evaluate(a, policy.Env{Now: t})
 	switch {
 	case d.Verdict == action.Deny:
 		return badInput(fmt.Sprintf("the action is denied (%s): a deny is not remembered away", d.Reason),
@@ -56,29 +55,12 @@ func policyRemember(args []string) error {
 		fmt.Fprintln(Stdout, "the action is already allowed; nothing to remember")
 		return nil
 	}
-	rules, err := policy.Remember(a, d.Confirm, policy.RememberOptions{Scope: sc, TTL: *ttl, Now: t, Command: *asCommand})
-	if err != nil {
-		hint := ""
-		if errors.Is(err, policy.ErrRememberUnbounded) {
-			hint = "the action must name what to constrain the rule by (refs, paths or hosts)"
-		}
-		return badInput(err.Error(), hint)
+	text, rules, err := lp.Remember(files[0], a, d, policy.RememberOptions{Scope: sc, TTL: *ttl, Now: t, Command: *asCommand})
+	if errors.Is(err, policy.ErrRememberUnbounded) {
+		return badInput(err.Error(), "the action must name what to constrain the rule by (refs, paths or hosts)")
 	}
-	f := lp.file
-	f.Policy.Rules = append(f.Policy.Rules, rules...)
-	text := policyfile.Format(f)
-	// Check the result as the next run will read it before writing.
-	nf, err := policyfile.Parse(files[0], text)
 	if err != nil {
-		return fmt.Errorf("internal error: the remembered policy does not parse: %v", err)
-	}
-	eng, err := policy.Compile(nf.Policy, policy.Options{Home: homeDir(), Managed: managedSet(lp)})
-	if err != nil {
-		return badInput(err.Error())
-	}
-	if nd, _ := eng.Evaluate(a, policy.Env{Now: t}); nd.Verdict != action.Allow {
-		return badInput(fmt.Sprintf("even with the remembered rules the action is %s (%s)", nd.Verdict, nd.Reason),
-			"a more specific rule or the managed tier still decides it; nothing was written")
+		return err
 	}
 	if err := writeFileAtomic(files[0], text); err != nil {
 		return badInput(err.Error())
@@ -87,11 +69,4 @@ func policyRemember(args []string) error {
 		fmt.Fprintf(Stdout, "remembered: %s\n", policyfile.Sentence(r))
 	}
 	return nil
-}
-
-func managedSet(lp *loadedPolicy) *policy.Set {
-	if lp.managed == nil {
-		return nil
-	}
-	return lp.managed.Policy
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
@@ -238,7 +239,7 @@ func runRun(ctx context.Context, args []string) error {
 	var policyApproval policyfile.ApprovalPolicy
 	// The embedded default without --policy: no sandbox section, and no
 	// network rules (every destination denied).
-	var lp *loadedPolicy
+	var lp *config.Policy
 	var policyFile sandbox.HostFile
 	var err error
 	if *policyPath != "" {
@@ -256,10 +257,10 @@ func runRun(ctx context.Context, args []string) error {
 		return err
 	}
 	if *policyPath != "" {
-		if err := applySandboxPolicy(&spec, lp.file.Sandbox, !timeoutSet); err != nil {
+		if err := applySandboxPolicy(&spec, lp.File.Sandbox, !timeoutSet); err != nil {
 			return err
 		}
-		policyApproval = lp.file.Sandbox.Approval
+		policyApproval = lp.File.Sandbox.Approval
 		// The policy must not be the governed command's to rewrite:
 		// kept read-only wherever it is (inside the project, it would
 		// be writable otherwise), and the file kept is the one read.

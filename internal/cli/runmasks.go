@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/hook"
 	"warden.dev/warden/internal/sandbox"
 )
 
@@ -39,9 +41,9 @@ func configDirs() []string {
 // directories, and the hook state kept with the caches. A run cache inside
 // one of them stays visible: the directories around it are masked entry by
 // entry instead.
-func wardenMasks(spec sandbox.Spec, lp *loadedPolicy) ([]string, error) {
+func wardenMasks(spec sandbox.Spec, lp *config.Policy) ([]string, error) {
 	var out []string
-	for _, c := range lp.file.Network.Credentials {
+	for _, c := range lp.File.Network.Credentials {
 		if p, ok := strings.CutPrefix(c.From, "file:"); ok && p != "" {
 			// As credential.Load read it: relative to warden's own
 			// working directory.
@@ -51,8 +53,8 @@ func wardenMasks(spec sandbox.Spec, lp *loadedPolicy) ([]string, error) {
 		}
 	}
 	dirs := append([]string{caDir(), stateDir()}, configDirs()...)
-	if cache, err := os.UserCacheDir(); err == nil {
-		dirs = append(dirs, filepath.Join(cache, "warden", "hook"))
+	if d := hook.StateRoot(); d != "" {
+		dirs = append(dirs, d)
 	}
 	for _, d := range dirs {
 		if d == "" {
@@ -98,7 +100,7 @@ func within(p, dir string) bool {
 // maskWarden adds Warden's own secrets to spec's masks, and, with the home
 // hidden, binds back the trust bundle of the CA that the command is told
 // to trust.
-func maskWarden(spec *sandbox.Spec, lp *loadedPolicy, caBundle string) error {
+func maskWarden(spec *sandbox.Spec, lp *config.Policy, caBundle string) error {
 	masks, err := wardenMasks(*spec, lp)
 	if err != nil {
 		return err

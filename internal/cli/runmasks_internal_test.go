@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
@@ -57,7 +58,7 @@ func TestWardenMasks(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(state, "token"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	lp := &loadedPolicy{file: &policyfile.File{Network: policyfile.Network{Credentials: []policyfile.Credential{
+	lp := &config.Policy{File: &policyfile.File{Network: policyfile.Network{Credentials: []policyfile.Credential{
 		{Name: "A", From: "file:" + filepath.Join(home, "tok")},
 		{Name: "B", From: "env:B"},
 	}}}}

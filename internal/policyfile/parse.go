@@ -33,16 +33,27 @@ var topKeys = []string{
 // [MaxSize]+1 bytes, so a huge or endless file is refused without being
 // read whole. Errors in the file are [*ParseError]s named by path.
 func Load(path string) (*File, error) {
+	f, _, err := Read(path)
+	return f, err
+}
+
+// Read is [Load] that also returns the bytes read, which name the
+// policy's revision.
+func Read(path string) (*File, []byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("loading policy: %w", err)
+		return nil, nil, fmt.Errorf("loading policy: %w", err)
 	}
 	defer f.Close()
 	src, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("loading policy: %w", err)
+		return nil, nil, fmt.Errorf("loading policy: %w", err)
 	}
-	return Parse(path, src)
+	pf, err := Parse(path, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pf, src, nil
 }
 
 // Parse parses a policy file. name is used in errors and positions. On

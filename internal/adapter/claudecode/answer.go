@@ -11,33 +11,11 @@ import (
 	"warden.dev/warden/internal/adapter"
 )
 
-// Answer is what the hook tells Claude Code for one call.
-type Answer struct {
-	Event Event
-	// Verdict is Warden's, after the approver mapping: a prompt nobody can
-	// answer is already a deny here.
-	Verdict action.Verdict
-	// Reason is the text Claude Code shows: to the model for a deny, to
-	// the person for an ask.
-	Reason string
-	// UpdatedInput replaces the tool input (--wrap): set only on allow
-	// and ask, so that whatever runs, runs wrapped.
-	UpdatedInput json.RawMessage
-	// Context is PostToolUse's additionalContext: a note for the model.
-	Context string
-}
-
-// Verdict maps the engine's verdict to what the hook can answer: a prompt
-// becomes a deny when nobody can answer it.
-func Verdict(v action.Verdict, personCanAnswer bool) action.Verdict {
-	return adapter.Verdict(v, personCanAnswer)
-}
-
-// JSON renders the answer in Claude Code's shape. It is always one JSON
+// Answer renders the answer in Claude Code's shape. It is always one JSON
 // object; an answer with nothing to say is {} (no opinion).
-func (a Answer) JSON() []byte {
+func (Agent) Answer(c *adapter.Call, a adapter.Answer) []byte {
 	var v any = struct{}{}
-	switch a.Event {
+	switch ev := Event(c.Event); ev {
 	case PreToolUse:
 		type spec struct {
 			HookEventName            Event           `json:"hookEventName"`
@@ -47,7 +25,7 @@ func (a Answer) JSON() []byte {
 		}
 		s := spec{HookEventName: PreToolUse, PermissionDecision: decisionNames[a.Verdict], PermissionDecisionReason: a.Reason}
 		if a.Verdict != action.Deny {
-			s.UpdatedInput = a.UpdatedInput
+			s.UpdatedInput = a.Input
 		}
 		v = struct {
 			HookSpecificOutput spec `json:"hookSpecificOutput"`
@@ -75,7 +53,7 @@ func (a Answer) JSON() []byte {
 			}
 			v = struct {
 				HookSpecificOutput spec `json:"hookSpecificOutput"`
-			}{spec{a.Event, a.Context}}
+			}{spec{ev, a.Context}}
 		}
 	}
 	var b bytes.Buffer
@@ -89,8 +67,13 @@ func (a Answer) JSON() []byte {
 
 var decisionNames = map[action.Verdict]string{action.Allow: "allow", action.Prompt: "ask", action.Deny: "deny"}
 
-// UpdatedInput is the payload's tool input with its command replaced:
-// every other field (description, timeout, run_in_background) is kept.
-func UpdatedInput(p *Payload, command string) (json.RawMessage, error) {
-	return adapter.ReplaceString(p.ToolInput, "command", command)
+// Rewrite is the payload's tool input with its command replaced: every
+// other field (description, timeout, run_in_background) is kept.
+func (Agent) Rewrite(c *adapter.Call, command string) (json.RawMessage, error) {
+	return adapter.ReplaceString(c.Payload.(*Payload).ToolInput, "command", command)
+}
+
+// Unanswered is why a prompt became a deny in a Claude Code session.
+func (Agent) Unanswered(*adapter.Call, bool) string {
+	return "Nobody can answer Warden's question in this session (it runs headless or in dontAsk mode), so it is denied: an unanswered question is never a yes."
 }

@@ -4,9 +4,9 @@
 // Package claudecode translates Claude Code's hook protocol to Warden's
 // engine and back: a hook payload (the JSON Claude Code writes on a hook's
 // stdin) becomes a [request.Request], and a [policy.Decision] becomes the
-// JSON Claude Code reads on the hook's stdout. It does no I/O: package cli
-// reads stdin, finds the project, calls the engine, keeps the notes' rate
-// limit and writes the answer (`warden hook claude-code`).
+// JSON Claude Code reads on the hook's stdout. [Agent] is the adapter
+// package hook runs its pipeline around (`warden hook claude-code`); it
+// does no I/O.
 //
 // # Events
 //
@@ -33,7 +33,7 @@
 // Read, Write, Edit, MultiEdit and NotebookEdit through path resolution
 // (read_file, write_file, edit_file, multi_edit, notebook_edit with the
 // file's path); Glob and Grep are reads of their directory (Grep reads it
-// recursively: the caller adds the sensitive files below it); LS is a
+// recursively: the pipeline adds the sensitive files below it); LS is a
 // list_dir; WebFetch and WebSearch are web_fetch (the URL's host) and
 // web_search; an MCP tool mcp__server__tool is the undeclared tool
 // mcp:server/tool, which is at least a prompt. Any other tool is the
@@ -44,7 +44,7 @@
 // Claude Code runs a tool when its hook exits with any status but 0 or 2,
 // so the caller must exit 0 with an answer or 2 with a reason, never
 // anything else. [Parse] rejects what it cannot read in full (not one JSON
-// object, an unknown event, a tool input of the wrong shape): the caller
+// object, an unknown event, a tool input of the wrong shape): the hook
 // exits 2 on its error, which blocks a PreToolUse call.
 //
 // # Asking
@@ -52,7 +52,7 @@
 // Warden's prompt becomes ask when a person can answer, and deny when the
 // session is headless or in dontAsk mode ([Payload.PersonCanAnswer]).
 // The payload does not say whether Claude Code runs headless (-p); the
-// caller knows it from a flag or its environment.
+// hook knows it from a flag or its environment.
 package claudecode
 
 import (
@@ -146,4 +146,36 @@ func Parse(data []byte) (*Payload, error) {
 // question is never a yes.
 func (p *Payload) PersonCanAnswer(headless bool) bool {
 	return !headless && p.PermissionMode != "dontAsk"
+}
+
+// Agent is Claude Code's adapter.
+type Agent struct{}
+
+func init() { adapter.Register(Agent{}) }
+
+// Name is the agent's id: a policy's agent:claude-code scope applies to
+// Claude Code's calls.
+func (Agent) Name() string { return "claude-code" }
+
+// Title names Claude Code in messages.
+func (Agent) Title() string { return "Claude Code" }
+
+// phases maps each event to what it is.
+var phases = map[Event]adapter.Phase{
+	PreToolUse:         adapter.Before,
+	PermissionRequest:  adapter.Permission,
+	PostToolUse:        adapter.After,
+	PostToolUseFailure: adapter.After,
+}
+
+// Parse reads one payload ([Parse]).
+func (Agent) Parse(data []byte) (*adapter.Call, error) {
+	p, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return &adapter.Call{
+		Event: string(p.Event), Phase: phases[p.Event], Tool: p.ToolName,
+		Session: p.SessionID, Cwd: p.Cwd, ID: p.ToolUseID, Payload: p,
+	}, nil
 }

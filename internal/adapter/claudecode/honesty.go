@@ -15,7 +15,9 @@ const Matcher = "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS|WebFet
 // Bash; Write, NotebookEdit and WebFetch payloads were recorded from the
 // same client; the rest is translated from Claude Code's documented
 // shapes, and the notes say so.
-var Honesty = adapter.Honesty{
+func (Agent) Honesty() adapter.Honesty { return honesty }
+
+var honesty = adapter.Honesty{
 	Adapter: "warden hook claude-code",
 	FiltersTools: adapter.Capability{Level: adapter.No,
 		Note: "a hook cannot change Claude Code's tool list: the model sees every tool, and a call Warden denies is refused when it is made"},
@@ -27,4 +29,20 @@ var Honesty = adapter.Honesty{
 		Note: "with --wrap, Bash commands run under warden run (containment floor, egress proxy); without it nothing is contained; Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep, LS, WebFetch and WebSearch run in Claude Code's own process, decided but uncontained, and MCP servers run outside Warden unless started behind `warden mcp --sandbox`"},
 }
 
-func init() { adapter.Register(Honesty) }
+// Hooks is what `warden hook install claude-code` writes: the events the
+// hook answers, with the matcher of each (post-call notes concern wrapped
+// Bash commands only), in ~/.claude/settings.json or the project's
+// .claude/settings.json.
+func (Agent) Hooks() adapter.Hooks {
+	return adapter.Hooks{
+		UserFile:    ".claude/settings.json",
+		ProjectFile: ".claude/settings.json",
+		Events: []adapter.HookEvent{
+			{Event: "PreToolUse", Matcher: Matcher, Timeout: 30, Unit: "s", Phase: adapter.Before},
+			{Event: "PermissionRequest", Matcher: Matcher, Timeout: 30, Unit: "s", Phase: adapter.Permission},
+			{Event: "PostToolUse", Matcher: "Bash", Timeout: 30, Unit: "s", Phase: adapter.After},
+			{Event: "PostToolUseFailure", Matcher: "Bash", Timeout: 30, Unit: "s", Phase: adapter.After},
+		},
+		Handler: adapter.CommandHandler,
+	}
+}

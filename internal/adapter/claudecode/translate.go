@@ -5,7 +5,6 @@ package claudecode
 
 import (
 	"errors"
-	"fmt"
 	"path"
 	"strings"
 
@@ -13,79 +12,32 @@ import (
 	"warden.dev/warden/internal/request"
 )
 
-// Agent is the principal's agent id of every call: a policy's
-// agent:claude-code scope applies to Claude Code's calls.
-const Agent = "claude-code"
-
-// Call is one tool call in Warden's terms.
-type Call struct {
-	// Tool is Claude Code's name of the tool (Bash, Read, mcp__x__y…).
-	Tool string `json:"tool"`
-	// Request is the action the engine decides.
-	Request request.Request `json:"request"`
-	// Subject is what the call is about: the command, the path, the URL
-	// or the tool. It comes from the model: wherever it is shown, it is
-	// quoted as data.
-	Subject string `json:"subject"`
-	// Recursive lists directories the call reads with everything below
-	// them (Grep). The caller adds the sensitive files found there to
-	// Request.Paths, so the floor judges what the call really reads.
-	Recursive []string `json:"recursive,omitempty"`
-	// Bash is true for a Bash call, the one kind --wrap rewrites.
-	Bash bool `json:"bash,omitempty"`
-	// Wrapped is true when the Bash command was already rewritten by
-	// [Wrapper.Wrap] (PermissionRequest and PostToolUse see the rewritten
-	// input): Request holds the inner command, contained, and Audit the
-	// execution record's path.
-	Wrapped bool   `json:"wrapped,omitempty"`
-	Audit   string `json:"audit,omitempty"`
-}
-
-// Options say how payloads become calls.
-type Options struct {
-	// Project is the worktree root the caller found from the payload's
-	// cwd (the git top level, else cwd); empty means cwd.
-	Project string
-	// Wrap, when set (--wrap), runs allowed Bash commands under `warden
-	// run`: Bash calls are then decided as contained.
-	Wrap *Wrapper
-}
-
-// Translate turns a payload into a call. It fails when the tool input
-// lacks what the tool needs (a Bash command, a file path, a URL) or has it
-// with the wrong type.
-func Translate(p *Payload, opt Options) (*Call, error) {
-	project := opt.Project
-	if project == "" {
-		project = p.Cwd
-	}
-	c := &Call{Tool: p.ToolName}
-	c.Request = request.Request{
-		Cwd:       p.Cwd,
-		Project:   project,
-		Principal: request.Principal{Agent: Agent, Session: p.SessionID},
-	}
-	r := &c.Request
+// Translate turns the parsed call into Warden's terms. It fails when the
+// tool input lacks what the tool needs (a Bash command, a file path, a
+// URL) or has it with the wrong type.
+func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
+	p := c.Payload.(*Payload)
+	c.Dir = p.Cwd
+	c.Asks = p.PermissionMode != "dontAsk"
+	req := c.Base(ag.Name(), opt)
+	r := &req
+	kind := "tool"
+	var subject string
 	switch name := p.ToolName; name {
 	case "Bash":
 		var in struct {
 			Command *string `json:"command"`
 		}
 		if err := input(p, &in); err != nil {
-			return nil, err
+			return err
 		}
 		if in.Command == nil || strings.TrimSpace(*in.Command) == "" {
-			return nil, errors.New(`Bash tool_input has no "command"`)
+			return errors.New(`Bash tool_input has no "command"`)
 		}
-		cmd := *in.Command
-		c.Bash = true
-		if opt.Wrap != nil {
-			r.Contained = true
-			if inner, audit, ok := opt.Wrap.Unwrap(cmd); ok {
-				cmd, c.Wrapped, c.Audit = inner, true, audit
-			}
-		}
-		r.Tool, r.Command, c.Subject = "bash", cmd, cmd
+		c.Shell, kind = true, "command"
+		r.Tool, r.Command = "bash", *in.Command
+		c.Unwrap(r, opt)
+		subject = r.Command
 	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit":
 		field := "file_path"
 		if name == "NotebookEdit" {
@@ -93,19 +45,19 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 		}
 		fp, err := pathField(p, field, true)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.Tool = fileTools[name]
-		r.Path, c.Subject = &fp, fp
+		r.Path, subject, kind = &fp, fp, "path"
 	case "Glob", "Grep", "LS":
 		dir, err := pathField(p, "path", name == "LS")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if dir == "" {
 			dir = p.Cwd
 		}
-		r.Tool, c.Subject = fileTools[name], dir
+		r.Tool, subject, kind = fileTools[name], dir, "path"
 		r.Paths = []string{dir}
 		if name == "Grep" {
 			c.Recursive = []string{dir}
@@ -113,9 +65,9 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 		if name == "Glob" {
 			pat, err := stringField(p, "pattern", true)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			c.Subject = pat
+			subject, kind = pat, "pattern"
 			// The pattern's literal leading directories are read too:
 			// /root/.ssh/* lists ~/.ssh wherever path points.
 			if d := adapter.LiteralDir(pat); d != "" {
@@ -130,22 +82,21 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 	case "WebFetch":
 		u, err := stringField(p, "url", true)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r.Tool, r.URL, c.Subject = "web_fetch", u, u
+		r.Tool, r.URL, subject, kind = "web_fetch", u, u, "url"
 	case "WebSearch":
 		q, err := stringField(p, "query", false)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r.Tool, c.Subject = "web_search", q
+		r.Tool, subject = "web_search", q
 	default:
-		r.Tool, c.Subject = toolName(name), name
+		r.Tool, subject = toolName(name), name
 	}
-	if err := r.Validate(); err != nil {
-		return nil, fmt.Errorf("%s tool_input: %v", p.ToolName, err)
-	}
-	return c, nil
+	c.Requests = []request.Request{req}
+	c.Subject = adapter.Subject{Tool: c.Tool, Kind: kind, Value: subject}
+	return c.Validate()
 }
 
 // fileTools maps Claude Code's file tools to Warden's.

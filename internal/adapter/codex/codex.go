@@ -4,9 +4,9 @@
 // Package codex translates OpenAI Codex's hook protocol to Warden's engine
 // and back: a hook payload (the JSON Codex writes on a command hook's
 // stdin) becomes one or more [request.Request]s, and a [policy.Decision]
-// becomes the JSON Codex reads on the hook's stdout. It does no I/O:
-// package cli reads stdin, finds the project, calls the engine, keeps the
-// notes' rate limit and writes the answer (`warden hook codex`).
+// becomes the JSON Codex reads on the hook's stdout. [Agent] is the
+// adapter package hook runs its pipeline around (`warden hook codex`); it
+// does no I/O.
 //
 // The wire format follows openai/codex codex-rs/hooks (src/schema.rs,
 // src/events/pre_tool_use.rs, src/engine/output_parser.rs) and
@@ -57,7 +57,8 @@
 //
 // Codex blocks a PreToolUse call when its hook exits 2 with a reason on
 // stderr, and runs it when the hook fails any other way. [Parse] and
-// [Translate] reject what they cannot read in full: the caller exits 2.
+// [Agent.Translate] reject what they cannot read in full: the hook exits
+// 2.
 package codex
 
 import (
@@ -149,4 +150,35 @@ func Parse(data []byte) (*Payload, error) {
 // flag or its environment) and not when Codex's approval policy is never.
 func (p *Payload) PersonCanAnswer(headless bool) bool {
 	return !headless && p.PermissionMode != "bypassPermissions"
+}
+
+// Agent is Codex's adapter.
+type Agent struct{}
+
+func init() { adapter.Register(Agent{}) }
+
+// Name is the agent's id: a policy's agent:codex scope applies to Codex's
+// calls.
+func (Agent) Name() string { return "codex" }
+
+// Title names Codex in messages.
+func (Agent) Title() string { return "Codex" }
+
+// phases maps each event to what it is.
+var phases = map[Event]adapter.Phase{
+	PreToolUse:        adapter.Before,
+	PermissionRequest: adapter.Permission,
+	PostToolUse:       adapter.After,
+}
+
+// Parse reads one payload ([Parse]).
+func (Agent) Parse(data []byte) (*adapter.Call, error) {
+	p, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return &adapter.Call{
+		Event: string(p.Event), Phase: phases[p.Event], Tool: p.ToolName,
+		Session: p.SessionID, Cwd: p.Cwd, ID: p.ToolUseID, Payload: p,
+	}, nil
 }

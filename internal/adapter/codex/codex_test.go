@@ -60,7 +60,7 @@ func TestTranslateRejects(t *testing.T) {
 	} {
 		t.Run(tt.tool+tt.input, func(t *testing.T) {
 			p := &codex.Payload{Event: codex.PreToolUse, ToolName: tt.tool, Cwd: "/p", ToolInput: json.RawMessage(tt.input)}
-			c, err := codex.Translate(p, codex.Options{})
+			c, err := translate(p, adapter.Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) || c != nil {
 				t.Errorf("Translate(%s %s) = %v, %v; want an error with %q", tt.tool, tt.input, c, err, tt.want)
 			}
@@ -78,7 +78,7 @@ func TestToolNames(t *testing.T) {
 		{"shell", "codex:shell"}, // the payload says Bash; a raw name is not trusted
 	} {
 		p := &codex.Payload{Event: codex.PreToolUse, ToolName: tt.name, Cwd: "/p", ToolInput: json.RawMessage(`{"command":"ls"}`)}
-		c, err := codex.Translate(p, codex.Options{})
+		c, err := translate(p, adapter.Options{})
 		if err != nil {
 			t.Fatalf("Translate(%s): %v", tt.name, err)
 		}
@@ -113,7 +113,7 @@ func TestParsePatch(t *testing.T) {
 func TestPatchRequests(t *testing.T) {
 	in, _ := json.Marshal(map[string]string{"command": "*** Begin Patch\n*** Update File: a\n*** Move to: b\n*** Add File: c\n+x\n*** Delete File: d\n*** End Patch"})
 	p := &codex.Payload{Event: codex.PreToolUse, ToolName: "apply_patch", Cwd: "/p", ToolInput: in}
-	c, err := codex.Translate(p, codex.Options{})
+	c, err := translate(p, adapter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestPatchRequests(t *testing.T) {
 	// that directory.
 	in, _ = json.Marshal(map[string]string{"command": "cd sub && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x\n+y\n*** End Patch\nEOF"})
 	p = &codex.Payload{Event: codex.PreToolUse, ToolName: "Bash", Cwd: "/p", ToolInput: in}
-	if c, err = codex.Translate(p, codex.Options{}); err != nil {
+	if c, err = translate(p, adapter.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Requests) != 2 || c.Requests[1].Tool != "write_file" || c.Requests[1].Cwd != "/p/sub" {
@@ -141,22 +141,32 @@ func TestPatchRequests(t *testing.T) {
 	}
 }
 
+// TestVerdict: Codex's PreToolUse has no ask, so a prompt is a deny
+// there; at PermissionRequest it is the person's, unless nobody can
+// answer (headless, or Codex's approvals off).
 func TestVerdict(t *testing.T) {
 	for _, tt := range []struct {
-		e      codex.Event
-		v      action.Verdict
-		person bool
-		want   action.Verdict
+		e        codex.Event
+		mode     string
+		v        action.Verdict
+		headless bool
+		want     action.Verdict
 	}{
-		{codex.PreToolUse, action.Prompt, true, action.Deny}, // no ask at PreToolUse
-		{codex.PreToolUse, action.Allow, true, action.Allow},
-		{codex.PreToolUse, action.Deny, true, action.Deny},
-		{codex.PermissionRequest, action.Prompt, true, action.Prompt},
-		{codex.PermissionRequest, action.Prompt, false, action.Deny},
-		{codex.PermissionRequest, action.Allow, false, action.Allow},
+		{codex.PreToolUse, "default", action.Prompt, false, action.Deny}, // no ask at PreToolUse
+		{codex.PreToolUse, "default", action.Allow, false, action.Allow},
+		{codex.PreToolUse, "default", action.Deny, false, action.Deny},
+		{codex.PermissionRequest, "default", action.Prompt, false, action.Prompt},
+		{codex.PermissionRequest, "default", action.Prompt, true, action.Deny},
+		{codex.PermissionRequest, "bypassPermissions", action.Prompt, false, action.Deny},
+		{codex.PermissionRequest, "default", action.Allow, true, action.Allow},
 	} {
-		if got := codex.Verdict(tt.e, tt.v, tt.person); got != tt.want {
-			t.Errorf("Verdict(%s, %v, %v) = %v, want %v", tt.e, tt.v, tt.person, got, tt.want)
+		p := &codex.Payload{Event: tt.e, PermissionMode: tt.mode, ToolName: "Bash", Cwd: "/p", ToolInput: json.RawMessage(`{"command":"ls"}`)}
+		c, err := translate(p, adapter.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := adapter.Verdict(tt.v, !tt.headless && c.Asks); got != tt.want {
+			t.Errorf("%s, %s, %v, headless %v: verdict %v, want %v", tt.e, tt.mode, tt.v, tt.headless, got, tt.want)
 		}
 	}
 	if (&codex.Payload{PermissionMode: "bypassPermissions"}).PersonCanAnswer(false) {
@@ -164,24 +174,30 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
+// answer is an answer at an event.
+type answer struct {
+	e codex.Event
+	a adapter.Answer
+}
+
 // TestAnswerShapes: only the shapes Codex's output parser accepts.
 func TestAnswerShapes(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		a    codex.Answer
+		a    answer
 		want string
 	}{
-		{"deny", codex.Answer{Event: codex.PreToolUse, Verdict: action.Deny, Reason: "no <x> & y"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no <x> & y"}}`},
-		{"deny without reason", codex.Answer{Event: codex.PreToolUse, Verdict: action.Deny}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Warden denied this call."}}`},
-		{"allow is no opinion", codex.Answer{Event: codex.PreToolUse, Verdict: action.Allow, Reason: "ok"}, `{}`},
-		{"allow with a rewrite", codex.Answer{Event: codex.PreToolUse, Verdict: action.Allow, UpdatedInput: json.RawMessage(`{"command":"w"}`)}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"w"}}}`},
-		{"permission deny", codex.Answer{Event: codex.PermissionRequest, Verdict: action.Deny, Reason: "r"}, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"r"}}}`},
-		{"permission prompt is the person's", codex.Answer{Event: codex.PermissionRequest, Verdict: action.Prompt, Reason: "r"}, `{}`},
-		{"permission allow is never given", codex.Answer{Event: codex.PermissionRequest, Verdict: action.Allow}, `{}`},
-		{"post note", codex.Answer{Event: codex.PostToolUse, Context: "c"}, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"c"}}`},
-		{"post nothing", codex.Answer{Event: codex.PostToolUse}, `{}`},
+		{"deny", answer{codex.PreToolUse, adapter.Answer{Verdict: action.Deny, Reason: "no <x> & y"}}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no <x> & y"}}`},
+		{"deny without reason", answer{codex.PreToolUse, adapter.Answer{Verdict: action.Deny}}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Warden denied this call."}}`},
+		{"allow is no opinion", answer{codex.PreToolUse, adapter.Answer{Verdict: action.Allow, Reason: "ok"}}, `{}`},
+		{"allow with a rewrite", answer{codex.PreToolUse, adapter.Answer{Verdict: action.Allow, Input: json.RawMessage(`{"command":"w"}`)}}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"w"}}}`},
+		{"permission deny", answer{codex.PermissionRequest, adapter.Answer{Verdict: action.Deny, Reason: "r"}}, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"r"}}}`},
+		{"permission prompt is the person's", answer{codex.PermissionRequest, adapter.Answer{Verdict: action.Prompt, Reason: "r"}}, `{}`},
+		{"permission allow is never given", answer{codex.PermissionRequest, adapter.Answer{Verdict: action.Allow}}, `{}`},
+		{"post note", answer{codex.PostToolUse, adapter.Answer{Context: "c"}}, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"c"}}`},
+		{"post nothing", answer{codex.PostToolUse, adapter.Answer{}}, `{}`},
 	} {
-		if got := strings.TrimSpace(string(tt.a.JSON())); got != tt.want {
+		if got := strings.TrimSpace(string(codex.Agent{}.Answer(&adapter.Call{Event: string(tt.a.e)}, tt.a.a))); got != tt.want {
 			t.Errorf("%s: JSON = %s, want %s", tt.name, got, tt.want)
 		}
 	}
@@ -193,7 +209,7 @@ func TestWrapRecognised(t *testing.T) {
 	w := &adapter.Wrapper{Exe: "/w/warden", Project: "/p", AuditDir: "/s/runs"}
 	in, _ := json.Marshal(map[string]string{"command": w.Wrap("go test ./...", "/p", "call_1")})
 	p := &codex.Payload{Event: codex.PostToolUse, ToolName: "Bash", Cwd: "/p", ToolInput: in}
-	c, err := codex.Translate(p, codex.Options{Wrap: w})
+	c, err := translate(p, adapter.Options{Wrap: w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,4 +228,14 @@ func TestHonestyRegistered(t *testing.T) {
 		}
 	}
 	t.Error("no honesty row for warden hook codex")
+}
+
+// translate runs the agent's translation of a payload, as the hook does
+// after parsing it.
+func translate(p *codex.Payload, opt adapter.Options) (*adapter.Call, error) {
+	c := &adapter.Call{Event: string(p.Event), Tool: p.ToolName, Cwd: p.Cwd, Session: p.SessionID, Payload: p}
+	if err := (codex.Agent{}).Translate(c, opt); err != nil {
+		return nil, err
+	}
+	return c, nil
 }

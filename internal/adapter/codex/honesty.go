@@ -13,7 +13,9 @@ const Matcher = "^(Bash|apply_patch)$|^mcp__"
 // Honesty is this adapter's row of the honesty matrix. No test runs the
 // real Codex client yet: every row is translated from Codex's source
 // (codex-rs/hooks), so nothing says yes.
-var Honesty = adapter.Honesty{
+func (Agent) Honesty() adapter.Honesty { return honesty }
+
+var honesty = adapter.Honesty{
 	Adapter: "warden hook codex",
 	FiltersTools: adapter.Capability{Level: adapter.No,
 		Note: "a hook cannot change Codex's tool list: the model sees every tool, and a call Warden denies is refused when it is made"},
@@ -25,4 +27,24 @@ var Honesty = adapter.Honesty{
 		Note: "with --wrap, allowed Bash commands are rewritten to run under warden run (the rewrite is tested, a run inside Codex's own sandbox is not: warden run may be unable to build its sandbox there); without it Warden contains nothing, and apply_patch and MCP calls run in Codex's process, decided but uncontained"},
 }
 
-func init() { adapter.Register(Honesty) }
+// Hooks is what `warden hook install codex` writes: the events the hook
+// answers (post-call notes concern wrapped Bash commands only; Codex's
+// timeouts are seconds), in $CODEX_HOME/hooks.json (~/.codex by default)
+// or the project's .codex/hooks.json.
+func (Agent) Hooks() adapter.Hooks {
+	return adapter.Hooks{
+		UserFile:    ".codex/hooks.json",
+		UserDirEnv:  "CODEX_HOME",
+		ProjectFile: ".codex/hooks.json",
+		Events: []adapter.HookEvent{
+			{Event: "PreToolUse", Matcher: Matcher, Timeout: 30, Unit: "s", Phase: adapter.Before},
+			{Event: "PermissionRequest", Matcher: Matcher, Timeout: 30, Unit: "s", Phase: adapter.Permission},
+			{Event: "PostToolUse", Matcher: "^Bash$", Timeout: 30, Unit: "s", Phase: adapter.After},
+		},
+		Handler: adapter.CommandHandler,
+		Hints: []string{
+			"Codex runs a hook it does not manage only once you trusted it: open /hooks in Codex and trust Warden's entries (until then Codex does not call Warden)",
+			"a project's .codex/hooks.json is read only when Codex trusts the project",
+		},
+	}
+}

@@ -14,73 +14,27 @@ import (
 	"warden.dev/warden/internal/request"
 )
 
-// Agent is the principal's agent id of every call: a policy's agent:codex
-// scope applies to Codex's calls.
-const Agent = "codex"
-
-// Call is one tool call in Warden's terms.
-type Call struct {
-	// Tool is Codex's name of the tool (Bash, apply_patch, mcp__x__y…).
-	Tool string `json:"tool"`
-	// Requests are the actions the engine decides; the strictest
-	// decision is the call's. A patch that writes some files and deletes
-	// others is two.
-	Requests []request.Request `json:"requests"`
-	// Subject is what the call is about; it comes from the model and is
-	// quoted as data wherever it is shown.
-	Subject adapter.Subject `json:"subject"`
-	// Changes are the files an apply_patch call (or a shell command that
-	// runs apply_patch) touches.
-	Changes []Change `json:"changes,omitempty"`
-	// Bash is true for a Bash call, the one kind --wrap rewrites.
-	Bash bool `json:"bash,omitempty"`
-	// Wrapped is true when the command was already rewritten by
-	// [adapter.Wrapper.Wrap] (PermissionRequest and PostToolUse see the
-	// rewritten input): the requests hold the inner command, contained,
-	// and Audit the execution record's path.
-	Wrapped bool   `json:"wrapped,omitempty"`
-	Audit   string `json:"audit,omitempty"`
-}
-
-// Options say how payloads become calls.
-type Options struct {
-	// Project is the worktree root the caller found from the payload's
-	// cwd; empty means cwd.
-	Project string
-	// Wrap, when set (--wrap), runs allowed Bash commands under `warden
-	// run`: Bash calls are then decided as contained.
-	Wrap *adapter.Wrapper
-}
-
-// Translate turns a payload into a call. It fails when the tool input
-// lacks what the tool needs (a command, a patch Warden can read) or has
-// it with the wrong type.
-func Translate(p *Payload, opt Options) (*Call, error) {
-	project := opt.Project
-	if project == "" {
-		project = p.Cwd
-	}
-	base := request.Request{
-		Cwd:       p.Cwd,
-		Project:   project,
-		Principal: request.Principal{Agent: Agent, Session: p.SessionID},
-	}
-	c := &Call{Tool: p.ToolName}
+// Translate turns the parsed call into Warden's terms. It fails when the
+// tool input lacks what the tool needs (a command, a patch Warden can
+// read) or has it with the wrong type.
+func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
+	p := c.Payload.(*Payload)
+	c.Dir = p.Cwd
+	// Codex's PreToolUse has no ask; elsewhere Codex asks unless its
+	// approvals are off.
+	c.Asks = p.Event != PreToolUse && p.PermissionMode != "bypassPermissions"
+	base := c.Base(ag.Name(), opt)
 	switch name := p.ToolName; {
 	case name == "Bash":
 		cmd, err := command(p)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		c.Bash = true
+		c.Shell = true
 		r := base
-		if opt.Wrap != nil {
-			r.Contained = true
-			if inner, audit, ok := opt.Wrap.Unwrap(cmd); ok {
-				cmd, c.Wrapped, c.Audit = inner, true, audit
-			}
-		}
 		r.Tool, r.Command = "bash", cmd
+		c.Unwrap(&r, opt)
+		cmd = r.Command
 		c.Subject = adapter.Subject{Tool: name, Kind: "command", Value: cmd}
 		c.Requests = []request.Request{r}
 		// A shell command that runs apply_patch writes the files of its
@@ -88,7 +42,7 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 		if dir, patch, ok := patchInCommand(cmd); ok {
 			changes, err := ParsePatch(patch)
 			if err != nil {
-				return nil, fmt.Errorf("Bash tool_input: apply_patch: %v", err)
+				return fmt.Errorf("Bash tool_input: apply_patch: %v", err)
 			}
 			pb := base
 			if dir != "" {
@@ -97,19 +51,17 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 				}
 				pb.Cwd = dir
 			}
-			c.Changes = changes
 			c.Requests = append(c.Requests, patchRequests(pb, changes)...)
 		}
 	case name == "apply_patch":
 		patch, err := command(p)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		changes, err := ParsePatch(patch)
 		if err != nil {
-			return nil, fmt.Errorf("apply_patch tool_input: %v", err)
+			return fmt.Errorf("apply_patch tool_input: %v", err)
 		}
-		c.Changes = changes
 		c.Requests = patchRequests(base, changes)
 		var files []string
 		for _, ch := range changes {
@@ -125,12 +77,7 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 		c.Subject = adapter.Subject{Tool: name, Kind: "tool", Value: name}
 		c.Requests = []request.Request{r}
 	}
-	for i := range c.Requests {
-		if err := c.Requests[i].Validate(); err != nil {
-			return nil, fmt.Errorf("%s tool_input: %v", p.ToolName, err)
-		}
-	}
-	return c, nil
+	return c.Validate()
 }
 
 // patchRequests are the actions of a patch: one write_file of every file

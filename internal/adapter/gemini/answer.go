@@ -9,30 +9,11 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/adapter"
-	"warden.dev/warden/internal/policy"
 )
 
-// Answer is what the hook tells Gemini CLI for one BeforeTool call.
-type Answer struct {
-	// Verdict is Warden's after [Verdict].
-	Verdict action.Verdict
-	// Reason is sent to the model as the tool's error on a deny, and
-	// shown to the person (systemMessage) on an ask.
-	Reason string
-	// ToolInput is merged over the tool's arguments (--wrap): set only on
-	// allow and ask, so that whatever runs, runs wrapped.
-	ToolInput json.RawMessage
-}
-
-// Verdict maps the engine's verdict to what the hook can answer: a prompt
-// is an ask only when a person can answer and Gemini CLI confirms the
-// tool itself, and a deny otherwise.
-func Verdict(c *Call, v action.Verdict, headless bool) action.Verdict {
-	return adapter.Verdict(v, !headless && c.Confirms)
-}
-
-// JSON renders the answer in Gemini CLI's shape, always one JSON object.
-func (a Answer) JSON() []byte {
+// Answer renders the answer in Gemini CLI's shape, always one JSON
+// object.
+func (Agent) Answer(_ *adapter.Call, a adapter.Answer) []byte {
 	type spec struct {
 		HookEventName string          `json:"hookEventName"`
 		ToolInput     json.RawMessage `json:"tool_input"`
@@ -57,8 +38,8 @@ func (a Answer) JSON() []byte {
 			v.Reason = "Warden denied this call."
 		}
 	}
-	if a.Verdict != action.Deny && a.ToolInput != nil {
-		v.HookSpecificOutput = &spec{BeforeTool, a.ToolInput}
+	if a.Verdict != action.Deny && a.Input != nil {
+		v.HookSpecificOutput = &spec{BeforeTool, a.Input}
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -69,9 +50,9 @@ func (a Answer) JSON() []byte {
 	return b.Bytes()
 }
 
-// WrappedInput is the tool_input that --wrap merges over the arguments:
-// only the command, rewritten (Gemini CLI keeps every other argument).
-func WrappedInput(command string) (json.RawMessage, error) {
+// Rewrite is the tool_input that --wrap merges over the arguments: only
+// the command, rewritten (Gemini CLI keeps every other argument).
+func (Agent) Rewrite(_ *adapter.Call, command string) (json.RawMessage, error) {
 	return adapter.ReplaceString(json.RawMessage(`{}`), "command", command)
 }
 
@@ -81,12 +62,11 @@ const (
 	unansweredTool     = "Gemini CLI asks a person only before the tools it confirms itself, and it runs this one unasked, so Warden denies what it would ask: an unanswered question is never a yes."
 )
 
-// Note is the reason given for a deny (fed to the model) or an ask (shown
-// to the person); values from the call are quoted as data.
-func Note(c *Call, a *action.Action, d policy.Decision, verdict action.Verdict, headless bool) string {
-	why := unansweredHeadless
-	if !headless && !c.Confirms {
-		why = unansweredTool
+// Unanswered is why a prompt became a deny: nobody is there, or Gemini
+// CLI runs the tool unasked.
+func (Agent) Unanswered(c *adapter.Call, headless bool) string {
+	if !headless && !c.Asks {
+		return unansweredTool
 	}
-	return adapter.Note(c.Subject, a, d, verdict, why)
+	return unansweredHeadless
 }

@@ -5,9 +5,8 @@
 // and back: a BeforeTool payload (the JSON Gemini CLI writes on a command
 // hook's stdin) becomes one or more [request.Request]s, and a
 // [policy.Decision] becomes the JSON Gemini CLI reads on the hook's
-// stdout. It does no I/O: package cli reads stdin, finds the project,
-// calls the engine, keeps the notes' rate limit and writes the answer
-// (`warden hook gemini`).
+// stdout. [Agent] is the adapter package hook runs its pipeline around
+// (`warden hook gemini`); it does no I/O.
 //
 // The wire format follows google-gemini/gemini-cli docs/hooks/reference.md,
 // packages/core/src/hooks/types.ts, packages/core/src/scheduler/hook-utils.ts
@@ -54,7 +53,8 @@
 //
 // Gemini CLI blocks the tool when its hook exits 2 (stderr is the reason)
 // and runs it, with a warning, when the hook fails any other way. [Parse]
-// and [Translate] reject what they cannot read in full: the caller exits 2.
+// and [Agent.Translate] reject what they cannot read in full: the hook
+// exits 2.
 package gemini
 
 import (
@@ -130,4 +130,30 @@ func Parse(data []byte) (*Payload, error) {
 		return nil, errors.New(`payload: "tool_input" is not a JSON object`)
 	}
 	return &p, nil
+}
+
+// Agent is Gemini CLI's adapter.
+type Agent struct{}
+
+func init() { adapter.Register(Agent{}) }
+
+// Name is the agent's id: a policy's agent:gemini scope applies to Gemini
+// CLI's calls.
+func (Agent) Name() string { return "gemini" }
+
+// Title names Gemini CLI in messages.
+func (Agent) Title() string { return "Gemini CLI" }
+
+// Parse reads one payload ([Parse]). BeforeTool carries no call id to
+// name an execution record by, and Gemini CLI's AfterTool is not
+// answered: a wrapped run keeps no record.
+func (Agent) Parse(data []byte) (*adapter.Call, error) {
+	p, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return &adapter.Call{
+		Event: p.Event, Phase: adapter.Before, Tool: p.ToolName,
+		Session: p.SessionID, Cwd: p.Cwd, Payload: p,
+	}, nil
 }

@@ -64,7 +64,7 @@ func TestTranslateRejects(t *testing.T) {
 	} {
 		t.Run(tt.tool+tt.input, func(t *testing.T) {
 			p := &gemini.Payload{Event: gemini.BeforeTool, ToolName: tt.tool, Cwd: "/p", ToolInput: json.RawMessage(tt.input)}
-			c, err := gemini.Translate(p, gemini.Options{})
+			c, err := translate(p, adapter.Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) || c != nil {
 				t.Errorf("Translate(%s %s) = %v, %v; want an error with %q", tt.tool, tt.input, c, err, tt.want)
 			}
@@ -97,7 +97,7 @@ func TestTranslate(t *testing.T) {
 		{"write_todos", `{"todos":[]}`, nil, []req{{Tool: "gemini:write_todos", Cwd: "/p"}}, false},
 	} {
 		p := &gemini.Payload{Event: gemini.BeforeTool, ToolName: tt.tool, Cwd: "/p", ToolInput: json.RawMessage(tt.input), MCPContext: tt.mcp}
-		c, err := gemini.Translate(p, gemini.Options{})
+		c, err := translate(p, adapter.Options{})
 		if err != nil {
 			t.Fatalf("Translate(%s %s): %v", tt.tool, tt.input, err)
 		}
@@ -112,17 +112,19 @@ func TestTranslate(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("Translate(%s %s) requests (-want +got):\n%s", tt.tool, tt.input, diff)
 		}
-		if c.Confirms != tt.confirms {
-			t.Errorf("Translate(%s).Confirms = %v, want %v", tt.tool, c.Confirms, tt.confirms)
+		if c.Asks != tt.confirms {
+			t.Errorf("Translate(%s).Asks = %v, want %v", tt.tool, c.Asks, tt.confirms)
 		}
 	}
 }
 
+// TestVerdict: a prompt is an ask only for the tools Gemini CLI confirms
+// itself, and only when someone is there.
 func TestVerdict(t *testing.T) {
-	shell := &gemini.Call{Confirms: true}
-	read := &gemini.Call{}
+	shell := &adapter.Call{Asks: true}
+	read := &adapter.Call{}
 	for _, tt := range []struct {
-		c        *gemini.Call
+		c        *adapter.Call
 		v        action.Verdict
 		headless bool
 		want     action.Verdict
@@ -133,8 +135,8 @@ func TestVerdict(t *testing.T) {
 		{read, action.Allow, true, action.Allow},
 		{shell, action.Deny, false, action.Deny},
 	} {
-		if got := gemini.Verdict(tt.c, tt.v, tt.headless); got != tt.want {
-			t.Errorf("Verdict(confirms %v, %v, headless %v) = %v, want %v", tt.c.Confirms, tt.v, tt.headless, got, tt.want)
+		if got := adapter.Verdict(tt.v, !tt.headless && tt.c.Asks); got != tt.want {
+			t.Errorf("Verdict(asks %v, %v, headless %v) = %v, want %v", tt.c.Asks, tt.v, tt.headless, got, tt.want)
 		}
 	}
 }
@@ -142,16 +144,16 @@ func TestVerdict(t *testing.T) {
 func TestAnswerShapes(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		a    gemini.Answer
+		a    adapter.Answer
 		want string
 	}{
-		{"allow", gemini.Answer{Verdict: action.Allow}, `{"decision":"allow"}`},
-		{"allow wrapped", gemini.Answer{Verdict: action.Allow, ToolInput: json.RawMessage(`{"command":"w"}`)}, `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"w"}}}`},
-		{"ask", gemini.Answer{Verdict: action.Prompt, Reason: "why"}, `{"decision":"ask","reason":"why","systemMessage":"why"}`},
-		{"deny", gemini.Answer{Verdict: action.Deny, Reason: "no <x>", ToolInput: json.RawMessage(`{"command":"w"}`)}, `{"decision":"deny","reason":"no <x>"}`},
-		{"deny without reason", gemini.Answer{Verdict: action.Deny}, `{"decision":"deny","reason":"Warden denied this call."}`},
+		{"allow", adapter.Answer{Verdict: action.Allow}, `{"decision":"allow"}`},
+		{"allow wrapped", adapter.Answer{Verdict: action.Allow, Input: json.RawMessage(`{"command":"w"}`)}, `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"w"}}}`},
+		{"ask", adapter.Answer{Verdict: action.Prompt, Reason: "why"}, `{"decision":"ask","reason":"why","systemMessage":"why"}`},
+		{"deny", adapter.Answer{Verdict: action.Deny, Reason: "no <x>", Input: json.RawMessage(`{"command":"w"}`)}, `{"decision":"deny","reason":"no <x>"}`},
+		{"deny without reason", adapter.Answer{Verdict: action.Deny}, `{"decision":"deny","reason":"Warden denied this call."}`},
 	} {
-		if got := strings.TrimSpace(string(tt.a.JSON())); got != tt.want {
+		if got := strings.TrimSpace(string(gemini.Agent{}.Answer(nil, tt.a))); got != tt.want {
 			t.Errorf("%s: JSON = %s, want %s", tt.name, got, tt.want)
 		}
 	}
@@ -161,7 +163,7 @@ func TestWrapRecognised(t *testing.T) {
 	w := &adapter.Wrapper{Exe: "/w/warden", Project: "/p"}
 	in, _ := json.Marshal(map[string]string{"command": w.Wrap("make", "/p/sub", "")})
 	p := &gemini.Payload{Event: gemini.BeforeTool, ToolName: "run_shell_command", Cwd: "/p", ToolInput: in}
-	c, err := gemini.Translate(p, gemini.Options{Wrap: w})
+	c, err := translate(p, adapter.Options{Wrap: w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,4 +182,14 @@ func TestHonestyRegistered(t *testing.T) {
 		}
 	}
 	t.Error("no honesty row for warden hook gemini")
+}
+
+// translate runs the agent's translation of a payload, as the hook does
+// after parsing it.
+func translate(p *gemini.Payload, opt adapter.Options) (*adapter.Call, error) {
+	c := &adapter.Call{Event: p.Event, Tool: p.ToolName, Cwd: p.Cwd, Session: p.SessionID, Payload: p}
+	if err := (gemini.Agent{}).Translate(c, opt); err != nil {
+		return nil, err
+	}
+	return c, nil
 }

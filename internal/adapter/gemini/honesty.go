@@ -13,7 +13,9 @@ const Matcher = "^(run_shell_command|read_file|write_file|replace|glob|grep_sear
 // Honesty is this adapter's row of the honesty matrix. No test runs the
 // real Gemini CLI yet: every row is translated from its source and
 // documentation, so nothing says yes.
-var Honesty = adapter.Honesty{
+func (Agent) Honesty() adapter.Honesty { return honesty }
+
+var honesty = adapter.Honesty{
 	Adapter: "warden hook gemini",
 	FiltersTools: adapter.Capability{Level: adapter.No,
 		Note: "the BeforeTool hook cannot change Gemini CLI's tool list (BeforeToolSelection could; Warden does not use it): the model sees every tool, and a call Warden denies is refused when it is made"},
@@ -25,4 +27,31 @@ var Honesty = adapter.Honesty{
 		Note: "with --wrap, allowed run_shell_command calls are rewritten to run under warden run (the rewrite is tested, a run under the real Gemini CLI is not); without it Warden contains nothing, and the file, web and MCP tools run in Gemini CLI's process, decided but uncontained"},
 }
 
-func init() { adapter.Register(Honesty) }
+// Hooks is what `warden hook install gemini` writes: BeforeTool only
+// (Gemini CLI's timeouts are in milliseconds), in ~/.gemini/settings.json
+// or the project's .gemini/settings.json.
+func (Agent) Hooks() adapter.Hooks {
+	return adapter.Hooks{
+		UserFile:    ".gemini/settings.json",
+		ProjectFile: ".gemini/settings.json",
+		Events: []adapter.HookEvent{
+			{Event: BeforeTool, Matcher: Matcher, Timeout: 30000, Unit: "ms", Phase: adapter.Before},
+		},
+		Handler: handler,
+		Hints: []string{
+			"Gemini CLI runs a project's hooks only in a trusted folder, and warns about a project hook whose command changed",
+			"for gemini -p or --yolo sessions install with --headless: a prompt nobody answers must be a deny",
+		},
+	}
+}
+
+// handler is Gemini CLI's hook configuration:
+// {"type":"command","command":…,"name":…,"timeout":ms}.
+func handler(command string, ev adapter.HookEvent) any {
+	return struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Name    string `json:"name"`
+		Timeout int    `json:"timeout"`
+	}{"command", command, "warden", ev.Timeout}
+}

@@ -15,113 +15,61 @@ import (
 	"warden.dev/warden/internal/request"
 )
 
-// Agent is the principal's agent id of every call: a policy's agent:gemini
-// scope applies to Gemini CLI's calls.
-const Agent = "gemini"
-
-// Call is one tool call in Warden's terms.
-type Call struct {
-	// Tool is Gemini CLI's name of the tool (run_shell_command, read_file…).
-	Tool string `json:"tool"`
-	// Requests are the actions the engine decides; the strictest decision
-	// is the call's (a web_fetch of two URLs is two).
-	Requests []request.Request `json:"requests"`
-	// Subject is what the call is about; it comes from the model and is
-	// quoted as data wherever it is shown.
-	Subject adapter.Subject `json:"subject"`
-	// Recursive lists directories the call reads with everything below
-	// them. The caller adds the sensitive files found there to the first
-	// request's paths, so the floor judges what the call really reads.
-	Recursive []string `json:"recursive,omitempty"`
-	// Shell is true for run_shell_command, the one kind --wrap rewrites;
-	// Dir is the directory its command runs in.
-	Shell bool   `json:"shell,omitempty"`
-	Dir   string `json:"dir,omitempty"`
-	// Confirms is true for the tools Gemini CLI itself confirms, the only
-	// ones an ask reaches a person for.
-	Confirms bool `json:"confirms,omitempty"`
-	// Wrapped is true when the command was already rewritten by --wrap:
-	// the requests hold the inner command, contained.
-	Wrapped bool `json:"wrapped,omitempty"`
-}
-
-// Options say how payloads become calls.
-type Options struct {
-	// Project is the worktree root the caller found from the payload's
-	// cwd; empty means cwd.
-	Project string
-	// Wrap, when set (--wrap), runs allowed shell commands under `warden
-	// run`: they are then decided as contained.
-	Wrap *adapter.Wrapper
-}
-
-// Translate turns a payload into a call. It fails when the tool input
-// lacks what the tool needs (a command, a file path, a URL) or has it with
-// the wrong type.
-func Translate(p *Payload, opt Options) (*Call, error) {
-	project := opt.Project
-	if project == "" {
-		project = p.Cwd
-	}
-	base := request.Request{
-		Cwd:       p.Cwd,
-		Project:   project,
-		Principal: request.Principal{Agent: Agent, Session: p.SessionID},
-	}
+// Translate turns the parsed call into Warden's terms. It fails when the
+// tool input lacks what the tool needs (a command, a file path, a URL) or
+// has it with the wrong type. Asks is set for the tools Gemini CLI
+// confirms itself, the only ones an ask reaches a person for.
+func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
+	p := c.Payload.(*Payload)
+	base := c.Base(ag.Name(), opt)
 	name := p.ToolName
-	c := &Call{Tool: name}
+	c.Dir = p.Cwd
 	subject := func(kind, value string) { c.Subject = adapter.Subject{Tool: name, Kind: kind, Value: value} }
 	r := base
 	switch name {
 	case "run_shell_command":
 		cmd, err := adapter.StringField(name, p.ToolInput, "command", true)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if strings.TrimSpace(cmd) == "" {
-			return nil, fmt.Errorf(`%s tool_input has no "command"`, name)
+			return fmt.Errorf(`%s tool_input has no "command"`, name)
 		}
 		dir, err := optionalPath(p, "dir_path", "directory")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		c.Dir = p.Cwd
 		if dir != "" {
 			c.Dir = join(p.Cwd, dir)
 		}
-		c.Shell, c.Confirms = true, true
-		if opt.Wrap != nil {
-			r.Contained = true
-			if inner, _, ok := opt.Wrap.Unwrap(cmd); ok {
-				cmd, c.Wrapped = inner, true
-			}
-		}
+		c.Shell, c.Asks = true, true
 		r.Tool, r.Command, r.Cwd = "bash", cmd, c.Dir
-		subject("command", cmd)
+		c.Unwrap(&r, opt)
+		subject("command", r.Command)
 	case "read_file", "write_file", "replace":
 		fp, err := requiredPath(p, "file_path", "absolute_path")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.Tool = map[string]string{"read_file": "read_file", "write_file": "write_file", "replace": "edit_file"}[name]
 		r.Path = &fp
-		c.Confirms = name != "read_file"
+		c.Asks = name != "read_file"
 		subject("path", fp)
 	case "list_directory":
 		dir, err := requiredPath(p, "dir_path", "path")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.Tool, r.Paths = "list_dir", []string{dir}
 		subject("path", dir)
 	case "glob", "grep_search", "search_file_content", "grep":
 		pat, err := adapter.StringField(name, p.ToolInput, "pattern", true)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		dir, err := optionalPath(p, "dir_path", "path")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if dir == "" {
 			dir = p.Cwd
@@ -145,12 +93,12 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 	case "read_many_files":
 		pats, err := stringList(p, "include", "paths")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.Tool = "read_file"
 		for _, pat := range pats {
 			if strings.ContainsRune(pat, 0) {
-				return nil, fmt.Errorf("%s tool_input: a path holds a NUL byte", name)
+				return fmt.Errorf("%s tool_input: a path holds a NUL byte", name)
 			}
 			if !strings.ContainsAny(pat, "*?[{") {
 				r.Paths = append(r.Paths, join(p.Cwd, pat))
@@ -166,16 +114,16 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 	case "web_fetch":
 		prompt, err := adapter.StringField(name, p.ToolInput, "prompt", true)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		urls := urlPattern.FindAllString(prompt, maxURLs+1)
 		if len(urls) == 0 {
-			return nil, fmt.Errorf(`%s tool_input: "prompt" holds no http:// or https:// URL`, name)
+			return fmt.Errorf(`%s tool_input: "prompt" holds no http:// or https:// URL`, name)
 		}
 		if len(urls) > maxURLs {
-			return nil, fmt.Errorf(`%s tool_input: "prompt" holds more than %d URLs`, name, maxURLs)
+			return fmt.Errorf(`%s tool_input: "prompt" holds more than %d URLs`, name, maxURLs)
 		}
-		c.Confirms = true
+		c.Asks = true
 		for _, u := range urls {
 			u = strings.TrimRight(u, ".,;:!?)]}'\"")
 			fr := base
@@ -186,24 +134,19 @@ func Translate(p *Payload, opt Options) (*Call, error) {
 	case "google_web_search":
 		q, err := adapter.StringField(name, p.ToolInput, "query", false)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.Tool = "web_search"
 		subject("query", q)
 	default:
 		r.Tool = toolName(p)
-		c.Confirms = strings.HasPrefix(r.Tool, "mcp:")
+		c.Asks = strings.HasPrefix(r.Tool, "mcp:")
 		subject("tool", name)
 	}
 	if c.Requests == nil {
 		c.Requests = []request.Request{r}
 	}
-	for i := range c.Requests {
-		if err := c.Requests[i].Validate(); err != nil {
-			return nil, fmt.Errorf("%s tool_input: %v", name, err)
-		}
-	}
-	return c, nil
+	return c.Validate()
 }
 
 // maxURLs bounds the URLs of one web_fetch (Gemini CLI fetches up to 20).

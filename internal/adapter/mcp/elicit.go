@@ -24,6 +24,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"warden.dev/warden/internal/audit"
 )
 
 // heldCall is a call waiting for the user's answer.
@@ -165,5 +167,5 @@ func (g *Gate) Expire(tr *Tracker, id string) Out {
 	}
 	ev, _ := tr.take(h.key)
 	ev.Asked, ev.Status = true, "unanswered"
-	return Out{Reply: ToolError(h.id, fmt.Sprintf("Warden refused %s: it needs approval (%s), and nobody answered in time, so the call did not run.", h.tool, h.d.Reason)), Events: []Event{ev}}
+	return Out{Reply: ToolError(h.id, fmt.Sprintf("Warden refused %s: it needs approval (%s), and nobody answered in time, so the call did not run.", h.tool, h.d.Reason)), Events: []audit.MCPCall{ev}}
 }

@@ -32,6 +32,7 @@ import (
 	"unicode/utf8"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/request"
 )
 
@@ -66,23 +67,6 @@ type Gate struct {
 	AskPrefix string
 }
 
-// Event is one tools/call for the audit.
-type Event struct {
-	ID       json.RawMessage `json:"id"`
-	Tool     string          `json:"tool"`
-	Decision string          `json:"decision"`
-	Rule     string          `json:"rule,omitempty"`
-	Reason   string          `json:"reason,omitempty"`
-	// Asked is true when the user was asked (a prompt) and approved, or
-	// declined, the call.
-	Asked bool `json:"asked,omitempty"`
-	// Status is what became of the call: "refused" (answered by Warden,
-	// never forwarded), "declined" or "unanswered" (asked, and not
-	// approved), "ok", "tool error" (the server's result had isError),
-	// "error CODE" (a JSON-RPC error), "no response".
-	Status string `json:"status"`
-}
-
 // Out is what the gateway does with one line from the client.
 type Out struct {
 	// Forward is the line to send to the server; nil sends nothing.
@@ -90,7 +74,7 @@ type Out struct {
 	// Reply is the line to send back to the client; nil sends nothing.
 	Reply []byte
 	// Events are calls whose record is complete (refused ones).
-	Events []Event
+	Events []audit.MCPCall
 	// Asked is the id of an elicitation/create request in Reply: the
 	// caller calls [Gate.Expire] with it when nobody answers in time.
 	Asked string
@@ -102,18 +86,18 @@ type Out struct {
 type Tracker struct {
 	// mu guards the fields below.
 	mu      sync.Mutex
-	pending map[string]Event
+	pending map[string]audit.MCPCall
 	// canElicit is set by the client's initialize request.
 	canElicit bool
 	held      map[string]heldCall
 	asks      int
 }
 
-func (tr *Tracker) add(key string, ev Event) bool {
+func (tr *Tracker) add(key string, ev audit.MCPCall) bool {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	if tr.pending == nil {
-		tr.pending = map[string]Event{}
+		tr.pending = map[string]audit.MCPCall{}
 	}
 	if _, dup := tr.pending[key]; dup {
 		return false
@@ -122,7 +106,7 @@ func (tr *Tracker) add(key string, ev Event) bool {
 	return true
 }
 
-func (tr *Tracker) take(key string) (Event, bool) {
+func (tr *Tracker) take(key string) (audit.MCPCall, bool) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	ev, ok := tr.pending[key]
@@ -132,10 +116,10 @@ func (tr *Tracker) take(key string) (Event, bool) {
 
 // Drain returns the calls still waiting for a response, with status "no
 // response", and forgets them.
-func (tr *Tracker) Drain() []Event {
+func (tr *Tracker) Drain() []audit.MCPCall {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	var out []Event
+	var out []audit.MCPCall
 	for key, ev := range tr.pending {
 		ev.Status = "no response"
 		for _, h := range tr.held {
@@ -170,7 +154,7 @@ func (g *Gate) FromClient(line []byte, tr *Tracker) Out {
 			out.Forward = line
 		}
 		if st.ev != nil {
-			out.Events = []Event{*st.ev}
+			out.Events = []audit.MCPCall{*st.ev}
 		}
 		return out
 	}
@@ -230,7 +214,7 @@ type step struct {
 	forward bool   // forward the message as it came
 	send    []byte // or send this instead (an approved call held back)
 	reply   []byte // answer the client with this
-	ev      *Event
+	ev      *audit.MCPCall
 	asked   string // reply is the elicitation/create of this id
 }
 
@@ -274,7 +258,7 @@ func (g *Gate) one(raw []byte, tr *Tracker, inBatch bool) step {
 	}
 	tool := ToolName(g.Server, name)
 	d := g.decideCall(name, args)
-	e := Event{ID: m.id, Tool: tool, Decision: d.Verdict.String(), Rule: d.Rule, Reason: d.Reason}
+	e := audit.MCPCall{Server: g.Server, ID: m.id, Tool: tool, Decision: d.Verdict.String(), Rule: d.Rule, Reason: d.Reason}
 	key, _ := idKey(m.id)
 	if d.Verdict == action.Prompt && g.Elicit && !inBatch && tr.elicits() {
 		if !tr.add(key, e) {
@@ -318,7 +302,7 @@ func RefusalText(tool string, d Decision) string {
 // tools lists are filtered and tools/call responses matched to their
 // calls. A line that is not JSON, or needs no change, is returned as
 // given.
-func (g *Gate) FromServer(line []byte, tr *Tracker) ([]byte, []Event) {
+func (g *Gate) FromServer(line []byte, tr *Tracker) ([]byte, []audit.MCPCall) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 || !json.Valid(trimmed) {
 		return line, nil
@@ -334,7 +318,7 @@ func (g *Gate) FromServer(line []byte, tr *Tracker) ([]byte, []Event) {
 	if json.Unmarshal(trimmed, &elems) != nil {
 		return line, nil
 	}
-	var evs []Event
+	var evs []audit.MCPCall
 	changedAny := false
 	for i, e := range elems {
 		out, changed, ev := g.response(e, tr)
@@ -353,7 +337,7 @@ func (g *Gate) FromServer(line []byte, tr *Tracker) ([]byte, []Event) {
 	return batch(parts), evs
 }
 
-func (g *Gate) response(raw []byte, tr *Tracker) ([]byte, bool, []Event) {
+func (g *Gate) response(raw []byte, tr *Tracker) ([]byte, bool, []audit.MCPCall) {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(raw, &fields) != nil || fields == nil {
 		return raw, false, nil
@@ -361,7 +345,7 @@ func (g *Gate) response(raw []byte, tr *Tracker) ([]byte, bool, []Event) {
 	if _, ok := fields["method"]; ok {
 		return raw, false, nil // the server's own request or notification
 	}
-	var evs []Event
+	var evs []audit.MCPCall
 	if id, ok := fields["id"]; ok {
 		if key, ok := idKey(id); ok {
 			if ev, ok := tr.take(key); ok {

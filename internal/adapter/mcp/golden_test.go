@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"warden.dev/warden/internal/adapter/mcp"
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/request"
@@ -105,7 +106,7 @@ func TestGolden(t *testing.T) {
 			g.Elicit, g.AskPrefix = strings.HasPrefix(filepath.Base(file), "elicit-"), "test"
 			tr := &mcp.Tracker{}
 			var fwd, reply, client, events bytes.Buffer
-			record := func(evs []mcp.Event) {
+			record := func(evs []audit.MCPCall) {
 				for _, ev := range evs {
 					b, _ := json.Marshal(ev)
 					events.Write(append(b, '\n'))

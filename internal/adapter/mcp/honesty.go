@@ -23,4 +23,4 @@ var Honesty = adapter.Honesty{
 		Note: "with --sandbox the server's process runs under warden run (tested: a write the policy was fooled into allowing does not leave the project); without it the server runs uncontained with the gateway's rights, and an --upstream server is never contained"},
 }
 
-func init() { adapter.Register(Honesty) }
+func init() { adapter.RegisterRow(Honesty) }

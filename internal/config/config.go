@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package config loads the policy Warden decides with: a policy file (or
+// the embedded default), the managed tier beside it, and the engine
+// compiled from both. Every command that decides — explain, the hooks,
+// the MCP gateway, warden run, net check — loads its policy here, so that
+// "what if" and "what happens" cannot disagree.
+//
+// The rules:
+//
+//   - A policy is applied whole or not at all: any error (a file that
+//     does not parse, a rule that does not compile, a managed tier that
+//     does not load) leaves nothing loaded, and is an [*Error] whose hint
+//     says where to look.
+//   - The managed tier is fail-closed: named and unreadable is an error,
+//     never a run without it (DESIGN.md §8).
+//   - The embedded default (default.yaml) is what runs when no file is
+//     named: its revision is "default"; a file's is the SHA-256 of its
+//     bytes, as records name it.
+package config
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"fmt"
+
+	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/policy"
+	"warden.dev/warden/internal/policyfile"
+	"warden.dev/warden/internal/request"
+)
+
+//go:embed default.yaml
+var defaultPolicy []byte
+
+// DefaultName is how the embedded default names itself in positions.
+const DefaultName = "(default policy)"
+
+// EnvManaged names the managed-tier policy file; when set it replaces the
+// stored managed rules entirely (DESIGN.md §8).
+const EnvManaged = "WARDEN_MANAGED_POLICY"
+
+// Options say where the managed tier is and whose home "~" is.
+type Options struct {
+	// Managed is the managed tier's file ($WARDEN_MANAGED_POLICY); empty
+	// for none.
+	Managed string
+	// Home is the caller's home directory.
+	Home string
+}
+
+// Policy is a policy file, the managed tier, and the engine built from
+// both.
+type Policy struct {
+	File    *policyfile.File
+	Managed *policyfile.File
+	Engine  *policy.Engine
+	// Revision is "sha256:" and the hash of the policy file's bytes, or
+	// "default" for the embedded default.
+	Revision string
+	home     string
+}
+
+// Error is a policy that cannot be loaded, with a hint on what to do.
+type Error struct {
+	Msg  string
+	Hint string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Hints says what to do about it.
+func (e *Error) Hints() []string {
+	if e.Hint == "" {
+		return nil
+	}
+	return []string{e.Hint}
+}
+
+const (
+	hintFile    = "check the policy file against docs/policy-language.md; 'warden policy lint FILE' explains each problem"
+	hintManaged = "the managed tier is fail-closed: fix the file or unset " + EnvManaged
+)
+
+// Load reads the policy file at path (the embedded default when path is
+// empty) and the managed tier, and compiles them.
+func Load(path string, o Options) (*Policy, error) {
+	if path == "" {
+		return Parse("", defaultPolicy, o)
+	}
+	f, src, err := policyfile.Read(path)
+	if err != nil {
+		return nil, &Error{Msg: err.Error(), Hint: hintFile}
+	}
+	return compile(f, revision(src), o)
+}
+
+// Parse compiles the policy file src read from path (the embedded default
+// when path is empty) with the managed tier.
+func Parse(path string, src []byte, o Options) (*Policy, error) {
+	name, rev := path, revision(src)
+	if path == "" {
+		name, rev = DefaultName, "default"
+	}
+	f, err := policyfile.Parse(name, src)
+	if err != nil {
+		return nil, &Error{Msg: err.Error(), Hint: hintFile}
+	}
+	return compile(f, rev, o)
+}
+
+func revision(src []byte) string {
+	sum := sha256.Sum256(src)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func compile(f *policyfile.File, rev string, o Options) (*Policy, error) {
+	p := &Policy{File: f, Revision: rev, home: o.Home}
+	opt := policy.Options{Home: o.Home}
+	if o.Managed != "" {
+		m, err := policyfile.Load(o.Managed)
+		if err != nil {
+			return nil, &Error{Msg: fmt.Sprintf("managed policy (%s): %v", EnvManaged, err), Hint: hintManaged}
+		}
+		p.Managed, opt.Managed = m, m.Policy
+	}
+	var err error
+	if p.Engine, err = policy.Compile(f.Policy, opt); err != nil {
+		return nil, &Error{Msg: err.Error()}
+	}
+	return p, nil
+}
+
+// Sensitive is the sensitive set's extensions from both tiers.
+func (p *Policy) Sensitive() []string {
+	extra := append([]string(nil), p.File.Sensitive...)
+	if p.Managed != nil {
+		extra = append(extra, p.Managed.Sensitive...)
+	}
+	return extra
+}
+
+// ManagedSet is the managed tier's rules, nil without one.
+func (p *Policy) ManagedSet() *policy.Set {
+	if p.Managed == nil {
+		return nil
+	}
+	return p.Managed.Policy
+}
+
+// Action turns a request into the action the engine decides, resolved in
+// dir with both tiers' sensitive set.
+func (p *Policy) Action(r *request.Request, dir string) (*action.Action, *request.Shell, error) {
+	return r.Action(request.Options{Dir: dir, Home: p.home, Sensitive: p.Sensitive()})
+}
+
+// Decide resolves a request in dir and decides it.
+func (p *Policy) Decide(r *request.Request, dir string, env policy.Env) (*action.Action, policy.Decision, error) {
+	a, _, err := p.Action(r, dir)
+	if err != nil {
+		return nil, policy.Decision{}, err
+	}
+	d, _ := p.Engine.Evaluate(a, env)
+	return a, d, nil
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package hook answers agent CLIs' hooks: one pipeline, around every
+// agent's pure adapter (an [adapter.Agent]), from the payload an agent
+// writes on the hook's stdin to the answer it reads back. `warden hook
+// NAME` reads the payload, calls [Decide] within [Bounded], and writes
+// the answer; `warden hook install NAME` calls [Install].
+//
+// # The pipeline
+//
+//  1. Parse: the agent reads its payload into an [adapter.Call].
+//  2. Translate: the call in Warden's terms, in its project (the git work
+//     tree of its cwd, [gitindex.WorkTree]); with --wrap, shell commands
+//     are decided as contained, and one already wrapped is recognised.
+//  3. After the call ran (adapter.After), nothing is decided: a wrapped
+//     run's execution record becomes a note on what the sandbox refused.
+//  4. Decide: every request of the call with the engine of warden
+//     explain (the policy from --policy, else the embedded default, with
+//     the managed tier); the strictest decision is the call's. A
+//     recursive read is judged with the sensitive files below it.
+//  5. Answer: a prompt nobody can answer is a deny; the note tells the
+//     model what to do instead; an allowed shell command is rewritten to
+//     run under warden run (--wrap, before the call only).
+//  6. Note: notes are rate-limited per session ([limiter]).
+//  7. Record: the decision goes to the sink, before it is answered.
+//
+// # Failing closed
+//
+// The hook answers, or it fails with an error that `warden hook` turns
+// into exit status 2 — never anything else, whatever happens: a panic, a
+// timeout ([Bounded]), input it cannot read, a policy that does not load,
+// a decision the sink cannot record. Agent CLIs run the tool when a hook
+// fails any other way.
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/adapter"
+	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/gitindex"
+	"warden.dev/warden/internal/policy"
+)
+
+// MaxPayload bounds the payload read; each agent's Parse checks its own
+// bound (all are 16 MiB).
+const MaxPayload = 16 << 20
+
+// Options are what one hook call is decided with.
+type Options struct {
+	// Policy loads the policy a decision needs; it is called only for an
+	// event that decides. Its error refuses the call.
+	Policy func() (*config.Policy, error)
+	// PolicyPath is the policy file's absolute path, which --wrap hands
+	// to warden run; empty for the embedded default.
+	PolicyPath string
+	// Wrap runs allowed shell commands under warden run (--wrap).
+	Wrap bool
+	// Headless says nobody can answer a prompt: a prompt is a deny.
+	Headless bool
+	Now      time.Time
+	Home     string
+	// StateDir is where the agent's hook keeps its state: note limits
+	// and wrapped runs' execution records ([StateDir]); empty for none.
+	StateDir string
+	// Sink records each decision before it is answered; nil records
+	// nothing.
+	Sink audit.Sink
+}
+
+// Decide answers one hook payload of agent ag. An error refuses the call
+// (the caller exits 2 with it).
+func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
+	c, err := ag.Parse(payload)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s's hook payload: %v", ag.Title(), err)
+	}
+	opt := adapter.Options{Project: gitindex.WorkTree(c.Cwd)}
+	if o.Wrap {
+		if opt.Wrap, err = wrapper(ag, o, opt.Project); err != nil {
+			return nil, err
+		}
+	}
+	if err := ag.Translate(c, opt); err != nil {
+		return nil, fmt.Errorf("reading %s's hook payload: %v", ag.Title(), err)
+	}
+	notes := &limiter{dir: o.StateDir, session: c.Session, now: o.Now}
+	if c.Phase == adapter.After {
+		var ans adapter.Answer
+		if c.Wrapped && c.Audit != "" {
+			ans.Context = sandboxNote(notes, c, o.Now)
+		}
+		return ag.Answer(c, ans), nil
+	}
+
+	p, err := o.Policy()
+	if err != nil {
+		return nil, fmt.Errorf("%v (the call is refused)", err)
+	}
+	a, d, err := Judge(p, c, o.Now, o.Home)
+	if err != nil {
+		return nil, fmt.Errorf("%s call: %v", c.Tool, err)
+	}
+	if opt.Wrap != nil && wraps(c) && adapter.Verdict(d.Verdict, !o.Headless && c.Asks) != action.Deny {
+		// The run it is rewritten to keeps its record there.
+		prepareRuns(opt.Wrap)
+	}
+	ans, err := Respond(ag, c, a, d, o.Headless, opt.Wrap)
+	if err != nil {
+		return nil, err
+	}
+	if ans.Verdict == action.Deny {
+		ans.Reason = notes.reason(c.Subject, d, ans.Reason)
+	}
+	if err := record(o, ag, c, opt.Project, p, d, ans.Verdict); err != nil {
+		return nil, err
+	}
+	return ag.Answer(c, ans), nil
+}
+
+// Respond is the answer to a decided call, before the note limits: a
+// prompt nobody can answer is a deny, the note says why and what to do
+// instead, and with w (--wrap) an allowed shell command is rewritten to
+// run under warden run, before the call only.
+func Respond(ag adapter.Agent, c *adapter.Call, a *action.Action, d policy.Decision, headless bool, w *adapter.Wrapper) (adapter.Answer, error) {
+	v := adapter.Verdict(d.Verdict, !headless && c.Asks)
+	ans := adapter.Answer{Verdict: v, Reason: adapter.Note(c.Subject, a, d, v, ag.Unanswered(c, headless))}
+	if w != nil && wraps(c) && v != action.Deny {
+		in, err := ag.Rewrite(c, w.Wrap(c.Requests[0].Command, c.Dir, c.ID))
+		if err != nil {
+			return adapter.Answer{}, fmt.Errorf("--wrap: %v", err)
+		}
+		ans.Input = in
+	}
+	return ans, nil
+}
+
+// wraps reports whether --wrap rewrites c if it may run: a shell command
+// not already wrapped, before it runs.
+func wraps(c *adapter.Call) bool {
+	return c.Phase == adapter.Before && c.Shell && !c.Wrapped
+}
+
+// wrapper is --wrap's rewriting: this warden binary, the hook's policy,
+// the project, and execution records under the hook's state for an agent
+// whose hook reads them back after the call.
+func wrapper(ag adapter.Agent, o Options, project string) (*adapter.Wrapper, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("--wrap: cannot find the warden binary: %v", err)
+	}
+	w := &adapter.Wrapper{Exe: exe, Policy: o.PolicyPath, Project: project}
+	if o.StateDir != "" && ReadsRuns(ag) {
+		w.AuditDir = filepath.Join(o.StateDir, "runs")
+	}
+	return w, nil
+}
+
+// ReadsRuns reports whether ag's hook is called after the call, where it
+// reads a wrapped run's execution record.
+func ReadsRuns(ag adapter.Agent) bool {
+	for _, ev := range ag.Hooks().Events {
+		if ev.Phase == adapter.After {
+			return true
+		}
+	}
+	return false
+}
+
+// record writes the decision to the sink, if any; a decision that cannot
+// be recorded is refused.
+func record(o Options, ag adapter.Agent, c *adapter.Call, project string, p *config.Policy, d policy.Decision, v action.Verdict) error {
+	if o.Sink == nil {
+		return nil
+	}
+	rec := &audit.Decision{
+		Surface: "hook " + ag.Name(), Agent: ag.Name(), Session: c.Session, Project: project,
+		Tool: c.Tool, Subject: c.Subject.Value, Verdict: d.Verdict.String(), Answered: v.String(),
+		Rule: d.Rule, Scope: d.Scope, Reason: d.Reason, Policy: p.Revision,
+		Contained: len(c.Requests) > 0 && c.Requests[0].Contained,
+	}
+	for _, cl := range d.Classes {
+		rec.Classes = append(rec.Classes, cl.String())
+	}
+	if err := o.Sink.Write(audit.DecisionEvent(o.Now, rec)); err != nil {
+		return fmt.Errorf("recording the decision: %v (the call is refused)", err)
+	}
+	return nil
+}
+
+// Bounded runs decide with a deadline and turns a panic into an error.
+// On timeout it returns at once; decide's goroutine is left to the
+// process's exit. An answer that is not JSON is an error too.
+func Bounded(deadline time.Duration, decide func() ([]byte, error)) ([]byte, error) {
+	type result struct {
+		out []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("internal error: %v (the call is refused)", r)}
+			}
+		}()
+		out, err := decide()
+		if err == nil && !json.Valid(out) {
+			err = errors.New("internal error: the answer is not JSON (the call is refused)")
+		}
+		done <- result{out, err}
+	}()
+	t := time.NewTimer(deadline)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.out, r.err
+	case <-t.C:
+		return nil, fmt.Errorf("no decision within %v (the call is refused)", deadline)
+	}
+}
