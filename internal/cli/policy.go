@@ -8,13 +8,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/config"
-	"warden.dev/warden/internal/pathguard"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/policyfile"
+	"warden.dev/warden/internal/report"
 	"warden.dev/warden/internal/safefile"
 )
 
@@ -149,103 +148,15 @@ func policyEnumerate(args []string) error {
 	if err != nil {
 		return err
 	}
-	set := lp.File.Policy
-	m := set.Autonomy.Effective()
-	if lp.Managed != nil && lp.Managed.Policy.Autonomy != "" {
-		m = m.Least(lp.Managed.Policy.Autonomy)
-	}
+	var m action.Mode
 	if *mode != "" {
 		pm, ok := action.ParseMode(*mode)
 		if !ok {
 			return badInput(fmt.Sprintf("unknown mode %q (want proposeOnly, actWithApproval or actFreely)", *mode))
 		}
-		m = m.Least(pm)
+		m = pm
 	}
-	filter := *agent != "" || *space != ""
-	applies := func(sc policy.Scope) bool {
-		switch sc.Kind {
-		case policy.SpaceScope:
-			return !filter || sc.Name == *space
-		case policy.AgentScope:
-			return !filter || sc.Name == *agent
-		case policy.ModeScope:
-			return !filter || sc.Name == string(m)
-		}
-		return true
-	}
-	w := Stdout
-	fmt.Fprintf(w, "Policy %s (autonomy %s)\n", set.Source, m)
-	switch m {
-	case action.ProposeOnly:
-		fmt.Fprintln(w, "  proposeOnly: every gated action is denied; the agent may only read and propose.")
-	case action.ActFreely:
-		fmt.Fprintln(w, "  actFreely: prompts are allowed without asking, except those of the floor and of rules the request cannot be checked against; denies stay denies.")
-	default:
-		fmt.Fprintln(w, "  actWithApproval: prompts go to an approver; with none connected they are denied.")
-	}
-	scopes := []policy.ScopeKind{policy.SpaceScope, policy.AgentScope, policy.WorkspaceScope, policy.ModeScope, policy.Builtin}
-	var tiers []struct {
-		title string
-		set   *policy.Set
-	}
-	tiers = append(tiers, struct {
-		title string
-		set   *policy.Set
-	}{"", set})
-	if lp.Managed != nil {
-		tiers = append(tiers, struct {
-			title string
-			set   *policy.Set
-		}{"managed tier (can only tighten): ", lp.Managed.Policy})
-	}
-	for _, tier := range tiers {
-		for _, kind := range scopes {
-			var lines []string
-			names := map[string][]string{}
-			var order []string
-			for _, r := range tier.set.Rules {
-				if r.Scope.Kind != kind || !applies(r.Scope) {
-					continue
-				}
-				sc := r.Scope.String()
-				if _, ok := names[sc]; !ok {
-					order = append(order, sc)
-				}
-				names[sc] = append(names[sc], "  - "+policyfile.Sentence(r))
-			}
-			for _, sc := range order {
-				lines = append(lines, fmt.Sprintf("\n%sscope %s\n%s", tier.title, sc, strings.Join(names[sc], "\n")))
-			}
-			for _, l := range lines {
-				fmt.Fprintln(w, l)
-			}
-		}
-	}
-	fmt.Fprintf(w, "\nbuilt-in defaults (when no rule above decides; contained=%t)\n", *contained)
-	for _, c := range action.Classes() {
-		v, why := c.Default(*contained)
-		line := fmt.Sprintf("  - %s %s (%s)", v, c, c.Covers())
-		if why != "" {
-			line += ": not contained, so it asks"
-		}
-		fmt.Fprintln(w, line)
-	}
-	if *contained {
-		fmt.Fprintln(w, "  - allow a command that runs unanalysed code (make test, python -c …): the sandbox is under it")
-	} else {
-		fmt.Fprintln(w, "  - prompt a command that runs unanalysed code (make test, python -c …), unless a rule names the command: not contained, so it asks (builtin:runs-code)")
-	}
-	fmt.Fprintln(w, "  - allow reading inside the project; prompt reading outside it")
-	fmt.Fprintln(w, "\nfloor (no rule can loosen it)")
-	fmt.Fprintln(w, "  - deny reading or writing a sensitive path, by any tool:")
-	for _, e := range pathguard.SensitiveSet() {
-		fmt.Fprintf(w, "      %s\n", e.Pattern)
-	}
-	for _, e := range lp.Sensitive() {
-		fmt.Fprintf(w, "      %s (added by policy)\n", e)
-	}
-	fmt.Fprintln(w, "  - deny a path that cannot be resolved (loops, NUL bytes, permission)")
-	fmt.Fprintln(w, "  - prompt at least for commands that cannot be analysed or that execute downloaded or decoded text")
+	report.Enumerate(Stdout, lp, report.EnumerateOptions{Agent: *agent, Space: *space, Mode: m, Contained: *contained})
 	return nil
 }
 
