@@ -23,18 +23,13 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
-	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 	"warden.dev/warden/internal/shellparse"
@@ -129,27 +124,22 @@ func approveUntrusted(a *approver, spec sandbox.Spec) *exitError {
 
 func yes(s string) bool { return s == "y" || s == "Y" || strings.EqualFold(s, "yes") }
 
-// block is one thing the sandbox stopped, and the change to the spec that
-// would allow it.
-type block struct {
-	what  string // shown to the person
-	allow string // what the rerun allows, for the record
-	apply func(*sandbox.Spec)
-}
+// maxNetBlocks bounds the destinations offered after one run.
+const maxNetBlocks = 3
 
 // onFailure lists what the sandbox blocked in a failed run, asks which one
 // to allow, and returns the spec of the rerun. Without an approver it only
 // says what was blocked.
 func onFailure(a *approver, spec sandbox.Spec, res sandbox.Result, eg *egress) (sandbox.Spec, string, bool) {
-	bs := blocks(spec, res)
+	bs := sandbox.Blocks(spec, res)
 	if eg != nil {
 		for i, d := range eg.denied() {
 			if i == maxNetBlocks {
 				break
 			}
 			dest := d
-			bs = append(bs, block{what: fmt.Sprintf("reaching %q (the egress proxy denied it)", dest), allow: "network access to " + dest,
-				apply: func(*sandbox.Spec) {
+			bs = append(bs, sandbox.Block{What: fmt.Sprintf("reaching %q (the egress proxy denied it)", dest), Allow: "network access to " + dest,
+				Apply: func(*sandbox.Spec) {
 					if err := eg.allow(dest); err != nil {
 						warningf("cannot allow %s: %v", dest, err)
 					}
@@ -161,7 +151,7 @@ func onFailure(a *approver, spec sandbox.Spec, res sandbox.Result, eg *egress) (
 	}
 	var list strings.Builder
 	for i, b := range bs {
-		fmt.Fprintf(&list, "\n  %d. %s", i+1, b.what)
+		fmt.Fprintf(&list, "\n  %d. %s", i+1, b.What)
 	}
 	if a == nil {
 		fmt.Fprintf(Stderr, "warden: note: the run failed and the sandbox blocked:%s\nwarden: note: approval on-failure would offer to rerun with one of them allowed, but there is no terminal to ask (a prompt with no approver is a deny)\n", list.String())
@@ -178,117 +168,9 @@ func onFailure(a *approver, spec sandbox.Spec, res sandbox.Result, eg *egress) (
 	// Copy the slices the change may append to.
 	next.AllowSyscalls = slices.Clone(spec.AllowSyscalls)
 	next.ReadWrite = slices.Clone(spec.ReadWrite)
-	b.apply(&next)
-	fmt.Fprintf(Stderr, "warden: rerunning with %s, as approved at the terminal\n", b.allow)
-	return next, b.allow + " (approved at the terminal, on-failure)", true
-}
-
-// blocks lists what the sandbox demonstrably stopped in res: refused
-// system calls, limits reached, and writes refused on read-only paths (read
-// from the command's own error messages, the only place they show).
-func blocks(spec sandbox.Spec, res sandbox.Result) []block {
-	var bs []block
-	for _, c := range res.BlockedSyscalls {
-		name := c.Syscall
-		bs = append(bs, block{
-			// The command's name is the command's to choose: quoted.
-			what:  fmt.Sprintf("the %s system call (%d times, first by %q)", name, c.Count, c.Command),
-			allow: "the " + name + " system call",
-			apply: func(s *sandbox.Spec) { s.AllowSyscalls = append(s.AllowSyscalls, name) },
-		})
-	}
-	if res.OOMKilled && res.Limits.Memory > 0 {
-		m := res.Limits.Memory
-		bs = append(bs, block{what: fmt.Sprintf("the memory limit (%d MiB)", m>>20), allow: fmt.Sprintf("memory %d MiB", 2*m>>20),
-			apply: func(s *sandbox.Spec) { s.Limits.Memory = 2 * m }})
-	}
-	if res.PidsLimitHit && res.Limits.Pids > 0 {
-		p := res.Limits.Pids
-		bs = append(bs, block{what: fmt.Sprintf("the process limit (%d)", p), allow: fmt.Sprintf("pids %d", 2*p),
-			apply: func(s *sandbox.Spec) { s.Limits.Pids = 2 * p }})
-	}
-	if res.Signal == int(syscall.SIGXFSZ) && res.Limits.Fsize > 0 {
-		f := res.Limits.Fsize
-		bs = append(bs, block{what: fmt.Sprintf("the file size limit (%d MiB)", f>>20), allow: fmt.Sprintf("fsize %d MiB", 2*f>>20),
-			apply: func(s *sandbox.Spec) { s.Limits.Fsize = 2 * f }})
-	}
-	if res.TimedOut && spec.Timeout > 0 {
-		d := spec.Timeout
-		bs = append(bs, block{what: fmt.Sprintf("the timeout (%v)", d), allow: fmt.Sprintf("a timeout of %v", 2*d),
-			apply: func(s *sandbox.Spec) { s.Timeout = 2 * d }})
-	}
-	for _, dir := range readOnlyWrites(spec, res.Stderr.String(), res.Refused) {
-		d := dir
-		bs = append(bs, block{what: fmt.Sprintf("writing %q (read-only in the sandbox)", d), allow: d + " writable",
-			apply: func(s *sandbox.Spec) { s.ReadWrite = append(s.ReadWrite, d) }})
-	}
-	return bs
-}
-
-// roMessage finds a path in the ways tools report EROFS: "cannot create
-// 'x': Read-only file system", "x: Read-only file system", Python's
-// "[Errno 30] Read-only file system: 'x'".
-var roMessage = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)(?:[‘'"]?([^\s‘’'":]+)[’'"]?: Read-only file system)|(?:Read-only file system: [‘'"]([^‘’'"\n]+)[’'"])`)
-})
-
-// maxWriteBlocks and maxNetBlocks bound the paths and destinations
-// offered after one run.
-const (
-	maxWriteBlocks = 3
-	maxNetBlocks   = 3
-)
-
-// readOnlyWrites returns the directories whose read-only mount refused a
-// write the command reported, the ones it would take to allow it: the
-// path itself when it is a protected path or a directory, else the
-// nearest directory that exists. A masked path is not offered: no
-// writable path lifts a mask.
-func readOnlyWrites(spec sandbox.Spec, stderr string, refused []audit.Refusal) []string {
-	var out []string
-	for _, m := range roMessage().FindAllStringSubmatch(stderr, -1) {
-		p := m[1]
-		if p == "" {
-			p = m[2]
-		}
-		if strings.IndexFunc(p, unicode.IsControl) >= 0 {
-			continue // not a path a person should be shown as one
-		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(spec.Project, p)
-		}
-		p = filepath.Clean(p)
-		if maskedRefusal(refused, p) {
-			continue
-		}
-		dir := p
-		if !isProtected(spec.Project, p) {
-			for {
-				if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-					break
-				}
-				parent := filepath.Dir(dir)
-				if parent == dir {
-					break
-				}
-				dir = parent
-			}
-		}
-		if dir == "/" || slices.Contains(out, dir) {
-			continue
-		}
-		out = append(out, dir)
-		if len(out) == maxWriteBlocks {
-			break
-		}
-	}
-	return out
-}
-
-// isProtected reports whether p is one of the project's protected paths
-// or below one, and returns it as the path to lift.
-func isProtected(project, p string) bool {
-	return sandbox.IsProtected(project, p)
+	b.Apply(&next)
+	fmt.Fprintf(Stderr, "warden: rerunning with %s, as approved at the terminal\n", b.Allow)
+	return next, b.Allow + " (approved at the terminal, on-failure)", true
 }
 
 // forwardedSignals are the signals warden passes on to the command.

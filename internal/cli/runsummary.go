@@ -5,7 +5,6 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox"
@@ -44,14 +43,4 @@ func refusalsOf(res sandbox.Result) []audit.Refusal {
 		return []audit.Refusal{}
 	}
 	return res.Refused
-}
-
-// maskedRefusal reports whether p is a masked path of rs or below one.
-func maskedRefusal(rs []audit.Refusal, p string) bool {
-	for _, r := range rs {
-		if r.Kind == audit.RefusedMasked && (p == r.Path || strings.HasPrefix(p, r.Path+"/")) {
-			return true
-		}
-	}
-	return false
 }
