@@ -127,6 +127,16 @@
 // Case is ignored because macOS and case-folding ext4 directories open
 // .SSH/ID_RSA as .ssh/id_rsa.
 //
+// # Recursive reads
+//
+// A read of a whole tree (grep -r, a Grep call, tar, cp -r) reaches files
+// that no path of the request names. [SensitiveUnder] walks such a tree,
+// at most [MaxWalk] entries, and lists what the floor must judge: the
+// sensitive names in it, and the regular files with several links (and,
+// for a caller that resolves them, the directories), which only their
+// device and inode can show to be a secret. A tree too large to walk
+// yields a path that no resolution accepts, so the read is denied.
+//
 // # Errors
 //
 // Anything the kernel would refuse, or that the walk cannot see through, is

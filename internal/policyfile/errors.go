@@ -3,17 +3,9 @@
 
 package policyfile
 
-import "fmt"
+import "warden.dev/warden/internal/yamldoc"
 
 // ParseError is an error in a policy file, with the position of the node
-// that caused it. Line and Col are 1-based and always at least 1.
-type ParseError struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-// Error returns the error as file:line:col: msg.
-func (e *ParseError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
+// that caused it: a [yamldoc.ParseError], printing file:line:col: msg.
+// Line and Col are 1-based and always at least 1.
+type ParseError = yamldoc.ParseError

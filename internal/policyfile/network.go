@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/yamldoc"
 )
 
 var (
@@ -35,14 +36,14 @@ var httpMethod = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 
 func (d *decoder) network(n *yaml.Node) (Network, error) {
 	nw := Network{Set: true}
-	fs, err := d.fields(n, "network", networkKeys, true)
+	fs, err := d.Fields(n, "network", networkKeys, true)
 	if err != nil {
 		return Network{}, err
 	}
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "rules":
-			items, err := d.list(f.v, "network rules")
+			items, err := d.list(f.V, "network rules")
 			if err != nil {
 				return Network{}, err
 			}
@@ -54,7 +55,7 @@ func (d *decoder) network(n *yaml.Node) (Network, error) {
 				nw.Rules = append(nw.Rules, r)
 			}
 		case "credentials":
-			items, err := d.list(f.v, "credentials")
+			items, err := d.list(f.V, "credentials")
 			if err != nil {
 				return Network{}, err
 			}
@@ -65,7 +66,7 @@ func (d *decoder) network(n *yaml.Node) (Network, error) {
 				}
 				for _, prev := range nw.Credentials {
 					if prev.Name == c.Name {
-						return Network{}, d.errf(it, "duplicate credential %q (first at %d:%d)", c.Name, prev.Pos.Line, prev.Pos.Col)
+						return Network{}, d.Errorf(it, "duplicate credential %q (first at %d:%d)", c.Name, prev.Pos.Line, prev.Pos.Col)
 					}
 				}
 				nw.Credentials = append(nw.Credentials, c)
@@ -77,34 +78,34 @@ func (d *decoder) network(n *yaml.Node) (Network, error) {
 
 func (d *decoder) netRule(n *yaml.Node) (NetRule, error) {
 	r := NetRule{Pos: d.pos(n)}
-	fs, err := d.fields(n, "network rule", netRuleKeys, false)
+	fs, err := d.Fields(n, "network rule", netRuleKeys, false)
 	if err != nil {
 		return NetRule{}, err
 	}
 	var verb *yaml.Node
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "allow", "deny":
 			if verb != nil {
-				return NetRule{}, d.errf(f.k, "network rule has both %s and %s; write two rules", verb.Value, f.key)
+				return NetRule{}, d.Errorf(f.K, "network rule has both %s and %s; write two rules", verb.Value, f.Key)
 			}
-			verb = f.k
+			verb = f.K
 			r.Action = action.Deny
-			if f.key == "allow" {
+			if f.Key == "allow" {
 				r.Action = action.Allow
 			}
-			if isNull(f.v) {
-				return NetRule{}, d.errf(f.v, "%s needs a matcher mapping; write %s: {} to match any destination", f.key, f.key)
+			if yamldoc.IsNull(f.V) {
+				return NetRule{}, d.Errorf(f.V, "%s needs a matcher mapping; write %s: {} to match any destination", f.Key, f.Key)
 			}
-			if err := d.matcher(f.v, f.key, &r); err != nil {
+			if err := d.matcher(f.V, f.Key, &r); err != nil {
 				return NetRule{}, err
 			}
 		case "until":
-			if r.Until, err = d.timestamp(f.v, "until"); err != nil {
+			if r.Until, err = d.timestamp(f.V, "until"); err != nil {
 				return NetRule{}, err
 			}
 		case "enabled":
-			b, err := d.boolean(f.v, "enabled")
+			b, err := d.boolean(f.V, "enabled")
 			if err != nil {
 				return NetRule{}, err
 			}
@@ -112,30 +113,30 @@ func (d *decoder) netRule(n *yaml.Node) (NetRule, error) {
 		}
 	}
 	if verb == nil {
-		return NetRule{}, d.errf(n, "network rule needs allow: or deny: with a matcher, such as allow: {host: example.com}")
+		return NetRule{}, d.Errorf(n, "network rule needs allow: or deny: with a matcher, such as allow: {host: example.com}")
 	}
 	return r, nil
 }
 
 func (d *decoder) matcher(n *yaml.Node, verb string, r *NetRule) error {
-	fs, err := d.fields(n, verb+" matcher", matcherKeys, false)
+	fs, err := d.Fields(n, verb+" matcher", matcherKeys, false)
 	if err != nil {
 		return err
 	}
 	var portKey *yaml.Node
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "host":
-			s, err := d.str(f.v, "host")
+			s, err := d.str(f.V, "host")
 			if err != nil {
 				return err
 			}
 			if err := checkHost(s); err != nil {
-				return d.errf(f.v, "%v", err)
+				return d.Errorf(f.V, "%v", err)
 			}
 			r.Host = s
 		case "allowed_ips":
-			ips, err := d.strList(f.v, "allowed_ips", false)
+			ips, err := d.strList(f.V, "allowed_ips", false)
 			if err != nil {
 				return err
 			}
@@ -146,29 +147,29 @@ func (d *decoder) matcher(n *yaml.Node, verb string, r *NetRule) error {
 				if _, err := netip.ParseAddr(s); err == nil {
 					continue
 				}
-				return d.errf(f.v.Content[i], "allowed_ips: %q is not an IP address or CIDR prefix", s)
+				return d.Errorf(f.V.Content[i], "allowed_ips: %q is not an IP address or CIDR prefix", s)
 			}
 			r.AllowedIPs = ips
 		case "port", "ports":
 			if portKey != nil {
-				return d.errf(f.k, "matcher has both port and ports; use ports: [...] alone")
+				return d.Errorf(f.K, "matcher has both port and ports; use ports: [...] alone")
 			}
-			portKey = f.k
-			if f.key == "port" {
-				p, err := d.integer(f.v, "port", 1, 65535)
+			portKey = f.K
+			if f.Key == "port" {
+				p, err := d.integer(f.V, "port", 1, 65535)
 				if err != nil {
 					return err
 				}
 				r.Port = int(p)
 				continue
 			}
-			if f.v.Kind != yaml.SequenceNode {
-				return d.errf(f.v, "ports must be a list of port numbers, not %s", describe(f.v))
+			if f.V.Kind != yaml.SequenceNode {
+				return d.Errorf(f.V, "ports must be a list of port numbers, not %s", d.Describe(f.V))
 			}
-			if len(f.v.Content) == 0 {
-				return d.errf(f.v, "ports must not be an empty list; leave it out to match any port")
+			if len(f.V.Content) == 0 {
+				return d.Errorf(f.V, "ports must not be an empty list; leave it out to match any port")
 			}
-			for _, it := range f.v.Content {
+			for _, it := range f.V.Content {
 				p, err := d.integer(it, "port", 1, 65535)
 				if err != nil {
 					return err
@@ -176,17 +177,17 @@ func (d *decoder) matcher(n *yaml.Node, verb string, r *NetRule) error {
 				r.Ports = append(r.Ports, int(p))
 			}
 		case "protocol":
-			if r.Protocol, err = d.oneOf(f.v, "protocol", protocols...); err != nil {
+			if r.Protocol, err = d.oneOf(f.V, "protocol", protocols...); err != nil {
 				return err
 			}
 		case "methods":
-			ms, err := d.strList(f.v, "methods", false)
+			ms, err := d.strList(f.V, "methods", false)
 			if err != nil {
 				return err
 			}
 			for i, m := range ms {
 				if !httpMethod().MatchString(m) {
-					return d.errf(f.v.Content[i], "%q is not an HTTP method", m)
+					return d.Errorf(f.V.Content[i], "%q is not an HTTP method", m)
 				}
 				ms[i] = strings.ToUpper(m)
 			}
@@ -231,23 +232,23 @@ func checkHost(s string) error {
 
 func (d *decoder) credential(n *yaml.Node) (Credential, error) {
 	c := Credential{Pos: d.pos(n)}
-	fs, err := d.fields(n, "credential", credentialKeys, false)
+	fs, err := d.Fields(n, "credential", credentialKeys, false)
 	if err != nil {
 		return Credential{}, err
 	}
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "name":
-			s, err := d.str(f.v, "credential name")
+			s, err := d.str(f.V, "credential name")
 			if err != nil {
 				return Credential{}, err
 			}
 			if !envName().MatchString(s) {
-				return Credential{}, d.errf(f.v, "credential name %q must be letters, digits and _, not starting with a digit", s)
+				return Credential{}, d.Errorf(f.V, "credential name %q must be letters, digits and _, not starting with a digit", s)
 			}
 			c.Name = s
 		case "from":
-			s, err := d.str(f.v, "from")
+			s, err := d.str(f.V, "from")
 			if err != nil {
 				return Credential{}, err
 			}
@@ -256,17 +257,17 @@ func (d *decoder) credential(n *yaml.Node) (Credential, error) {
 			case kind == "env" && envName().MatchString(arg):
 			case kind == "file" && arg != "":
 			default:
-				return Credential{}, d.errf(f.v, "from %q: want env:NAME or file:PATH", s)
+				return Credential{}, d.Errorf(f.V, "from %q: want env:NAME or file:PATH", s)
 			}
 			c.From = s
 		case "hosts":
-			hosts, err := d.strList(f.v, "hosts", false)
+			hosts, err := d.strList(f.V, "hosts", false)
 			if err != nil {
 				return Credential{}, err
 			}
 			for i, h := range hosts {
 				if err := checkHost(h); err != nil {
-					return Credential{}, d.errf(f.v.Content[i], "%v", err)
+					return Credential{}, d.Errorf(f.V.Content[i], "%v", err)
 				}
 			}
 			c.Hosts = hosts
@@ -274,13 +275,13 @@ func (d *decoder) credential(n *yaml.Node) (Credential, error) {
 	}
 	switch {
 	case c.Name == "":
-		return Credential{}, d.errf(n, "credential needs a name")
+		return Credential{}, d.Errorf(n, "credential needs a name")
 	case c.From == "":
-		return Credential{}, d.errf(n, "credential %s needs from: env:NAME or file:PATH", c.Name)
+		return Credential{}, d.Errorf(n, "credential %s needs from: env:NAME or file:PATH", c.Name)
 	case len(c.Hosts) == 0:
 		// Without hosts the placeholder would never be replaced; that is
 		// surely a mistake, and refusing it keeps the binding explicit.
-		return Credential{}, d.errf(n, "credential %s needs hosts: the hosts it may be sent to", c.Name)
+		return Credential{}, d.Errorf(n, "credential %s needs hosts: the hosts it may be sent to", c.Name)
 	}
 	return c, nil
 }

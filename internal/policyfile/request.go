@@ -33,6 +33,7 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/request"
+	"warden.dev/warden/internal/yamldoc"
 )
 
 var testKeys = []string{"name", "action", "expect"}
@@ -50,7 +51,7 @@ func (d *decoder) tests(n *yaml.Node) ([]Test, error) {
 		}
 		for _, prev := range tests {
 			if prev.Name == t.Name {
-				return nil, d.errf(it, "duplicate test name %q (first at %d:%d)", t.Name, prev.Pos.Line, prev.Pos.Col)
+				return nil, d.Errorf(it, "duplicate test name %q (first at %d:%d)", t.Name, prev.Pos.Line, prev.Pos.Col)
 			}
 		}
 		tests = append(tests, t)
@@ -60,23 +61,23 @@ func (d *decoder) tests(n *yaml.Node) ([]Test, error) {
 
 func (d *decoder) test(n *yaml.Node) (Test, error) {
 	t := Test{Pos: d.pos(n)}
-	fs, err := d.fields(n, "test", testKeys, false)
+	fs, err := d.Fields(n, "test", testKeys, false)
 	if err != nil {
 		return Test{}, err
 	}
 	var hasExpect bool
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "name":
-			if t.Name, err = d.nonEmpty(f.v, "test name"); err != nil {
+			if t.Name, err = d.nonEmpty(f.V, "test name"); err != nil {
 				return Test{}, err
 			}
 		case "action":
-			if t.Action, err = d.request(f.v); err != nil {
+			if t.Action, err = d.request(f.V); err != nil {
 				return Test{}, err
 			}
 		case "expect":
-			s, err := d.oneOf(f.v, "expect", decisionNames...)
+			s, err := d.oneOf(f.V, "expect", decisionNames...)
 			if err != nil {
 				return Test{}, err
 			}
@@ -86,11 +87,11 @@ func (d *decoder) test(n *yaml.Node) (Test, error) {
 	}
 	switch {
 	case t.Name == "":
-		return Test{}, d.errf(n, "test needs a name")
+		return Test{}, d.Errorf(n, "test needs a name")
 	case t.Action == nil:
-		return Test{}, d.errf(n, "test %q needs an action", t.Name)
+		return Test{}, d.Errorf(n, "test %q needs an action", t.Name)
 	case !hasExpect:
-		return Test{}, d.errf(n, "test %q needs expect: allow, prompt or deny", t.Name)
+		return Test{}, d.Errorf(n, "test %q needs expect: allow, prompt or deny", t.Name)
 	}
 	return t, nil
 }
@@ -111,16 +112,16 @@ func (d *decoder) request(n *yaml.Node) (*request.Request, error) {
 	if err != nil {
 		// shape accepts only what decodes; this is a safety net for a
 		// field it does not know how to check.
-		return nil, d.errf(n, "test %v", err)
+		return nil, d.Errorf(n, "test %v", err)
 	}
 	dropEmpty(reflect.ValueOf(r))
 	if strings.TrimSpace(r.Tool) == "" {
-		return nil, d.errf(n, `test action: "tool" is required`)
+		return nil, d.Errorf(n, `test action: "tool" is required`)
 	}
 	// Names, numbers and combinations are checked now, so lint and fmt
 	// report a misspelt class; paths are resolved only when the test runs.
 	if err := r.Validate(); err != nil {
-		return nil, d.errf(n, "test %v", err)
+		return nil, d.Errorf(n, "test %v", err)
 	}
 	return r, nil
 }
@@ -166,11 +167,11 @@ func (d *decoder) shape(n *yaml.Node, t reflect.Type, path string) error {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		if isNull(n) && path != "" {
+		if yamldoc.IsNull(n) && path != "" {
 			return nil
 		}
 		if n.Kind != yaml.MappingNode {
-			return d.errf(n, "%s must be a mapping, not %s", what, describe(n))
+			return d.Errorf(n, "%s must be a mapping, not %s", what, d.Describe(n))
 		}
 		fs := jsonFields(t)
 		names := make([]string, len(fs))
@@ -181,14 +182,14 @@ func (d *decoder) shape(n *yaml.Node, t reflect.Type, path string) error {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind != yaml.ScalarNode {
-				return d.errf(k, "%s keys must be strings, not %s", what, describe(k))
+				return d.Errorf(k, "%s keys must be strings, not %s", what, d.Describe(k))
 			}
 			name := k.Value
 			if path != "" {
 				name = path + "." + k.Value
 			}
 			if prev, ok := seen[k.Value]; ok {
-				return d.errf(k, "test action: duplicate field %q (first at %d:%d)", name, prev.Line, prev.Column)
+				return d.Errorf(k, "test action: duplicate field %q (first at %d:%d)", name, prev.Line, prev.Column)
 			}
 			seen[k.Value] = k
 			var ft reflect.Type
@@ -202,18 +203,18 @@ func (d *decoder) shape(n *yaml.Node, t reflect.Type, path string) error {
 				if s := suggest(k.Value, names); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", strings.TrimSuffix(name, k.Value)+s)
 				}
-				return d.errf(k, "%s", msg)
+				return d.Errorf(k, "%s", msg)
 			}
 			if err := d.shape(v, ft, name); err != nil {
 				return err
 			}
 		}
 	case reflect.Slice:
-		if isNull(n) {
+		if yamldoc.IsNull(n) {
 			return nil
 		}
 		if n.Kind != yaml.SequenceNode {
-			return d.errf(n, "%s must be a list, not %s", what, describe(n))
+			return d.Errorf(n, "%s must be a list, not %s", what, d.Describe(n))
 		}
 		for i, it := range n.Content {
 			if err := d.shape(it, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
@@ -222,7 +223,7 @@ func (d *decoder) shape(n *yaml.Node, t reflect.Type, path string) error {
 		}
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode || jsonScalar(n) {
-			return d.errf(n, "%s must be a string, not %s", what, describe(n))
+			return d.Errorf(n, "%s must be a string, not %s", what, d.Describe(n))
 		}
 	case reflect.Bool:
 		_, err := d.boolean(n, what)
@@ -255,7 +256,7 @@ func (d *decoder) appendJSON(b []byte, n *yaml.Node) ([]byte, error) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode {
-				return nil, d.errf(k, "test action keys must be strings, not %s", describe(k))
+				return nil, d.Errorf(k, "test action keys must be strings, not %s", d.Describe(k))
 			}
 			if i > 0 {
 				b = append(b, ',')
@@ -282,17 +283,17 @@ func (d *decoder) appendJSON(b []byte, n *yaml.Node) ([]byte, error) {
 		var v any = n.Value
 		if jsonScalar(n) {
 			if err := n.Decode(&v); err != nil {
-				return nil, d.errf(n, "test action: %s: %v", n.Value, err)
+				return nil, d.Errorf(n, "test action: %s: %v", n.Value, err)
 			}
 		}
 		text, err := json.Marshal(v)
 		if err != nil {
 			// Infinity and NaN have no JSON form.
-			return nil, d.errf(n, "test action: %s is not a JSON number", n.Value)
+			return nil, d.Errorf(n, "test action: %s is not a JSON number", n.Value)
 		}
 		return append(b, text...), nil
 	}
-	return nil, d.errf(n, "YAML aliases are not allowed in a policy file")
+	return nil, d.Errorf(n, "YAML aliases are not allowed in a policy file")
 }
 
 // dropEmpty sets the empty lists in a decoded request to nil, in its

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"unicode"
+
 	"warden.dev/warden/internal/pathguard"
 
 	"go.yaml.in/yaml/v3"
@@ -70,7 +71,7 @@ func (d *decoder) rules(n *yaml.Node) ([]*policy.Rule, error) {
 			case prev.generated:
 				msg = fmt.Sprintf("duplicate rule id %q (the generated id of the rule without id at %d:%d)", r.ID, prev.n.Line, prev.n.Column)
 			}
-			return nil, d.errf(use.n, "%s", msg)
+			return nil, d.Errorf(use.n, "%s", msg)
 		}
 		ids[r.ID] = use
 		rules = append(rules, r)
@@ -81,7 +82,7 @@ func (d *decoder) rules(n *yaml.Node) ([]*policy.Rule, error) {
 // rule decodes one rule; idNode is the id's value node, nil when the rule
 // has no id.
 func (d *decoder) rule(n *yaml.Node) (r *policy.Rule, idNode *yaml.Node, err error) {
-	fs, err := d.fields(n, "rule", ruleKeys, false)
+	fs, err := d.Fields(n, "rule", ruleKeys, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -89,36 +90,36 @@ func (d *decoder) rule(n *yaml.Node) (r *policy.Rule, idNode *yaml.Node, err err
 	var classKey, commandKey *yaml.Node
 	hasDecision := false
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "id":
-			if r.ID, err = d.id(f.v, "rule id"); err != nil {
+			if r.ID, err = d.id(f.V, "rule id"); err != nil {
 				return nil, nil, err
 			}
-			idNode = f.v
+			idNode = f.V
 		case "scope":
-			s, err := d.str(f.v, "scope")
+			s, err := d.str(f.V, "scope")
 			if err != nil {
 				return nil, nil, err
 			}
 			if r.Scope, err = policy.ParseScope(s); err != nil {
-				return nil, nil, d.errf(f.v, "%v", err)
+				return nil, nil, d.Errorf(f.V, "%v", err)
 			}
 		case "class":
 			if commandKey != nil {
-				return nil, nil, d.errf(f.k, "rule has both command and class; a rule names exactly one")
+				return nil, nil, d.Errorf(f.K, "rule has both command and class; a rule names exactly one")
 			}
-			classKey = f.k
-			s, err := d.oneOf(f.v, "class", classNames()...)
+			classKey = f.K
+			s, err := d.oneOf(f.V, "class", classNames()...)
 			if err != nil {
 				return nil, nil, err
 			}
 			r.Class, _ = action.ParseClass(s)
 		case "command":
 			if classKey != nil {
-				return nil, nil, d.errf(f.k, "rule has both class and command; a rule names exactly one")
+				return nil, nil, d.Errorf(f.K, "rule has both class and command; a rule names exactly one")
 			}
-			commandKey = f.k
-			s, err := d.str(f.v, "command")
+			commandKey = f.K
+			s, err := d.str(f.V, "command")
 			if err != nil {
 				return nil, nil, err
 			}
@@ -126,64 +127,64 @@ func (d *decoder) rule(n *yaml.Node) (r *policy.Rule, idNode *yaml.Node, err err
 			// so a word can never hold white space.
 			r.Command = strings.Fields(s)
 			if len(r.Command) == 0 {
-				return nil, nil, d.errf(f.v, "command must not be empty")
+				return nil, nil, d.Errorf(f.V, "command must not be empty")
 			}
 		case "paths":
-			if r.Paths, err = d.patterns(f.v, "paths", false); err != nil {
+			if r.Paths, err = d.patterns(f.V, "paths", false); err != nil {
 				return nil, nil, err
 			}
 		case "refs":
-			if r.Refs, err = d.patterns(f.v, "refs", false); err != nil {
+			if r.Refs, err = d.patterns(f.V, "refs", false); err != nil {
 				return nil, nil, err
 			}
 		case "hosts":
-			if r.Hosts, err = d.patterns(f.v, "hosts", false); err != nil {
+			if r.Hosts, err = d.patterns(f.V, "hosts", false); err != nil {
 				return nil, nil, err
 			}
 		case "max_count":
-			v, err := d.integer(f.v, "max_count", 0, math.MaxInt64)
+			v, err := d.integer(f.V, "max_count", 0, math.MaxInt64)
 			if err != nil {
 				return nil, nil, err
 			}
 			r.MaxCount = &v
 		case "max_cents":
-			v, err := d.integer(f.v, "max_cents", 0, math.MaxInt64)
+			v, err := d.integer(f.V, "max_cents", 0, math.MaxInt64)
 			if err != nil {
 				return nil, nil, err
 			}
 			r.MaxCents = &v
 		case "decision":
-			s, err := d.oneOf(f.v, "decision", decisionNames...)
+			s, err := d.oneOf(f.V, "decision", decisionNames...)
 			if err != nil {
 				return nil, nil, err
 			}
 			r.Decision, _ = action.ParseVerdict(s)
 			hasDecision = true
 		case "level":
-			s, err := d.oneOf(f.v, "level", levelNames...)
+			s, err := d.oneOf(f.V, "level", levelNames...)
 			if err != nil {
 				return nil, nil, err
 			}
 			r.Level, _ = policy.ParseLevel(s)
 		case "reason":
-			if r.Reason, err = d.str(f.v, "reason"); err != nil {
+			if r.Reason, err = d.str(f.V, "reason"); err != nil {
 				return nil, nil, err
 			}
 		case "expires":
-			if r.Expires, err = d.timestamp(f.v, "expires"); err != nil {
+			if r.Expires, err = d.timestamp(f.V, "expires"); err != nil {
 				return nil, nil, err
 			}
 		case "provenance":
-			if r.Provenance, err = d.oneOf(f.v, "provenance", provenanceNames...); err != nil {
+			if r.Provenance, err = d.oneOf(f.V, "provenance", provenanceNames...); err != nil {
 				return nil, nil, err
 			}
 		}
 	}
 	if classKey == nil && commandKey == nil {
-		return nil, nil, d.errf(n, "rule needs a class or a command")
+		return nil, nil, d.Errorf(n, "rule needs a class or a command")
 	}
 	if !hasDecision {
-		return nil, nil, d.errf(n, "rule needs a decision (allow, prompt or deny)")
+		return nil, nil, d.Errorf(n, "rule needs a decision (allow, prompt or deny)")
 	}
 	return r, idNode, nil
 }
@@ -197,9 +198,9 @@ func (d *decoder) patterns(n *yaml.Node, what string, emptyOK bool) ([]string, e
 	for i, p := range ps {
 		switch {
 		case strings.TrimSpace(p) == "":
-			return nil, d.errf(n.Content[i], "%s items must not be empty", what)
+			return nil, d.Errorf(n.Content[i], "%s items must not be empty", what)
 		case strings.TrimSpace(p) == "!":
-			return nil, d.errf(n.Content[i], "%s pattern %q negates nothing; write !<pattern>", what, p)
+			return nil, d.Errorf(n.Content[i], "%s pattern %q negates nothing; write !<pattern>", what, p)
 		}
 		// Check each pattern with the matcher that will use it, so a
 		// bad one is reported here, with its position, and not later.
@@ -207,15 +208,15 @@ func (d *decoder) patterns(n *yaml.Node, what string, emptyOK bool) ([]string, e
 		switch what {
 		case "paths", "refs", "hosts":
 			if err := policy.ValidFacetPattern(what, p); err != nil {
-				return nil, d.errf(n.Content[i], "%v", err)
+				return nil, d.Errorf(n.Content[i], "%v", err)
 			}
 		case "sensitive":
 			if err := pathguard.ValidatePattern(p); err != nil {
-				return nil, d.errf(n.Content[i], "%v", err)
+				return nil, d.Errorf(n.Content[i], "%v", err)
 			}
 		}
 		if err != nil {
-			return nil, d.errf(n.Content[i], "%s pattern %q: %v", what, p, err)
+			return nil, d.Errorf(n.Content[i], "%s pattern %q: %v", what, p, err)
 		}
 	}
 	return ps, nil
@@ -228,7 +229,7 @@ func (d *decoder) id(n *yaml.Node, what string) (string, error) {
 		return "", err
 	}
 	if i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }); i >= 0 {
-		return "", d.errf(n, "%s %q must not contain white space or control characters", what, s)
+		return "", d.Errorf(n, "%s %q must not contain white space or control characters", what, s)
 	}
 	return s, nil
 }
@@ -245,7 +246,7 @@ func (d *decoder) ids(n *yaml.Node, what string) ([]string, error) {
 			return nil, err
 		}
 		if contains(out, s) {
-			return nil, d.errf(it, "%s lists %q twice", what, s)
+			return nil, d.Errorf(it, "%s lists %q twice", what, s)
 		}
 		out = append(out, s)
 	}
@@ -263,7 +264,7 @@ func (d *decoder) mode(n *yaml.Node, what string) (action.Mode, error) {
 		if sg := suggest(s, modeNames); sg != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", sg)
 		}
-		return "", d.errf(n, "%s; want %s", msg, orList(modeNames))
+		return "", d.Errorf(n, "%s; want %s", msg, orList(modeNames))
 	}
 	return m, nil
 }
@@ -274,35 +275,35 @@ const maxDelegationDepth = 100
 
 func (d *decoder) delegation(n *yaml.Node) (policy.Delegation, error) {
 	var del policy.Delegation
-	fs, err := d.fields(n, "delegation", []string{"max_depth", "autonomy"}, true)
+	fs, err := d.Fields(n, "delegation", []string{"max_depth", "autonomy"}, true)
 	if err != nil {
 		return del, err
 	}
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "max_depth":
-			v, err := d.integer(f.v, "max_depth", 1, maxDelegationDepth)
+			v, err := d.integer(f.V, "max_depth", 1, maxDelegationDepth)
 			if err != nil {
 				return del, err
 			}
 			del.MaxDepth = int(v)
 		case "autonomy":
-			afs, err := d.fields(f.v, "delegation autonomy", nil, true)
+			afs, err := d.Fields(f.V, "delegation autonomy", nil, true)
 			if err != nil {
 				return del, err
 			}
 			for _, af := range afs {
-				if _, err := d.id(af.k, "agent id"); err != nil {
+				if _, err := d.id(af.K, "agent id"); err != nil {
 					return del, err
 				}
-				m, err := d.mode(af.v, "autonomy")
+				m, err := d.mode(af.V, "autonomy")
 				if err != nil {
 					return del, err
 				}
 				if del.Autonomy == nil {
 					del.Autonomy = make(map[string]action.Mode)
 				}
-				del.Autonomy[af.key] = m
+				del.Autonomy[af.Key] = m
 			}
 		}
 	}

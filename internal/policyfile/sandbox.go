@@ -35,34 +35,34 @@ const maxCPU = 1 << 16
 
 func (d *decoder) sandbox(n *yaml.Node) (Sandbox, error) {
 	sb := Sandbox{Set: true}
-	fs, err := d.fields(n, "sandbox", sandboxKeys, true)
+	fs, err := d.Fields(n, "sandbox", sandboxKeys, true)
 	if err != nil {
 		return Sandbox{}, err
 	}
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "mode":
-			s, err := d.oneOf(f.v, "sandbox mode", sandboxModes...)
+			s, err := d.oneOf(f.V, "sandbox mode", sandboxModes...)
 			if err != nil {
 				return Sandbox{}, err
 			}
 			sb.Mode = SandboxMode(s)
 		case "approval":
-			s, err := d.oneOf(f.v, "approval policy", approvalPolicies...)
+			s, err := d.oneOf(f.V, "approval policy", approvalPolicies...)
 			if err != nil {
 				return Sandbox{}, err
 			}
 			sb.Approval = ApprovalPolicy(s)
 		case "filesystem":
-			if sb.Filesystem, err = d.filesystem(f.v); err != nil {
+			if sb.Filesystem, err = d.filesystem(f.V); err != nil {
 				return Sandbox{}, err
 			}
 		case "limits":
-			if sb.Limits, err = d.limits(f.v); err != nil {
+			if sb.Limits, err = d.limits(f.V); err != nil {
 				return Sandbox{}, err
 			}
 		case "env":
-			if sb.Env, err = d.env(f.v); err != nil {
+			if sb.Env, err = d.env(f.V); err != nil {
 				return Sandbox{}, err
 			}
 		}
@@ -72,7 +72,7 @@ func (d *decoder) sandbox(n *yaml.Node) (Sandbox, error) {
 
 func (d *decoder) filesystem(n *yaml.Node) (Filesystem, error) {
 	var fsys Filesystem
-	fs, err := d.fields(n, "filesystem", filesystemKeys, true)
+	fs, err := d.Fields(n, "filesystem", filesystemKeys, true)
 	if err != nil {
 		return fsys, err
 	}
@@ -80,33 +80,33 @@ func (d *decoder) filesystem(n *yaml.Node) (Filesystem, error) {
 	// so rather than pick one silently.
 	listed := make(map[string]string)
 	for _, f := range fs {
-		if f.key == "home" {
-			s, err := d.oneOf(f.v, "home mode", homeModes...)
+		if f.Key == "home" {
+			s, err := d.oneOf(f.V, "home mode", homeModes...)
 			if err != nil {
 				return fsys, err
 			}
 			fsys.Home = HomeMode(s)
 			continue
 		}
-		ps, err := d.patterns(f.v, f.key, true)
+		ps, err := d.patterns(f.V, f.Key, true)
 		if err != nil {
 			return fsys, err
 		}
 		for i, p := range ps {
-			if err := checkFilesystemPath(f.key, p); err != nil {
-				return fsys, d.errf(f.v.Content[i], "%s: %v", f.key, err)
+			if err := checkFilesystemPath(f.Key, p); err != nil {
+				return fsys, d.Errorf(f.V.Content[i], "%s: %v", f.Key, err)
 			}
 		}
 		for i, p := range ps {
 			if prev, ok := listed[p]; ok {
-				if prev == f.key {
-					return fsys, d.errf(f.v.Content[i], "%s lists %q twice", f.key, p)
+				if prev == f.Key {
+					return fsys, d.Errorf(f.V.Content[i], "%s lists %q twice", f.Key, p)
 				}
-				return fsys, d.errf(f.v.Content[i], "path %q is in both %s and %s", p, prev, f.key)
+				return fsys, d.Errorf(f.V.Content[i], "path %q is in both %s and %s", p, prev, f.Key)
 			}
-			listed[p] = f.key
+			listed[p] = f.Key
 		}
-		switch f.key {
+		switch f.Key {
 		case "read_write":
 			fsys.ReadWrite = ps
 		case "read_only":
@@ -122,18 +122,18 @@ func (d *decoder) filesystem(n *yaml.Node) (Filesystem, error) {
 
 func (d *decoder) limits(n *yaml.Node) (Limits, error) {
 	var l Limits
-	fs, err := d.fields(n, "limits", limitKeys, true)
+	fs, err := d.Fields(n, "limits", limitKeys, true)
 	if err != nil {
 		return l, err
 	}
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "memory", "fsize", "disk", "output":
-			s, err := d.size(f.v, f.key)
+			s, err := d.size(f.V, f.Key)
 			if err != nil {
 				return l, err
 			}
-			switch f.key {
+			switch f.Key {
 			case "memory":
 				l.Memory = s
 			case "fsize":
@@ -144,33 +144,33 @@ func (d *decoder) limits(n *yaml.Node) (Limits, error) {
 				l.Output = s
 			}
 		case "pids":
-			if l.Pids, err = d.integer(f.v, "pids", 1, math.MaxInt64); err != nil {
+			if l.Pids, err = d.integer(f.V, "pids", 1, math.MaxInt64); err != nil {
 				return l, err
 			}
 		case "nofile":
-			if l.Nofile, err = d.integer(f.v, "nofile", 1, math.MaxInt64); err != nil {
+			if l.Nofile, err = d.integer(f.V, "nofile", 1, math.MaxInt64); err != nil {
 				return l, err
 			}
 		case "inodes":
-			if l.Inodes, err = d.integer(f.v, "inodes", 1, math.MaxInt64); err != nil {
+			if l.Inodes, err = d.integer(f.V, "inodes", 1, math.MaxInt64); err != nil {
 				return l, err
 			}
 		case "cpu":
-			if f.v.Kind != yaml.ScalarNode || (f.v.ShortTag() != "!!int" && f.v.ShortTag() != "!!float") {
-				return l, d.errf(f.v, "cpu must be a number of cores, not %s", describe(f.v))
+			if f.V.Kind != yaml.ScalarNode || (f.V.ShortTag() != "!!int" && f.V.ShortTag() != "!!float") {
+				return l, d.Errorf(f.V, "cpu must be a number of cores, not %s", d.Describe(f.V))
 			}
 			var c float64
-			if err := f.v.Decode(&c); err != nil || math.IsNaN(c) || c <= 0 || c > maxCPU {
-				return l, d.errf(f.v, "cpu must be a number of cores between 0 and %d, got %s", maxCPU, f.v.Value)
+			if err := f.V.Decode(&c); err != nil || math.IsNaN(c) || c <= 0 || c > maxCPU {
+				return l, d.Errorf(f.V, "cpu must be a number of cores between 0 and %d, got %s", maxCPU, f.V.Value)
 			}
 			l.CPU = c
 		case "timeout":
-			s, err := d.str(f.v, "timeout")
+			s, err := d.str(f.V, "timeout")
 			if err != nil {
 				return l, err
 			}
 			if l.Timeout, err = parseDuration(s); err != nil {
-				return l, d.errf(f.v, "timeout: %v", err)
+				return l, d.Errorf(f.V, "timeout: %v", err)
 			}
 		}
 	}
@@ -179,52 +179,52 @@ func (d *decoder) limits(n *yaml.Node) (Limits, error) {
 
 func (d *decoder) size(n *yaml.Node, what string) (Size, error) {
 	if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!int" && n.ShortTag() != "!!str") {
-		return Size{}, d.errf(n, "%s must be a size such as 512MiB, not %s", what, describe(n))
+		return Size{}, d.Errorf(n, "%s must be a size such as 512MiB, not %s", what, d.Describe(n))
 	}
 	s, err := parseSize(n.Value)
 	if err != nil {
-		return Size{}, d.errf(n, "%s: %v", what, err)
+		return Size{}, d.Errorf(n, "%s: %v", what, err)
 	}
 	return s, nil
 }
 
 func (d *decoder) env(n *yaml.Node) (Env, error) {
 	var e Env
-	fs, err := d.fields(n, "env", envKeys, true)
+	fs, err := d.Fields(n, "env", envKeys, true)
 	if err != nil {
 		return e, err
 	}
 	where := make(map[string]string)
 	for _, f := range fs {
-		switch f.key {
+		switch f.Key {
 		case "pass":
-			names, err := d.strList(f.v, "pass", true)
+			names, err := d.strList(f.V, "pass", true)
 			if err != nil {
 				return e, err
 			}
 			for i, name := range names {
-				if err := d.envName(f.v.Content[i], name, "pass", where); err != nil {
+				if err := d.envName(f.V.Content[i], name, "pass", where); err != nil {
 					return e, err
 				}
 			}
 			e.Pass = names
 		case "set":
-			sfs, err := d.fields(f.v, "env set", nil, true)
+			sfs, err := d.Fields(f.V, "env set", nil, true)
 			if err != nil {
 				return e, err
 			}
 			for _, sf := range sfs {
-				if err := d.envName(sf.k, sf.key, "set", where); err != nil {
+				if err := d.envName(sf.K, sf.Key, "set", where); err != nil {
 					return e, err
 				}
-				v, err := d.str(sf.v, "value of "+sf.key)
+				v, err := d.str(sf.V, "value of "+sf.Key)
 				if err != nil {
 					return e, err
 				}
 				if e.Set == nil {
 					e.Set = make(map[string]string)
 				}
-				e.Set[sf.key] = v
+				e.Set[sf.Key] = v
 			}
 		}
 	}
@@ -235,13 +235,13 @@ func (d *decoder) env(n *yaml.Node) (Env, error) {
 // and set: passing and setting one variable is a contradiction.
 func (d *decoder) envName(n *yaml.Node, name, list string, where map[string]string) error {
 	if !envName().MatchString(name) {
-		return d.errf(n, "%q is not an environment variable name", name)
+		return d.Errorf(n, "%q is not an environment variable name", name)
 	}
 	if prev, ok := where[name]; ok {
 		if prev == list {
-			return d.errf(n, "env %s names %s twice", list, name)
+			return d.Errorf(n, "env %s names %s twice", list, name)
 		}
-		return d.errf(n, "env names %s in both %s and %s", name, prev, list)
+		return d.Errorf(n, "env names %s in both %s and %s", name, prev, list)
 	}
 	where[name] = list
 	return nil

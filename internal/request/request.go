@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -400,61 +399,31 @@ func expandGlob(p, cwd, home string) []string {
 	return append([]string{p}, matches...)
 }
 
-// maxWalk bounds the entries visited under one recursively read directory.
-const maxWalk = 20000
-
-// sensitiveUnder walks a directory that a command reads recursively and
-// returns every sensitive file below it, resolved, so the floor denies
-// grep -r TOKEN . in a project that holds a .env. A directory too large
-// to walk is returned as a path with an error: the action is denied
-// rather than judged on a guess. Symbolic links are not followed by the
-// walk (grep -r does not follow them either); a link that is itself a
-// sensitive name is caught by its name.
+// sensitiveUnder returns the paths below a directory that a command reads
+// recursively which the floor must deny, resolved, so that grep -r TOKEN .
+// in a project that holds a .env is denied: every sensitive file, and
+// every directory or multiply linked file that resolves to a secret (a
+// bind mount of ~/.ssh, a hard link to a key) or cannot be resolved (see
+// [pathguard.SensitiveUnder]). A directory too large to walk is returned
+// as a path with an error: the action is denied rather than judged on a
+// guess.
 func sensitiveUnder(res *pathguard.Resolver, root string) []action.Path {
-	info, err := os.Stat(root)
-	if err != nil || !info.IsDir() {
-		return nil
-	}
 	var out []action.Path
-	n := 0
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable here means unreadable for the command too
+	for _, p := range pathguard.SensitiveUnder(root, res.Home, true) {
+		if strings.IndexByte(p, 0) >= 0 {
+			// The walk stopped at pathguard.MaxWalk entries.
+			out = append(out, action.Path{Raw: root, Lexical: root, Checked: true,
+				Err: fmt.Sprintf("read recursively, and holds more than %d entries to check for secrets", pathguard.MaxWalk)})
+			continue
 		}
-		if n++; n > maxWalk {
-			return errWalkTooLarge
+		// A sensitive name is always caught: resolution judges the
+		// same name against the same floor.
+		if rp := res.Resolve(p, action.Read); rp.Sensitive != "" || rp.Err != "" {
+			out = append(out, rp)
 		}
-		if _, ok := pathguard.SensitiveIn(p, res.Home); ok {
-			out = append(out, res.Resolve(p, action.Read))
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		// A directory may be a bind mount of ~/.ssh, a file a hard link
-		// to a key: only their device and inode tell, which Resolve
-		// checks. Files with a single link are what their name says.
-		check := d.IsDir()
-		if !check && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil && pathguard.MultiplyLinked(info) {
-				check = true
-			}
-		}
-		if check {
-			if rp := res.Resolve(p, action.Read); rp.Sensitive != "" || rp.Err != "" {
-				out = append(out, rp)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		out = append(out, action.Path{Raw: root, Lexical: root, Checked: true,
-			Err: fmt.Sprintf("read recursively, and holds more than %d entries to check for secrets", maxWalk)})
 	}
 	return out
 }
-
-var errWalkTooLarge = errors.New("too many entries")
 
 func dir(r *pathguard.Resolver, raw, def, field string) (string, error) {
 	if raw == "" {
