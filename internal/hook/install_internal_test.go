@@ -4,8 +4,6 @@
 package hook
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -33,21 +31,6 @@ func TestIsWardenHook(t *testing.T) {
 		if got := isWardenHook(tt.cmd, tt.agent); got != tt.want {
 			t.Errorf("isWardenHook(%q, %s) = %v, want %v", tt.cmd, tt.agent, got, tt.want)
 		}
-	}
-}
-
-func TestSensitiveBelow(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
-	os.WriteFile(filepath.Join(dir, "src/a.go"), nil, 0o644)
-	os.WriteFile(filepath.Join(dir, ".env"), nil, 0o644)
-	os.WriteFile(filepath.Join(dir, "src/id_ed25519"), nil, 0o600)
-	got := sensitiveBelow(dir, "")
-	if len(got) != 2 {
-		t.Errorf("sensitiveBelow = %q, want .env and src/id_ed25519", got)
-	}
-	if got := sensitiveBelow(filepath.Join(dir, "src/a.go"), ""); got != nil {
-		t.Errorf("sensitiveBelow(a file) = %q, want nothing", got)
 	}
 }
 
