@@ -77,12 +77,11 @@ type networkAttempt struct {
 // egress is one run's proxy and DNS stub.
 type egress struct {
 	runID string
-	// tiers are the policy file's rules (tiers[0], which fileRules
-	// compiled) and the managed tier's, when it has network rules. An
-	// approved rerun prepends a rule to fileRules.
-	tiers     []*netpolicy.Policy
+	// tiers judge every destination: the policy file's rules (which
+	// fileRules compiled) and the managed tier's, when it has network
+	// rules. An approved rerun prepends a rule to fileRules.
+	tiers     *netpolicy.Tiers
 	fileRules []netpolicy.Rule
-	methods   []string // a stream is tried with: those the allow rules name, then streamMethods
 	creds     []credential.Credential
 	proxy     *proxy.Proxy
 	stub      *dnsstub.Stub
@@ -121,19 +120,12 @@ const maxLimitAttempts = 10
 // CA is made (once per installation) only when a rule names methods or a
 // credential is bound: nothing else needs interception.
 func newEgress(runID string, lp *loadedPolicy) (*egress, error) {
-	tiers, err := netPolicies(lp)
+	tiers, err := netTiers(lp)
 	if err != nil {
 		return nil, err
 	}
 	e := &egress{runID: runID, tiers: tiers, fileRules: lp.file.Network.EgressRules()}
-	for _, p := range tiers {
-		e.methods = appendNew(e.methods, p.Methods()...)
-	}
-	// A rule that denies some methods leaves the others to the rules
-	// after it (deny DELETE, then allow everything): a stream is tried
-	// with the common methods too, or the deny would refuse it whole.
-	e.methods = appendNew(e.methods, streamMethods...)
-	intercept := namesMethods(lp)
+	intercept := tiers.NamesMethods()
 	var specs []credential.Spec
 	for _, c := range lp.file.Network.Credentials {
 		specs = append(specs, credentialSpec(c))
@@ -166,30 +158,6 @@ func newEgress(runID string, lp *loadedPolicy) (*egress, error) {
 	lim := e.proxy.Limits()
 	e.limits = networkLimits{DNSNames: dnsstub.DefaultMaxNames, Connections: lim.MaxConns, Pending: lim.MaxPending, Tunnels: lim.MaxTunnels}
 	return e, nil
-}
-
-// streamMethods are the methods a stream whose verdict depends on its
-// method is tried with, after those the allow rules name.
-var streamMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
-
-func appendNew(s []string, vs ...string) []string {
-	for _, v := range vs {
-		if !slices.Contains(s, v) {
-			s = append(s, v)
-		}
-	}
-	return s
-}
-
-// namesMethods reports whether a network rule of lp's tiers, allow or
-// deny, names HTTP methods: its verdicts then depend on the method, which
-// only an intercepted stream shows.
-func namesMethods(lp *loadedPolicy) bool {
-	rules := lp.file.Network.EgressRules()
-	if lp.managed != nil && lp.managed.Network.Set {
-		rules = append(rules, lp.managed.Network.EgressRules()...)
-	}
-	return slices.ContainsFunc(rules, func(r netpolicy.Rule) bool { return len(r.Methods) > 0 })
 }
 
 func credentialSpec(c policyfile.Credential) credential.Spec {
@@ -227,94 +195,6 @@ func (e *egress) env() []string {
 	return env
 }
 
-// target turns the proxy's target into the policy's, whose protocol comes
-// from the form of the raw target: a URL for http and https, a bare
-// authority for tcp (or https on 443).
-func target(t proxy.Target, proto string) (netpolicy.Target, error) {
-	host := t.Host
-	if a, err := netip.ParseAddr(host); err == nil && a.Is6() {
-		host = "[" + host + "]"
-	}
-	auth := host + ":" + strconv.Itoa(t.Port)
-	switch proto {
-	case proxy.ProtoHTTP, proxy.ProtoHTTPS:
-		path := t.Path
-		if path == "" {
-			path = "/"
-		}
-		return netpolicy.ParseTarget(proto + "://" + auth + path)
-	}
-	return netpolicy.ParseTarget(auth)
-}
-
-// method is the request's method as the policy takes it: not known for a
-// stream.
-func method(t proxy.Target) string {
-	if t.Method == "CONNECT" {
-		return ""
-	}
-	return t.Method
-}
-
-// protocols are the protocols to try for t: its own, or, for a stream not
-// started yet, each one it could turn out to be.
-func protocols(t proxy.Target) []string {
-	if t.Protocol != proxy.ProtoUnknown {
-		return []string{t.Protocol}
-	}
-	if t.Port == 443 {
-		return []string{proxy.ProtoHTTPS, proxy.ProtoTCP, proxy.ProtoHTTP}
-	}
-	return []string{proxy.ProtoTCP, proxy.ProtoHTTP, proxy.ProtoHTTPS}
-}
-
-// decide asks every tier with check, for each protocol t could have and,
-// when the verdict depends on a method not known yet, each method the
-// rules name; the first way in which every tier allows wins, else the
-// first deny of the most natural reading.
-func (e *egress) decide(t proxy.Target, check func(p *netpolicy.Policy, nt netpolicy.Target, method string) netpolicy.Decision) proxy.Decision {
-	var first *netpolicy.Decision
-	for _, proto := range protocols(t) {
-		nt, err := target(t, proto)
-		if err != nil {
-			d := netpolicy.Refused(err)
-			return decision(d, false)
-		}
-		methods := []string{method(t)}
-		for i := 0; i < len(methods); i++ {
-			m := methods[i]
-			d, dependent := e.allTiers(nt, m, check)
-			if d.Verdict == action.Allow {
-				// Allowed only for some methods, or with rules
-				// on methods in play: judge each request.
-				return decision(d, m != method(t) || dependent)
-			}
-			if first == nil {
-				first = &d
-			}
-			if dependent && m == "" && len(methods) == 1 && proto != proxy.ProtoTCP {
-				// Worth intercepting if some method is allowed
-				// (a tcp stream shows none).
-				methods = append(methods, e.methods...)
-			}
-		}
-	}
-	return decision(*first, false)
-}
-
-func (e *egress) allTiers(nt netpolicy.Target, m string, check func(*netpolicy.Policy, netpolicy.Target, string) netpolicy.Decision) (netpolicy.Decision, bool) {
-	var d netpolicy.Decision
-	dependent := false
-	for _, p := range e.tiers {
-		d = check(p, nt, m)
-		dependent = dependent || d.MethodDependent
-		if d.Verdict != action.Allow {
-			return d, dependent
-		}
-	}
-	return d, dependent
-}
-
 // decision is the proxy's form of d; intercept asks for each request of
 // the stream to be judged with its own method.
 func decision(d netpolicy.Decision, intercept bool) proxy.Decision {
@@ -322,11 +202,19 @@ func decision(d netpolicy.Decision, intercept bool) proxy.Decision {
 		Addrs: d.Addrs, Intercept: intercept}
 }
 
+// flow is the proxy's target in the policy's terms: a stream's method
+// ("CONNECT") is not known, and the proxy's protocols are the policy's
+// (ProtoUnknown, "", for a stream not started yet).
+func flow(t proxy.Target) netpolicy.Flow {
+	f := netpolicy.Flow{Host: t.Host, Port: t.Port, Protocol: netpolicy.Protocol(t.Protocol), Method: t.Method, Path: t.Path}
+	if f.Method == "CONNECT" {
+		f.Method = ""
+	}
+	return f
+}
+
 func (e *egress) checkName(_ context.Context, t proxy.Target) proxy.Decision {
-	now := time.Now()
-	d := e.decide(t, func(p *netpolicy.Policy, nt netpolicy.Target, m string) netpolicy.Decision {
-		return p.CheckName(nt, m, now)
-	})
+	d := decision(e.tiers.CheckFlowName(flow(t), time.Now()))
 	// With a credential bound, TLS is intercepted, so that its
 	// placeholder can be replaced (and one heading elsewhere caught).
 	// Only TLS: a plain HTTP stream is read anyway, and any other stream
@@ -341,24 +229,14 @@ func (e *egress) checkName(_ context.Context, t proxy.Target) proxy.Decision {
 }
 
 func (e *egress) checkAddrs(_ context.Context, t proxy.Target, addrs []netip.Addr) proxy.Decision {
-	now := time.Now()
-	return e.decide(t, func(p *netpolicy.Policy, nt netpolicy.Target, m string) netpolicy.Decision {
-		return p.CheckAddrs(nt, m, addrs, now)
-	})
+	return decision(e.tiers.CheckFlowAddrs(flow(t), addrs, time.Now()))
 }
 
 // allowName is the DNS stub's question: could any request to name be
 // allowed, by every tier?
 func (e *egress) allowName(name string) (bool, string, string) {
-	now := time.Now()
-	var d netpolicy.Decision
-	for _, p := range e.tiers {
-		d = p.CheckHost(name, now)
-		if d.Verdict != action.Allow {
-			return false, d.Rule, d.Reason
-		}
-	}
-	return true, d.Rule, d.Reason
+	d := e.tiers.CheckHost(name, time.Now())
+	return d.Verdict == action.Allow, d.Rule, d.Reason
 }
 
 func (e *egress) add(a networkAttempt) {
@@ -511,6 +389,6 @@ func (e *egress) allow(dest string) error {
 	if err != nil {
 		return err
 	}
-	e.fileRules, e.tiers[0] = rules, p
+	e.fileRules, e.tiers = rules, e.tiers.WithFirst(p)
 	return nil
 }
