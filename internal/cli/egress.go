@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/credential"
 	"warden.dev/warden/internal/dnsstub"
 	"warden.dev/warden/internal/netpolicy"
@@ -51,28 +52,6 @@ import (
 // maxAttempts bounds the network attempts a record lists; the rest are
 // counted.
 const maxAttempts = 10_000
-
-// networkAttempt is one entry of the execution record's network_attempts.
-type networkAttempt struct {
-	RunID       string    `json:"run_id"`
-	Time        time.Time `json:"time"`
-	Via         string    `json:"via"` // forward, connect, socks5, transparent, dns
-	Host        string    `json:"host"`
-	Port        int       `json:"port,omitempty"`
-	Method      string    `json:"method,omitempty"`
-	Protocol    string    `json:"protocol,omitempty"`
-	Path        string    `json:"path,omitempty"`
-	Verdict     string    `json:"verdict"`
-	Rule        string    `json:"rule"`
-	Reason      string    `json:"reason,omitempty"`
-	Addr        string    `json:"addr,omitempty"`
-	Status      int       `json:"status,omitempty"`
-	BytesUp     int64     `json:"bytes_up"`
-	BytesDown   int64     `json:"bytes_down"`
-	Intercepted bool      `json:"intercepted,omitempty"`
-	Injected    []string  `json:"credentials_injected,omitempty"`
-	Flagged     []string  `json:"placeholders_flagged,omitempty"`
-}
 
 // egress is one run's proxy and DNS stub.
 type egress struct {
@@ -91,25 +70,9 @@ type egress struct {
 
 	mu sync.Mutex
 	// mu guards the fields below.
-	attempts []networkAttempt
+	attempts []audit.NetworkAttempt
 	dropped  int
-	limits   networkLimits
-}
-
-// networkLimits is the execution record's network_limits: what the run
-// could make warden hold (the caps in force) and how often a cap refused
-// it. Only the first maxLimitAttempts refusals of each cap are listed in
-// network_attempts; the counts here are all of them.
-type networkLimits struct {
-	DNSNames           int `json:"dns_names"`
-	DNSNamesGiven      int `json:"dns_names_given"`
-	DNSRefused         int `json:"dns_refused"`
-	Connections        int `json:"connections"`
-	ConnectionsRefused int `json:"connections_refused"`
-	Pending            int `json:"pending"`
-	PendingRefused     int `json:"pending_refused"`
-	Tunnels            int `json:"tunnels"`
-	TunnelsRefused     int `json:"tunnels_refused"`
+	limits   audit.NetworkLimits
 }
 
 // maxLimitAttempts is how many refusals of one cap network_attempts
@@ -156,7 +119,7 @@ func newEgress(runID string, lp *loadedPolicy) (*egress, error) {
 	}
 	e.stub = dnsstub.New(dnsstub.Config{Allow: e.allowName, Record: e.recordDNS})
 	lim := e.proxy.Limits()
-	e.limits = networkLimits{DNSNames: dnsstub.DefaultMaxNames, Connections: lim.MaxConns, Pending: lim.MaxPending, Tunnels: lim.MaxTunnels}
+	e.limits = audit.NetworkLimits{DNSNames: dnsstub.DefaultMaxNames, Connections: lim.MaxConns, Pending: lim.MaxPending, Tunnels: lim.MaxTunnels}
 	return e, nil
 }
 
@@ -239,7 +202,7 @@ func (e *egress) allowName(name string) (bool, string, string) {
 	return d.Verdict == action.Allow, d.Rule, d.Reason
 }
 
-func (e *egress) add(a networkAttempt) {
+func (e *egress) add(a audit.NetworkAttempt) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if len(e.attempts) >= maxAttempts {
@@ -249,13 +212,6 @@ func (e *egress) add(a networkAttempt) {
 	e.attempts = append(e.attempts, a)
 }
 
-func verdictText(allow bool) string {
-	if allow {
-		return "allow"
-	}
-	return "deny"
-}
-
 // refusedBy counts a refusal by a cap and reports whether it is still
 // among the first maxLimitAttempts of its cap.
 func (e *egress) refusedBy(limit string) bool {
@@ -263,7 +219,7 @@ func (e *egress) refusedBy(limit string) bool {
 	defer e.mu.Unlock()
 	var n *int
 	switch limit {
-	case "dns":
+	case limitDNS:
 		n = &e.limits.DNSRefused
 	case "connections":
 		n = &e.limits.ConnectionsRefused
@@ -279,7 +235,7 @@ func (e *egress) refusedBy(limit string) bool {
 }
 
 // networkLimits returns the record's network_limits.
-func (e *egress) networkLimits() *networkLimits {
+func (e *egress) networkLimits() *audit.NetworkLimits {
 	e.mu.Lock()
 	l := e.limits
 	e.mu.Unlock()
@@ -287,33 +243,37 @@ func (e *egress) networkLimits() *networkLimits {
 	return &l
 }
 
-func (e *egress) recordProxy(a proxy.Attempt) {
+func (e *egress) recordProxy(a audit.NetworkAttempt) {
 	if a.Limit != "" && !e.refusedBy(a.Limit) {
 		return
 	}
-	e.add(networkAttempt{
-		RunID: e.runID, Time: a.Time.UTC(), Via: a.Via, Host: a.Host, Port: a.Port, Method: a.Method,
-		Protocol: a.Protocol, Path: a.Path, Verdict: verdictText(a.Allow), Rule: a.Rule, Reason: a.Reason,
-		Addr: a.Addr, Status: a.Status, BytesUp: a.BytesUp, BytesDown: a.BytesDown,
-		Intercepted: a.Intercepted, Injected: a.Injected, Flagged: a.Flagged,
-	})
+	a.RunID, a.Time = e.runID, a.Time.UTC()
+	e.add(a)
 }
 
+// limitDNS is the Limit of a name the stub refused past its
+// Config.MaxNames.
+const limitDNS = "dns"
+
 func (e *egress) recordDNS(q dnsstub.Query) {
-	if q.Limit && !e.refusedBy("dns") {
+	if q.Limit && !e.refusedBy(limitDNS) {
 		return
 	}
-	e.add(networkAttempt{
-		RunID: e.runID, Time: time.Now().UTC(), Via: "dns", Host: q.Name, Protocol: "dns", Method: q.Type,
-		Verdict: verdictText(q.Allowed), Rule: q.Rule, Reason: q.Reason,
-	})
+	a := audit.NetworkAttempt{
+		RunID: e.runID, Time: time.Now().UTC(), Via: audit.ViaDNS, Host: q.Name, Protocol: "dns", Method: q.Type,
+		Verdict: audit.VerdictOf(q.Allowed), Rule: q.Rule, Reason: q.Reason,
+	}
+	if q.Limit {
+		a.Limit = limitDNS
+	}
+	e.add(a)
 }
 
 // recorded returns the attempts so far and how many more were not kept.
-func (e *egress) recorded() ([]networkAttempt, int) {
+func (e *egress) recorded() ([]audit.NetworkAttempt, int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return append([]networkAttempt{}, e.attempts...), e.dropped
+	return append([]audit.NetworkAttempt{}, e.attempts...), e.dropped
 }
 
 // caDir is where this installation's CA lives: the user's config
@@ -357,11 +317,11 @@ func (e *egress) denied() []string {
 	defer e.mu.Unlock()
 	var out []string
 	for _, a := range e.attempts {
-		if a.Verdict != "deny" {
+		if a.Verdict != audit.VerdictDeny {
 			continue
 		}
 		d := a.Host
-		if a.Via != "dns" {
+		if a.Via != audit.ViaDNS {
 			d = net.JoinHostPort(a.Host, strconv.Itoa(a.Port))
 		}
 		if !slices.Contains(out, d) {

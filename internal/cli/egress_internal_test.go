@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/dnsstub"
 	"warden.dev/warden/internal/proxy"
 )
@@ -147,7 +148,7 @@ network:
 		}
 	}
 	for range 25 {
-		e.recordProxy(proxy.Attempt{Target: proxy.Target{Via: proxy.ViaConnect}, Rule: "proxy", Limit: "pending"})
+		e.recordProxy(audit.NetworkAttempt{Via: audit.ViaConnect, Verdict: audit.VerdictDeny, Rule: "proxy", Limit: "pending"})
 		e.recordDNS(dnsstub.Query{Name: "x.example", Type: "A", Rule: "dns-stub", Limit: true})
 	}
 	l := e.networkLimits()

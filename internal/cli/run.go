@@ -296,7 +296,7 @@ func runRun(ctx context.Context, args []string) error {
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded, timeoutSource == timeoutOff),
-			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []audit.Syscall{}, FilesWritten: []audit.FileChange{}, RefusedPaths: []audit.Refusal{},
+			NetworkAttempts: []audit.NetworkAttempt{}, BlockedSyscalls: []audit.Syscall{}, FilesWritten: []audit.FileChange{}, RefusedPaths: []audit.Refusal{},
 			Quarantined:    []audit.Quarantined{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
