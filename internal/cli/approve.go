@@ -35,6 +35,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/egress"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 	"warden.dev/warden/internal/shellparse"
@@ -140,17 +141,17 @@ type block struct {
 // onFailure lists what the sandbox blocked in a failed run, asks which one
 // to allow, and returns the spec of the rerun. Without an approver it only
 // says what was blocked.
-func onFailure(a *approver, spec sandbox.Spec, res sandbox.Result, eg *egress) (sandbox.Spec, string, bool) {
+func onFailure(a *approver, spec sandbox.Spec, res sandbox.Result, eg *egress.Boundary) (sandbox.Spec, string, bool) {
 	bs := blocks(spec, res)
 	if eg != nil {
-		for i, d := range eg.denied() {
+		for i, d := range eg.Denied() {
 			if i == maxNetBlocks {
 				break
 			}
 			dest := d
 			bs = append(bs, block{what: fmt.Sprintf("reaching %q (the egress proxy denied it)", dest), allow: "network access to " + dest,
 				apply: func(*sandbox.Spec) {
-					if err := eg.allow(dest); err != nil {
+					if err := eg.Allow(dest); err != nil {
 						warningf("cannot allow %s: %v", dest, err)
 					}
 				}})

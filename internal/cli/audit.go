@@ -52,7 +52,7 @@ type auditRecord struct {
 	// the proxy or the DNS stub, allowed or denied.
 	NetworkAttempts []audit.NetworkAttempt `json:"network_attempts"`
 	// NetworkLimits are the caps on what the run could make warden
-	// hold, and how often each refused (egress.go).
+	// hold, and how often each refused (package egress).
 	NetworkLimits *audit.NetworkLimits `json:"network_limits,omitempty"`
 	// BlockedSyscalls are the calls the seccomp filter refused, one
 	// entry per call; BlockedSyscallsHow says how they were seen.
