@@ -211,3 +211,39 @@ func TestLayers(t *testing.T) {
 		t.Errorf("internal/audit imports %v: the record is a leaf every producer can import", got)
 	}
 }
+
+// egressNot are the Warden packages the egress (a run's proxy, DNS stub
+// and CA) may not reach, directly or through another Warden package: it
+// takes its policy compiled and its paths from package cli, and returns
+// plain errors that cli maps to exit statuses.
+var egressNot = []string{"internal/cli", "internal/policyfile"}
+
+// TestEgressImportsNoCLI: package egress stands below the CLI, not beside
+// it.
+func TestEgressImportsNoCLI(t *testing.T) {
+	seen := map[string]bool{}
+	var visit func(dir, via string)
+	visit = func(dir, via string) {
+		if seen[dir] {
+			return
+		}
+		seen[dir] = true
+		for _, f := range parseDir(t, dir, 0) {
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				rest, ok := strings.CutPrefix(path, module+"/")
+				if !ok {
+					continue
+				}
+				if slices.Contains(egressNot, rest) {
+					t.Errorf("%s imports %s (via %s): the egress takes plain inputs from the CLI", dir, rest, via)
+				}
+				visit(rest, via+" → "+rest)
+			}
+		}
+	}
+	visit("internal/egress", "internal/egress")
+	if !seen["internal/netpolicy"] || !seen["internal/proxy"] {
+		t.Errorf("internal/egress reaches %v: want netpolicy and proxy among them", seen)
+	}
+}

@@ -30,6 +30,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"warden.dev/warden/internal/egress"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 	"warden.dev/warden/internal/shellparse"
@@ -130,17 +131,17 @@ const maxNetBlocks = 3
 // onFailure lists what the sandbox blocked in a failed run, asks which one
 // to allow, and returns the spec of the rerun. Without an approver it only
 // says what was blocked.
-func onFailure(a *approver, spec sandbox.Spec, res sandbox.Result, eg *egress) (sandbox.Spec, string, bool) {
+func onFailure(a *approver, spec sandbox.Spec, res sandbox.Result, eg *egress.Boundary) (sandbox.Spec, string, bool) {
 	bs := sandbox.Blocks(spec, res)
 	if eg != nil {
-		for i, d := range eg.denied() {
+		for i, d := range eg.Denied() {
 			if i == maxNetBlocks {
 				break
 			}
 			dest := d
 			bs = append(bs, sandbox.Block{What: fmt.Sprintf("reaching %q (the egress proxy denied it)", dest), Allow: "network access to " + dest,
 				Apply: func(*sandbox.Spec) {
-					if err := eg.allow(dest); err != nil {
+					if err := eg.Allow(dest); err != nil {
 						warningf("cannot allow %s: %v", dest, err)
 					}
 				}})

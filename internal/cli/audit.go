@@ -50,10 +50,10 @@ type auditRecord struct {
 	Stderr          auditOutput `json:"stderr"`
 	// NetworkAttempts are every destination the command tried, through
 	// the proxy or the DNS stub, allowed or denied.
-	NetworkAttempts []networkAttempt `json:"network_attempts"`
+	NetworkAttempts []audit.NetworkAttempt `json:"network_attempts"`
 	// NetworkLimits are the caps on what the run could make warden
-	// hold, and how often each refused (egress.go).
-	NetworkLimits *networkLimits `json:"network_limits,omitempty"`
+	// hold, and how often each refused (package egress).
+	NetworkLimits *audit.NetworkLimits `json:"network_limits,omitempty"`
 	// BlockedSyscalls are the calls the seccomp filter refused, one
 	// entry per call; BlockedSyscallsHow says how they were seen.
 	BlockedSyscalls    []audit.Syscall `json:"blocked_syscalls"`

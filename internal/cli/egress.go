@@ -3,440 +3,61 @@
 
 package cli
 
-// warden run's way out (DESIGN.md §9): the egress proxy and the DNS stub,
-// in this process, outside the sandbox, serving the listeners the sandbox's
-// init made inside its network namespace. The rules:
-//
-//   - Every destination is judged by the policy file's network rules and,
-//     when it has a network section, the managed tier's: both must allow.
-//     No network section means default deny.
-//   - A stream is judged before its protocol and method are known (CONNECT)
-//     as allowed when some protocol, or some method (one the allow rules
-//     name, or a common one), could be;
-//     the proxy asks again once it knows, and a stream whose verdict
-//     depends on the method is intercepted (with the CA) so that each
-//     request in it is judged with its own.
-//   - The DNS stub answers a name only when some request to it could be
-//     allowed; the answer is a capture address, never a real one.
-//   - Every attempt, allowed or denied, proxy or DNS, is recorded for the
-//     execution record's network_attempts.
-//   - What the sandbox can make this process hold is capped per run (the
-//     proxy's Limits, the stub's DefaultMaxNames); every refusal by a cap
-//     is counted in the record's network_limits, and the first few of
-//     each are listed in network_attempts.
-//   - The proxy never dials an address of this machine (proxy.HostAddrs,
-//     shared with warden net check).
+// warden run's way out is package egress; what is cli's here is where its
+// inputs come from (the loaded policy, the user's directories) and what
+// its failures mean to warden run (an exit status and hints).
 
 import (
-	"context"
+	"errors"
 	"fmt"
-	"net"
-	"net/netip"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"sync"
-	"time"
 
-	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/credential"
-	"warden.dev/warden/internal/dnsstub"
-	"warden.dev/warden/internal/netpolicy"
+	"warden.dev/warden/internal/egress"
 	"warden.dev/warden/internal/policyfile"
-	"warden.dev/warden/internal/proxy"
-	"warden.dev/warden/internal/sandbox"
 )
 
-// maxAttempts bounds the network attempts a record lists; the rest are
-// counted.
-const maxAttempts = 10_000
-
-// networkAttempt is one entry of the execution record's network_attempts.
-type networkAttempt struct {
-	RunID       string    `json:"run_id"`
-	Time        time.Time `json:"time"`
-	Via         string    `json:"via"` // forward, connect, socks5, transparent, dns
-	Host        string    `json:"host"`
-	Port        int       `json:"port,omitempty"`
-	Method      string    `json:"method,omitempty"`
-	Protocol    string    `json:"protocol,omitempty"`
-	Path        string    `json:"path,omitempty"`
-	Verdict     string    `json:"verdict"`
-	Rule        string    `json:"rule"`
-	Reason      string    `json:"reason,omitempty"`
-	Addr        string    `json:"addr,omitempty"`
-	Status      int       `json:"status,omitempty"`
-	BytesUp     int64     `json:"bytes_up"`
-	BytesDown   int64     `json:"bytes_down"`
-	Intercepted bool      `json:"intercepted,omitempty"`
-	Injected    []string  `json:"credentials_injected,omitempty"`
-	Flagged     []string  `json:"placeholders_flagged,omitempty"`
-}
-
-// egress is one run's proxy and DNS stub.
-type egress struct {
-	runID string
-	// tiers are the policy file's rules (tiers[0], which fileRules
-	// compiled) and the managed tier's, when it has network rules. An
-	// approved rerun prepends a rule to fileRules.
-	tiers     []*netpolicy.Policy
-	fileRules []netpolicy.Rule
-	methods   []string // a stream is tried with: those the allow rules name, then streamMethods
-	creds     []credential.Credential
-	proxy     *proxy.Proxy
-	stub      *dnsstub.Stub
-	// caBundle is the trust bundle the sandbox is pointed at (system
-	// roots and Warden's CA), "" without a CA.
-	caBundle string
-
-	mu sync.Mutex
-	// mu guards the fields below.
-	attempts []networkAttempt
-	dropped  int
-	limits   networkLimits
-}
-
-// networkLimits is the execution record's network_limits: what the run
-// could make warden hold (the caps in force) and how often a cap refused
-// it. Only the first maxLimitAttempts refusals of each cap are listed in
-// network_attempts; the counts here are all of them.
-type networkLimits struct {
-	DNSNames           int `json:"dns_names"`
-	DNSNamesGiven      int `json:"dns_names_given"`
-	DNSRefused         int `json:"dns_refused"`
-	Connections        int `json:"connections"`
-	ConnectionsRefused int `json:"connections_refused"`
-	Pending            int `json:"pending"`
-	PendingRefused     int `json:"pending_refused"`
-	Tunnels            int `json:"tunnels"`
-	TunnelsRefused     int `json:"tunnels_refused"`
-}
-
-// maxLimitAttempts is how many refusals of one cap network_attempts
-// lists.
-const maxLimitAttempts = 10
-
-// newEgress builds the proxy and the stub for a run of lp's policy. The
-// CA is made (once per installation) only when a rule names methods or a
-// credential is bound: nothing else needs interception.
-func newEgress(runID string, lp *config.Policy) (*egress, error) {
-	tiers, err := netPolicies(lp)
+// newEgress builds the way out of a run of lp's policy. A network section
+// that does not compile is bad input, as for warden net check; a way out
+// that cannot be built (egress.UnavailableError) leaves the sandbox
+// unavailable (125), with the error's hint.
+func newEgress(runID string, lp *config.Policy) (*egress.Boundary, error) {
+	tiers, err := netTiers(lp)
 	if err != nil {
 		return nil, err
 	}
-	e := &egress{runID: runID, tiers: tiers, fileRules: lp.File.Network.EgressRules()}
-	for _, p := range tiers {
-		e.methods = appendNew(e.methods, p.Methods()...)
-	}
-	// A rule that denies some methods leaves the others to the rules
-	// after it (deny DELETE, then allow everything): a stream is tried
-	// with the common methods too, or the deny would refuse it whole.
-	e.methods = appendNew(e.methods, streamMethods...)
-	intercept := namesMethods(lp)
 	var specs []credential.Spec
 	for _, c := range lp.File.Network.Credentials {
 		specs = append(specs, credentialSpec(c))
 	}
-	if len(specs) > 0 {
-		if e.creds, err = credential.Load(specs); err != nil {
-			return nil, &exitError{code: exitSandbox, msg: "sandbox unavailable: network credentials: " + err.Error(),
-				hints: []string{"set the variables or files the policy's network.credentials read, or remove the credential"}}
-		}
-	}
-	var ca *proxy.CA
-	if intercept || len(e.creds) > 0 {
-		if ca, e.caBundle, err = loadCA(); err != nil {
-			return nil, &exitError{code: exitSandbox, msg: "sandbox unavailable: egress CA: " + err.Error(),
-				hints: []string{"the policy names HTTP methods or credentials, which need TLS interception; make " + caDir() + " writable"}}
-		}
-	}
-	e.proxy, err = proxy.New(proxy.Config{
-		CheckName:   e.checkName,
-		CheckAddrs:  e.checkAddrs,
-		Credentials: e.creds,
-		CA:          ca,
-		Record:      e.recordProxy,
+	eg, err := egress.New(egress.Config{
+		RunID:       runID,
+		Tiers:       tiers,
+		FileRules:   lp.File.Network.EgressRules(),
+		Credentials: specs,
+		CADir:       caDir(),
+		TrustBundle: trustBundle,
 		HostAddrs:   hostAddrs,
 	})
 	if err != nil {
-		return nil, &exitError{code: exitSandbox, msg: "sandbox unavailable: egress proxy: " + err.Error()}
-	}
-	e.stub = dnsstub.New(dnsstub.Config{Allow: e.allowName, Record: e.recordDNS})
-	lim := e.proxy.Limits()
-	e.limits = networkLimits{DNSNames: dnsstub.DefaultMaxNames, Connections: lim.MaxConns, Pending: lim.MaxPending, Tunnels: lim.MaxTunnels}
-	return e, nil
-}
-
-// streamMethods are the methods a stream whose verdict depends on its
-// method is tried with, after those the allow rules name.
-var streamMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
-
-func appendNew(s []string, vs ...string) []string {
-	for _, v := range vs {
-		if !slices.Contains(s, v) {
-			s = append(s, v)
+		var ue *egress.UnavailableError
+		if !errors.As(err, &ue) {
+			return nil, &exitError{code: exitSandbox, msg: "sandbox unavailable: " + err.Error()}
 		}
+		var hints []string
+		if ue.Hint != "" {
+			hints = []string{ue.Hint}
+		}
+		return nil, &exitError{code: exitSandbox, msg: ue.Error(), hints: hints}
 	}
-	return s
-}
-
-// namesMethods reports whether a network rule of lp's tiers, allow or
-// deny, names HTTP methods: its verdicts then depend on the method, which
-// only an intercepted stream shows.
-func namesMethods(lp *config.Policy) bool {
-	rules := lp.File.Network.EgressRules()
-	if lp.Managed != nil && lp.Managed.Network.Set {
-		rules = append(rules, lp.Managed.Network.EgressRules()...)
-	}
-	return slices.ContainsFunc(rules, func(r netpolicy.Rule) bool { return len(r.Methods) > 0 })
+	return eg, nil
 }
 
 func credentialSpec(c policyfile.Credential) credential.Spec {
 	return credential.Spec{Name: c.Name, From: c.From, Hosts: c.Hosts}
-}
-
-// network is what the sandbox needs to reach e.
-func (e *egress) network() *sandbox.Network {
-	return &sandbox.Network{Serve: e.serve}
-}
-
-func (e *egress) serve(l sandbox.Listeners) {
-	nameFor := func(a netip.AddrPort) (string, bool) { return e.stub.NameFor(a.Addr()) }
-	go e.proxy.Serve(l.Proxy)
-	go e.proxy.ServeTransparent(l.HTTP, "http", nameFor)
-	go e.proxy.ServeTransparent(l.HTTPS, "https", nameFor)
-	go e.stub.ServeUDP(l.DNS)
-	go e.stub.ServeTCP(l.DNSTCP)
-}
-
-func (e *egress) close() { e.proxy.Close() }
-
-// env is what the command needs to trust the CA of intercepted streams.
-func (e *egress) env() []string {
-	if e.caBundle == "" {
-		return nil
-	}
-	var env []string
-	for _, k := range []string{"SSL_CERT_FILE", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "GIT_SSL_CAINFO"} {
-		env = append(env, k+"="+e.caBundle)
-	}
-	for _, c := range e.creds {
-		env = append(env, c.Name+"="+c.Placeholder())
-	}
-	return env
-}
-
-// target turns the proxy's target into the policy's, whose protocol comes
-// from the form of the raw target: a URL for http and https, a bare
-// authority for tcp (or https on 443).
-func target(t proxy.Target, proto string) (netpolicy.Target, error) {
-	host := t.Host
-	if a, err := netip.ParseAddr(host); err == nil && a.Is6() {
-		host = "[" + host + "]"
-	}
-	auth := host + ":" + strconv.Itoa(t.Port)
-	switch proto {
-	case proxy.ProtoHTTP, proxy.ProtoHTTPS:
-		path := t.Path
-		if path == "" {
-			path = "/"
-		}
-		return netpolicy.ParseTarget(proto + "://" + auth + path)
-	}
-	return netpolicy.ParseTarget(auth)
-}
-
-// method is the request's method as the policy takes it: not known for a
-// stream.
-func method(t proxy.Target) string {
-	if t.Method == "CONNECT" {
-		return ""
-	}
-	return t.Method
-}
-
-// protocols are the protocols to try for t: its own, or, for a stream not
-// started yet, each one it could turn out to be.
-func protocols(t proxy.Target) []string {
-	if t.Protocol != proxy.ProtoUnknown {
-		return []string{t.Protocol}
-	}
-	if t.Port == 443 {
-		return []string{proxy.ProtoHTTPS, proxy.ProtoTCP, proxy.ProtoHTTP}
-	}
-	return []string{proxy.ProtoTCP, proxy.ProtoHTTP, proxy.ProtoHTTPS}
-}
-
-// decide asks every tier with check, for each protocol t could have and,
-// when the verdict depends on a method not known yet, each method the
-// rules name; the first way in which every tier allows wins, else the
-// first deny of the most natural reading.
-func (e *egress) decide(t proxy.Target, check func(p *netpolicy.Policy, nt netpolicy.Target, method string) netpolicy.Decision) proxy.Decision {
-	var first *netpolicy.Decision
-	for _, proto := range protocols(t) {
-		nt, err := target(t, proto)
-		if err != nil {
-			d := netpolicy.Refused(err)
-			return decision(d, false)
-		}
-		methods := []string{method(t)}
-		for i := 0; i < len(methods); i++ {
-			m := methods[i]
-			d, dependent := e.allTiers(nt, m, check)
-			if d.Verdict == action.Allow {
-				// Allowed only for some methods, or with rules
-				// on methods in play: judge each request.
-				return decision(d, m != method(t) || dependent)
-			}
-			if first == nil {
-				first = &d
-			}
-			if dependent && m == "" && len(methods) == 1 && proto != proxy.ProtoTCP {
-				// Worth intercepting if some method is allowed
-				// (a tcp stream shows none).
-				methods = append(methods, e.methods...)
-			}
-		}
-	}
-	return decision(*first, false)
-}
-
-func (e *egress) allTiers(nt netpolicy.Target, m string, check func(*netpolicy.Policy, netpolicy.Target, string) netpolicy.Decision) (netpolicy.Decision, bool) {
-	var d netpolicy.Decision
-	dependent := false
-	for _, p := range e.tiers {
-		d = check(p, nt, m)
-		dependent = dependent || d.MethodDependent
-		if d.Verdict != action.Allow {
-			return d, dependent
-		}
-	}
-	return d, dependent
-}
-
-// decision is the proxy's form of d; intercept asks for each request of
-// the stream to be judged with its own method.
-func decision(d netpolicy.Decision, intercept bool) proxy.Decision {
-	return proxy.Decision{Allow: d.Verdict == action.Allow, Rule: d.Rule, Reason: d.Reason, Hint: d.Hint,
-		Addrs: d.Addrs, Intercept: intercept}
-}
-
-func (e *egress) checkName(_ context.Context, t proxy.Target) proxy.Decision {
-	now := time.Now()
-	d := e.decide(t, func(p *netpolicy.Policy, nt netpolicy.Target, m string) netpolicy.Decision {
-		return p.CheckName(nt, m, now)
-	})
-	// With a credential bound, TLS is intercepted, so that its
-	// placeholder can be replaced (and one heading elsewhere caught).
-	// Only TLS: a plain HTTP stream is read anyway, and any other stream
-	// can carry no request the proxy could replace a placeholder in, so
-	// it is spliced as without credentials (asking here, before the
-	// stream showed its protocol, would refuse it as one that must be
-	// intercepted and cannot).
-	if d.Allow && !d.Intercept && len(e.creds) > 0 && t.Protocol == proxy.ProtoHTTPS {
-		d.Intercept = true
-	}
-	return d
-}
-
-func (e *egress) checkAddrs(_ context.Context, t proxy.Target, addrs []netip.Addr) proxy.Decision {
-	now := time.Now()
-	return e.decide(t, func(p *netpolicy.Policy, nt netpolicy.Target, m string) netpolicy.Decision {
-		return p.CheckAddrs(nt, m, addrs, now)
-	})
-}
-
-// allowName is the DNS stub's question: could any request to name be
-// allowed, by every tier?
-func (e *egress) allowName(name string) (bool, string, string) {
-	now := time.Now()
-	var d netpolicy.Decision
-	for _, p := range e.tiers {
-		d = p.CheckHost(name, now)
-		if d.Verdict != action.Allow {
-			return false, d.Rule, d.Reason
-		}
-	}
-	return true, d.Rule, d.Reason
-}
-
-func (e *egress) add(a networkAttempt) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.attempts) >= maxAttempts {
-		e.dropped++
-		return
-	}
-	e.attempts = append(e.attempts, a)
-}
-
-func verdictText(allow bool) string {
-	if allow {
-		return "allow"
-	}
-	return "deny"
-}
-
-// refusedBy counts a refusal by a cap and reports whether it is still
-// among the first maxLimitAttempts of its cap.
-func (e *egress) refusedBy(limit string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var n *int
-	switch limit {
-	case "dns":
-		n = &e.limits.DNSRefused
-	case "connections":
-		n = &e.limits.ConnectionsRefused
-	case "pending":
-		n = &e.limits.PendingRefused
-	case "tunnels":
-		n = &e.limits.TunnelsRefused
-	default:
-		return true
-	}
-	*n++
-	return *n <= maxLimitAttempts
-}
-
-// networkLimits returns the record's network_limits.
-func (e *egress) networkLimits() *networkLimits {
-	e.mu.Lock()
-	l := e.limits
-	e.mu.Unlock()
-	l.DNSNamesGiven = e.stub.Names()
-	return &l
-}
-
-func (e *egress) recordProxy(a proxy.Attempt) {
-	if a.Limit != "" && !e.refusedBy(a.Limit) {
-		return
-	}
-	e.add(networkAttempt{
-		RunID: e.runID, Time: a.Time.UTC(), Via: a.Via, Host: a.Host, Port: a.Port, Method: a.Method,
-		Protocol: a.Protocol, Path: a.Path, Verdict: verdictText(a.Allow), Rule: a.Rule, Reason: a.Reason,
-		Addr: a.Addr, Status: a.Status, BytesUp: a.BytesUp, BytesDown: a.BytesDown,
-		Intercepted: a.Intercepted, Injected: a.Injected, Flagged: a.Flagged,
-	})
-}
-
-func (e *egress) recordDNS(q dnsstub.Query) {
-	if q.Limit && !e.refusedBy("dns") {
-		return
-	}
-	e.add(networkAttempt{
-		RunID: e.runID, Time: time.Now().UTC(), Via: "dns", Host: q.Name, Protocol: "dns", Method: q.Type,
-		Verdict: verdictText(q.Allowed), Rule: q.Rule, Reason: q.Reason,
-	})
-}
-
-// recorded returns the attempts so far and how many more were not kept.
-func (e *egress) recorded() ([]networkAttempt, int) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]networkAttempt{}, e.attempts...), e.dropped
 }
 
 // caDir is where this installation's CA lives: the user's config
@@ -451,67 +72,12 @@ func caDir() string {
 	return filepath.Join(dir, "warden", "ca")
 }
 
-// loadCA loads (or makes) the CA, writes the trust bundle the sandbox
-// reads, and returns both.
-func loadCA() (*proxy.CA, string, error) {
-	ca, err := proxy.LoadCA(caDir())
-	if err != nil {
-		return nil, "", err
-	}
+// trustBundle is where the trust bundle the sandbox reads is written:
+// the user's cache directory.
+func trustBundle() (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return nil, "", fmt.Errorf("no cache directory for the trust bundle: %v", err)
+		return "", fmt.Errorf("no cache directory for the trust bundle: %v", err)
 	}
-	bundle := filepath.Join(cache, "warden", "ca-bundle.pem")
-	if err := os.MkdirAll(filepath.Dir(bundle), 0o755); err != nil {
-		return nil, "", err
-	}
-	if err := ca.WriteTrustBundle(bundle); err != nil {
-		return nil, "", err
-	}
-	return ca, bundle, nil
-}
-
-// denied lists the destinations the proxy or the DNS stub refused, each
-// once, in order: "host:port" for the proxy, "host" for a name the stub
-// would not answer.
-func (e *egress) denied() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var out []string
-	for _, a := range e.attempts {
-		if a.Verdict != "deny" {
-			continue
-		}
-		d := a.Host
-		if a.Via != "dns" {
-			d = net.JoinHostPort(a.Host, strconv.Itoa(a.Port))
-		}
-		if !slices.Contains(out, d) {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// allow adds, ahead of the policy file's network rules, an allow rule for
-// exactly dest ("host:port", or a host, then on ports 80 and 443), as a
-// person approved for a rerun. The managed tier still has its say.
-func (e *egress) allow(dest string) error {
-	host, port, err := net.SplitHostPort(dest)
-	ports := []int{80, 443}
-	if err == nil {
-		p, _ := strconv.Atoi(port)
-		ports = []int{p}
-	} else {
-		host = dest
-	}
-	r := netpolicy.Rule{Name: "approved at the terminal", Verdict: action.Allow, Host: host, Ports: ports}
-	rules := append([]netpolicy.Rule{r}, e.fileRules...)
-	p, err := netpolicy.Compile(rules)
-	if err != nil {
-		return err
-	}
-	e.fileRules, e.tiers[0] = rules, p
-	return nil
+	return filepath.Join(cache, "warden", "ca-bundle.pem"), nil
 }

@@ -133,7 +133,7 @@ func netCheck(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tiers, err := netPolicies(lp)
+	tiers, err := netTiers(lp)
 	if err != nil {
 		return err
 	}
@@ -166,74 +166,49 @@ func netCheck(ctx context.Context, args []string) error {
 	return nil
 }
 
-// netPolicies compiles the policy file's network rules and, when the
+// netTiers compiles the policy file's network rules and, when the
 // managed tier has a network section, the managed tier's: a destination
 // must be allowed by both.
-func netPolicies(lp *config.Policy) ([]*netpolicy.Policy, error) {
+func netTiers(lp *config.Policy) (*netpolicy.Tiers, error) {
 	p, err := netpolicy.Compile(lp.File.Network.EgressRules())
 	if err != nil {
 		return nil, badInput(err.Error(), "see the network section in docs/policy-language.md")
 	}
-	tiers := []*netpolicy.Policy{p}
-	if lp.Managed != nil && lp.Managed.Network.Set {
-		mp, err := netpolicy.Compile(lp.Managed.Network.EgressRules())
-		if err != nil {
-			return nil, badInput(fmt.Sprintf("managed policy (%s): %v", envManagedPolicy, err),
-				"the managed tier is fail-closed: fix the file or unset "+envManagedPolicy)
-		}
-		tiers = append(tiers, mp)
+	if lp.Managed == nil || !lp.Managed.Network.Set {
+		return netpolicy.NewTiers(p), nil
 	}
-	return tiers, nil
+	mp, err := netpolicy.Compile(lp.Managed.Network.EgressRules())
+	if err != nil {
+		return nil, badInput(fmt.Sprintf("managed policy (%s): %v", envManagedPolicy, err),
+			"the managed tier is fail-closed: fix the file or unset "+envManagedPolicy)
+	}
+	return netpolicy.NewTiers(p, mp), nil
 }
 
-// decideNet judges raw as the proxy does: parse, judge the name, resolve
-// once (from --resolve, else the system resolver), judge the addresses.
-// Every tier must allow; the first deny decides.
-func decideNet(ctx context.Context, tiers []*netpolicy.Policy, raw, method string, resolved answers, now time.Time) (netpolicy.Target, netpolicy.Decision) {
+// decideNet judges raw as the proxy does (netpolicy.Tiers.Check): parse,
+// judge the name, resolve once (from --resolve, else the system
+// resolver), judge the addresses; then the proxy's own check of this
+// machine's addresses when it dials.
+func decideNet(ctx context.Context, tiers *netpolicy.Tiers, raw, method string, resolved answers, now time.Time) (netpolicy.Target, netpolicy.Decision) {
 	t, err := netpolicy.ParseTarget(raw)
 	if err != nil {
 		return t, netpolicy.Refused(err)
 	}
-	dep := false
-	for _, p := range tiers {
-		d := p.CheckName(t, method, now)
-		dep = dep || d.MethodDependent
-		if d.Verdict != action.Allow {
-			d.MethodDependent = dep
-			return t, d
+	resolve := func(host string) ([]netip.Addr, error) {
+		if addrs, ok := resolved[resolveKey(host)]; ok {
+			return addrs, nil
 		}
+		ctx, cancel := context.WithTimeout(ctx, resolveTimeout)
+		defer cancel()
+		return lookupNetIP(ctx, "ip", host)
 	}
-	var (
-		addrs     []netip.Addr
-		lookupErr error
-	)
-	if _, isIP := t.IP(); !isIP {
-		var ok bool
-		if addrs, ok = resolved[resolveKey(t.Host())]; !ok {
-			ctx, cancel := context.WithTimeout(ctx, resolveTimeout)
-			addrs, lookupErr = lookupNetIP(ctx, "ip", t.Host())
-			cancel()
-		}
-	}
-	var allowed netpolicy.Decision
-	for i, p := range tiers {
-		d := p.CheckAddrs(t, method, addrs, now)
-		dep = dep || d.MethodDependent
-		if d.Verdict != action.Allow {
-			if lookupErr != nil && len(addrs) == 0 {
-				d.Reason += fmt.Sprintf(" (%v)", lookupErr)
-			}
-			d.MethodDependent = dep
-			return t, d
-		}
-		if i == 0 {
-			allowed = d
-		}
+	d := tiers.Check(t, method, resolve, now)
+	if d.Verdict != action.Allow {
+		return t, d
 	}
 	// The proxy's own check when it dials (proxy/local.go).
-	if pd, ok := hostAddrs.Check(t.Host(), allowed.Addrs); !ok {
-		return t, netpolicy.Decision{Rule: pd.Rule, Reason: pd.Reason, Hint: pd.Hint, MethodDependent: dep}
+	if pd, ok := hostAddrs.Check(t.Host(), d.Addrs); !ok {
+		return t, netpolicy.Decision{Rule: pd.Rule, Reason: pd.Reason, Hint: pd.Hint, MethodDependent: d.MethodDependent}
 	}
-	allowed.MethodDependent = dep
-	return t, allowed
+	return t, d
 }

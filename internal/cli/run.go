@@ -19,6 +19,7 @@ import (
 
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/egress"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
@@ -297,7 +298,7 @@ func runRun(ctx context.Context, args []string) error {
 			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
 			Unenforced:      []string{},
 			Degraded:        degradedNames(degraded, timeoutSource == timeoutOff),
-			NetworkAttempts: []networkAttempt{}, BlockedSyscalls: []audit.Syscall{}, FilesWritten: []audit.FileChange{}, RefusedPaths: []audit.Refusal{},
+			NetworkAttempts: []audit.NetworkAttempt{}, BlockedSyscalls: []audit.Syscall{}, FilesWritten: []audit.FileChange{}, RefusedPaths: []audit.Refusal{},
 			Quarantined:    []audit.Quarantined{},
 			NotRecorded:    slices.Clone(notRecorded),
 			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
@@ -321,17 +322,17 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer eg.close()
-	spec.Network = eg.network()
-	spec.Env = append(spec.Env, eg.env()...)
-	if err := maskWarden(&spec, lp, eg.caBundle); err != nil {
+	defer eg.Close()
+	spec.Network = eg.Network()
+	spec.Env = append(spec.Env, eg.Env()...)
+	if err := maskWarden(&spec, lp, eg.TrustBundle()); err != nil {
 		return err
 	}
-	if eg.caBundle != "" && os.Getuid() == 0 && !slices.Contains(spec.ReadOnly, eg.caBundle) {
+	if eg.TrustBundle() != "" && os.Getuid() == 0 && !slices.Contains(spec.ReadOnly, eg.TrustBundle()) {
 		// A root caller's command is an unprivileged uid, which cannot
 		// search root's home where the trust bundle is: bound, it is
 		// visible there (and read-only).
-		spec.ReadOnly = append(spec.ReadOnly, eg.caBundle)
+		spec.ReadOnly = append(spec.ReadOnly, eg.TrustBundle())
 	}
 	// Signals for warden are the command's: passed on, as to a plain
 	// run, rather than ending the run (the timeout and SIGKILL still do).
@@ -384,10 +385,10 @@ func runRun(ctx context.Context, args []string) error {
 		fillResult(rec, res, spec.Timeout)
 		rec.Limits.TimeoutSource = timeoutSource
 		var dropped int
-		rec.NetworkAttempts, dropped = eg.recorded()
-		rec.NetworkLimits = eg.networkLimits()
+		rec.NetworkAttempts, dropped = eg.Attempts()
+		rec.NetworkLimits = eg.Limits()
 		if dropped > 0 {
-			rec.NotRecorded = append(rec.NotRecorded, auditNotDone{"network_attempts", fmt.Sprintf("%d attempts past the first %d", dropped, maxAttempts)})
+			rec.NotRecorded = append(rec.NotRecorded, auditNotDone{"network_attempts", fmt.Sprintf("%d attempts past the first %d", dropped, egress.MaxAttempts)})
 		}
 		rec.Status, rec.Error = result.code, result.msg
 		if result.setup {

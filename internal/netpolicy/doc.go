@@ -32,6 +32,16 @@
 // allowed? Its answer only saves the sandbox a pointless connection; the
 // proxy judges every one as above.
 //
+// # Tiers
+//
+// A destination must be allowed by the policy file's rules and, when the
+// managed tier has a network section, by the managed tier's too.
+// [Tiers] asks them all, the same way for the proxy and for `warden net
+// check`: [Tiers.Check] is net check's whole decision, and
+// [Tiers.CheckFlowName] and [Tiers.CheckFlowAddrs] are the proxy's
+// questions about a [Flow], which may be a stream whose protocol or
+// method is not known yet (tiers.go states the rules).
+//
 // # Rules
 //
 // Rules ([Rule], compiled by [Compile]) are evaluated top to bottom; the

@@ -14,7 +14,7 @@
 //		CheckAddrs: policy.CheckAddrs, // the resolved answer
 //		CA:         ca,                // proxy.LoadCA(dir), for interception
 //		Credentials: creds,            // credential.Load(specs)
-//		Record:     audit.addAttempt,
+//		Record:     record,            // func(audit.NetworkAttempt)
 //	})
 //	go p.Serve(ln)                                    // HTTP_PROXY, HTTPS_PROXY, ALL_PROXY
 //	go p.ServeTransparent(ln80, "http", stub.NameFor)  // :80 of the DNS stub's addresses
@@ -110,11 +110,11 @@
 // "always-denied: this machine"). A denial by one of the proxy's
 // own checks rather than the decider (a request it cannot read, a Host
 // header or TLS server name for another host, a limit) names the rule
-// "proxy". Every stream and every request
-// read in a stream is reported to Config.Record as an [Attempt] (host,
-// port, method, protocol, verdict, rule, reason, bytes each way, whether a
-// credential was injected or a placeholder flagged): a stream when it
-// ends, a request when it is answered.
+// "proxy". Every stream and every request read in a stream is reported
+// to Config.Record as an [audit.NetworkAttempt] (host, port, method,
+// protocol, verdict, rule, reason, bytes each way, how long it took,
+// whether a credential was injected or a placeholder flagged): a stream
+// when it ends, a request when it is answered.
 //
 // # Limits
 //
@@ -126,7 +126,7 @@
 // MaxTunnels (512) streams, each with its upstream; at most
 // MaxLargeBuffers (64) 256 KiB copy buffers lent at once. Past a cap a
 // new connection is closed at once, a CONNECT gets 503, and the refusal
-// is recorded with [Attempt.Limit]. With the defaults, warden holds at
+// is recorded with the attempt's Limit. With the defaults, warden holds at
 // most about 1,100 descriptors for the proxy, and its memory for it is
 // about MaxConns × 100 KiB (a connection's goroutines, buffers and, while
 // it arrives, a header up to MaxHeaderBytes) plus 16 MiB of copy buffers:

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/credential"
 	"warden.dev/warden/internal/proxy"
 	"warden.dev/warden/internal/proxy/proxytest"
@@ -91,7 +92,7 @@ type env struct {
 	resolves map[string]int
 	backends map[netip.Addr]string // fake address → loopback host:port
 	dials    []string              // every address the proxy dialed
-	attempts []proxy.Attempt
+	attempts []audit.NetworkAttempt
 	log      strings.Builder
 }
 
@@ -151,7 +152,7 @@ func newEnv(t testing.TB, opts ...envOpt) *env {
 		Dial:    e.dial,
 		CA:      ca,
 		RootCAs: e.upPool,
-		Record: func(a proxy.Attempt) {
+		Record: func(a audit.NetworkAttempt) {
 			e.mu.Lock()
 			defer e.mu.Unlock()
 			e.attempts = append(e.attempts, a)
@@ -276,7 +277,7 @@ func (e *env) caPool() *x509.CertPool {
 	return p
 }
 
-func (e *env) records() []proxy.Attempt {
+func (e *env) records() []audit.NetworkAttempt {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return slices.Clone(e.attempts)
@@ -296,13 +297,13 @@ func (e *env) logs() string {
 
 // waitRecords waits until n attempts are recorded (streams are recorded
 // when they end, a moment after the client sees them close).
-func (e *env) waitRecords(n int) []proxy.Attempt {
+func (e *env) waitRecords(n int) []audit.NetworkAttempt {
 	e.t.Helper()
-	return e.waitFor(func(r []proxy.Attempt) bool { return len(r) >= n })
+	return e.waitFor(func(r []audit.NetworkAttempt) bool { return len(r) >= n })
 }
 
 // waitFor waits until the records satisfy ok, or 5 seconds.
-func (e *env) waitFor(ok func([]proxy.Attempt) bool) []proxy.Attempt {
+func (e *env) waitFor(ok func([]audit.NetworkAttempt) bool) []audit.NetworkAttempt {
 	e.t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"warden.dev/warden/internal/audit"
 )
 
 // reqState follows one request through the reverse proxy.
@@ -188,19 +190,13 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, t Target, st *st
 	p.rp.ServeHTTP(w, r.WithContext(ctx))
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	a := Attempt{
-		Time:      rs.start,
-		Duration:  time.Since(rs.start),
-		Target:    t,
-		Addr:      addrString(rs.addr),
-		Allow:     rs.denied == nil,
-		Rule:      d.Rule,
-		Status:    rs.status,
-		BytesUp:   rs.up.Load(),
-		BytesDown: rs.down.Load(),
-		Injected:  rs.inj.injected,
-		Flagged:   rs.inj.flagged,
-	}
+	a := attempt(rs.start, t)
+	a.Addr = addrString(rs.addr)
+	a.Verdict = audit.VerdictOf(rs.denied == nil)
+	a.Rule = d.Rule
+	a.Status = rs.status
+	a.BytesUp, a.BytesDown = rs.up.Load(), rs.down.Load()
+	a.Injected, a.Flagged = rs.inj.injected, rs.inj.flagged
 	if rs.denied != nil {
 		a.Rule, a.Reason = rs.denied.Rule, p.inj.redact(rs.denied.Reason)
 	}
@@ -327,16 +323,11 @@ func (p *Proxy) writeDenial(w http.ResponseWriter, status int, code string, t Ta
 // carries the credentials flagged.
 func (p *Proxy) refuse(w http.ResponseWriter, start time.Time, t Target, status int, code string, d Decision, inj *injection) {
 	p.writeDenial(w, status, code, t, d)
-	a := Attempt{
-		Time:     start,
-		Duration: time.Since(start),
-		Target:   t,
-		Allow:    d.Allow && status < 400,
-		Rule:     d.Rule,
-		Reason:   p.inj.redact(d.Reason),
-		Status:   status,
-		Limit:    d.limit,
-	}
+	a := attempt(start, t)
+	a.Verdict = audit.VerdictOf(d.Allow && status < 400)
+	a.Rule, a.Reason = d.Rule, p.inj.redact(d.Reason)
+	a.Status = status
+	a.Limit = d.limit
 	if inj != nil {
 		a.Flagged = inj.flagged
 	}

@@ -22,10 +22,10 @@ package proxy
 //   - A placeholder found anywhere else — another host, or plain HTTP
 //     even to its own host, since a secret is never sent in clear text —
 //     is not replaced: the request is denied with 403 and the credential
-//     is named in Attempt.Flagged. In a body that is not held in memory,
-//     the placeholder is caught while the body streams: the bytes before
-//     it may have gone upstream, the placeholder itself never does, and
-//     the upstream request is cut there.
+//     is named in the attempt's Flagged. In a body that is not held in
+//     memory, the placeholder is caught while the body streams: the bytes
+//     before it may have gone upstream, the placeholder itself never
+//     does, and the upstream request is cut there.
 //   - TRACE and TRACK are refused where a value would be injected (they
 //     echo the request back), and in the response's headers each injected
 //     value is put back to its placeholder. A response body is passed on

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/credential"
 	"warden.dev/warden/internal/proxy"
 	"warden.dev/warden/internal/proxy/proxytest"
@@ -150,7 +151,7 @@ func TestCredentials(t *testing.T) {
 		})
 	}
 	c.Transport.(*http.Transport).CloseIdleConnections()
-	recs := e.waitFor(func(r []proxy.Attempt) bool {
+	recs := e.waitFor(func(r []audit.NetworkAttempt) bool {
 		n := 0
 		for _, a := range r {
 			if a.Method != http.MethodConnect {
@@ -163,7 +164,7 @@ func TestCredentials(t *testing.T) {
 	for _, r := range recs {
 		if len(r.Flagged) > 0 {
 			flagged++
-			if r.Allow || r.Status != 403 {
+			if r.Allowed() || r.Status != 403 {
 				t.Errorf("flagged attempt %+v is not a 403 denial", r)
 			}
 		}

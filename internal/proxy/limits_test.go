@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/proxy"
 	"warden.dev/warden/internal/proxy/proxytest"
 )
@@ -70,9 +71,9 @@ func TestAdversarialProxyThisMachine(t *testing.T) {
 	if d := e.dialed(); len(d) != 0 {
 		t.Fatalf("the proxy dialed %v, addresses of this machine", d)
 	}
-	recs := e.waitFor(func(r []proxy.Attempt) bool { return len(r) >= 10 })
+	recs := e.waitFor(func(r []audit.NetworkAttempt) bool { return len(r) >= 10 })
 	for _, a := range recs {
-		if a.Allow || a.Rule != proxy.RuleThisMachine {
+		if a.Allowed() || a.Rule != proxy.RuleThisMachine {
 			t.Errorf("recorded %+v, want a deny by %s", a, proxy.RuleThisMachine)
 		}
 	}
@@ -259,7 +260,7 @@ func TestAdversarialProxyConns(t *testing.T) {
 		t.Errorf("%d connections of 20 past the tunnels were closed at once, want at least 16", closed)
 	}
 	var byConns, byTunnels int
-	for _, a := range e.waitFor(func(r []proxy.Attempt) bool { return len(r) >= 17 }) {
+	for _, a := range e.waitFor(func(r []audit.NetworkAttempt) bool { return len(r) >= 17 }) {
 		switch a.Limit {
 		case "connections":
 			byConns++

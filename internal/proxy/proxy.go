@@ -18,15 +18,17 @@ import (
 	"sync"
 	"time"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/credential"
 )
 
-// Ways a connection reaches the proxy ([Target.Via]).
+// Ways a connection reaches the proxy ([Target.Via]), as the record
+// names them.
 const (
-	ViaForward     = "forward"     // an absolute-URI HTTP request
-	ViaConnect     = "connect"     // a CONNECT request
-	ViaSOCKS5      = "socks5"      // a SOCKS5 CONNECT
-	ViaTransparent = "transparent" // a connection captured on :80 or :443
+	ViaForward     = audit.ViaForward     // an absolute-URI HTTP request
+	ViaConnect     = audit.ViaConnect     // a CONNECT request
+	ViaSOCKS5      = audit.ViaSOCKS5      // a SOCKS5 CONNECT
+	ViaTransparent = audit.ViaTransparent // a connection captured on :80 or :443
 )
 
 // Protocols of a [Target].
@@ -77,7 +79,7 @@ type Decision struct {
 	// the decider sets it when a rule names methods.
 	Intercept bool
 
-	limit string // Attempt.Limit, for a refusal by one of the Limits
+	limit string // the record's Limit, for a refusal by one of the Limits
 }
 
 // ruleProxy is the rule of a denial the proxy took by a check of its own,
@@ -86,36 +88,22 @@ type Decision struct {
 // one judged, a limit. The reason says which.
 const ruleProxy = "proxy"
 
-// Attempt is one record of the proxy's traffic: every stream and every
-// request it judged, allowed or denied.
-type Attempt struct {
-	Time     time.Time
-	Duration time.Duration
-	Target
-	// Addr is the address dialed, if any.
-	Addr string
-	// Allow, Rule and Reason are the verdict; Rule is "proxy" for a
-	// denial by one of the proxy's own checks.
-	Allow  bool
-	Rule   string
-	Reason string
-	// Status is the HTTP status returned to the sandbox for a request,
-	// the CONNECT answer for a stream that was refused or opened with
-	// one, 0 otherwise.
-	Status int
-	// BytesUp and BytesDown count what was carried: the stream's bytes
-	// for a stream, the body's for a request.
-	BytesUp, BytesDown int64
-	// Intercepted is set on a stream whose TLS the proxy terminated.
-	Intercepted bool
-	// Limit names the limit that refused the attempt ("connections",
-	// "pending", "tunnels"; see [Limits]); "" for any other verdict.
-	Limit string
-	// Injected names the credentials whose values were put into the
-	// request; Flagged names the placeholders found where their
-	// credential may not go (the request was denied).
-	Injected []string
-	Flagged  []string
+// attempt starts the record of one attempt on t, begun at start: the
+// proxy records every stream and every request it judged, allowed or
+// denied, as an [audit.NetworkAttempt] (its run is the caller's to
+// fill in). Verdict, Rule and Reason are the caller's to set; Rule is
+// "proxy" for a denial by one of the proxy's own checks.
+func attempt(start time.Time, t Target) audit.NetworkAttempt {
+	return audit.NetworkAttempt{
+		Time:       start,
+		DurationMS: time.Since(start).Milliseconds(),
+		Via:        t.Via,
+		Host:       t.Host,
+		Port:       t.Port,
+		Method:     t.Method,
+		Protocol:   t.Protocol,
+		Path:       t.Path,
+	}
 }
 
 // Limits bound what one proxy holds. A zero field takes its default.
@@ -126,7 +114,7 @@ type Limits struct {
 	// MaxConns bounds the connections from the sandbox held at once, in
 	// any state: being judged, idle between requests, carrying a stream
 	// (default 512). Past it a new connection is closed at once, and
-	// recorded with Attempt.Limit "connections".
+	// recorded with Limit "connections".
 	MaxConns int
 	// MaxPending bounds, among those, the connections accepted and not
 	// yet judged: nothing read yet, or a request line, SOCKS5 request
@@ -221,8 +209,9 @@ type Config struct {
 	// means the system roots.
 	RootCAs *x509.CertPool
 	// Record, if set, is called with every attempt, from many goroutines
-	// at once; it must not block for long.
-	Record func(Attempt)
+	// at once; it must not block for long. The attempt's RunID is not
+	// set, and its Time is the proxy's clock (local).
+	Record func(audit.NetworkAttempt)
 	// Logf, if set, receives the proxy's own errors (never a secret).
 	Logf func(format string, args ...any)
 	// Limits bound what the proxy holds.
@@ -378,7 +367,9 @@ func (p *Proxy) serve(ln net.Listener, via string, handle func(*trackedConn)) er
 			if errors.Is(err, ErrClosed) {
 				return ErrClosed
 			}
-			p.record(Attempt{Time: time.Now(), Target: Target{Via: via}, Rule: ruleProxy, Reason: err.Error(), Limit: limit})
+			a := attempt(time.Now(), Target{Via: via})
+			a.Verdict, a.Rule, a.Reason, a.Limit = audit.VerdictDeny, ruleProxy, err.Error(), limit
+			p.record(a)
 			continue
 		}
 		if !p.goTracked(func() { handle(tc) }) {
@@ -510,7 +501,7 @@ func (p *Proxy) logf(format string, args ...any) {
 	}
 }
 
-func (p *Proxy) record(a Attempt) {
+func (p *Proxy) record(a audit.NetworkAttempt) {
 	if p.cfg.Record != nil {
 		p.cfg.Record(a)
 	}

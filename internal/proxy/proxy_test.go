@@ -22,6 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/proxy"
 	"warden.dev/warden/internal/proxy/proxytest"
 )
@@ -32,8 +33,8 @@ func hello(name string) http.Handler {
 	})
 }
 
-// ignoreVolatile drops the fields of an Attempt that vary between runs.
-var ignoreVolatile = cmpopts.IgnoreFields(proxy.Attempt{}, "Time", "Duration", "BytesUp", "BytesDown")
+// ignoreVolatile drops the fields of an attempt that vary between runs.
+var ignoreVolatile = cmpopts.IgnoreFields(audit.NetworkAttempt{}, "Time", "DurationMS", "BytesUp", "BytesDown")
 
 func TestForwardAllowed(t *testing.T) {
 	proxytest.ResourceCheck(t)
@@ -48,9 +49,9 @@ func TestForwardAllowed(t *testing.T) {
 	if got := readAll(t, resp.Body); resp.StatusCode != 200 || got != "hello from api: GET /v1/x" {
 		t.Fatalf("GET = %d %q", resp.StatusCode, got)
 	}
-	want := []proxy.Attempt{{
-		Target: proxy.Target{Host: "api.example", Port: 80, Method: "GET", Protocol: "http", Path: "/v1/x", Via: "forward"},
-		Addr:   "203.0.113.1:80", Allow: true, Rule: "allow-api.example", Status: 200,
+	want := []audit.NetworkAttempt{{
+		Host: "api.example", Port: 80, Method: "GET", Protocol: "http", Path: "/v1/x", Via: "forward",
+		Addr: "203.0.113.1:80", Verdict: "allow", Rule: "allow-api.example", Status: 200,
 	}}
 	got := e.waitRecords(1)
 	if diff := cmp.Diff(want, got, ignoreVolatile); diff != "" {
@@ -81,9 +82,9 @@ func TestConnectAllowed(t *testing.T) {
 	}
 	c.Transport.(*http.Transport).CloseIdleConnections()
 	got := e.waitRecords(1)
-	want := []proxy.Attempt{{
-		Target: proxy.Target{Host: "api.example", Port: 443, Method: "CONNECT", Protocol: "https", Via: "connect"},
-		Addr:   "203.0.113.1:443", Allow: true, Rule: "allow-api.example", Status: 200,
+	want := []audit.NetworkAttempt{{
+		Host: "api.example", Port: 443, Method: "CONNECT", Protocol: "https", Via: "connect",
+		Addr: "203.0.113.1:443", Verdict: "allow", Rule: "allow-api.example", Status: 200,
 	}}
 	if diff := cmp.Diff(want, got, ignoreVolatile); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)
@@ -129,9 +130,9 @@ func TestDenied(t *testing.T) {
 		t.Errorf("a denied name was resolved %d times and %d dials made, want none", e.resolves["evil.example"], len(e.dialed()))
 	}
 	got := e.waitRecords(2)
-	want := []proxy.Attempt{
-		{Target: proxy.Target{Host: "evil.example", Port: 8080, Method: "GET", Protocol: "http", Path: "/steal", Via: "forward"}, Reason: "no rule allows evil.example", Status: 403},
-		{Target: proxy.Target{Host: "evil.example", Port: 443, Method: "CONNECT", Via: "connect"}, Reason: "no rule allows evil.example", Status: 403},
+	want := []audit.NetworkAttempt{
+		{Host: "evil.example", Port: 8080, Method: "GET", Protocol: "http", Path: "/steal", Via: "forward", Verdict: "deny", Reason: "no rule allows evil.example", Status: 403},
+		{Host: "evil.example", Port: 443, Method: "CONNECT", Via: "connect", Verdict: "deny", Reason: "no rule allows evil.example", Status: 403},
 	}
 	if diff := cmp.Diff(want, got, ignoreVolatile); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)
@@ -273,7 +274,7 @@ func TestConnectRules(t *testing.T) {
 		}
 		recs := e.waitRecords(2)
 		last := recs[len(recs)-1]
-		if last.Allow || last.Rule != "proxy" || !strings.Contains(last.Reason, `TLS server name "other.example" does not match the target "api.example"`) {
+		if last.Allowed() || last.Rule != "proxy" || !strings.Contains(last.Reason, `TLS server name "other.example" does not match the target "api.example"`) {
 			t.Errorf("record = %+v, want a denial for the server name by the proxy's own rule", last)
 		}
 		// The upstream connection was dialed, but no byte of the
@@ -439,7 +440,7 @@ func TestInterceptWithMintedLeaf(t *testing.T) {
 	recs := e.waitRecords(5)
 	var kinds []string
 	for _, r := range recs {
-		kinds = append(kinds, fmt.Sprintf("%s %s %s %v %v", r.Method, r.Protocol, r.Path, r.Allow, r.Intercepted))
+		kinds = append(kinds, fmt.Sprintf("%s %s %s %v %v", r.Method, r.Protocol, r.Path, r.Allowed(), r.Intercepted))
 	}
 	// Each request, and each stream (the one whose client refused the
 	// leaf too).
@@ -481,7 +482,7 @@ func TestNoCAInterceptionDenied(t *testing.T) {
 		t.Error("a stream that needs interception went through without a CA")
 	}
 	recs := e.waitRecords(1)
-	if last := recs[len(recs)-1]; last.Allow || !strings.Contains(last.Reason, "no CA") {
+	if last := recs[len(recs)-1]; last.Allowed() || !strings.Contains(last.Reason, "no CA") {
 		t.Errorf("record = %+v, want a denial naming the missing CA", last)
 	}
 	if hits.Load() != 0 {

@@ -19,6 +19,8 @@ import (
 	"net/http"
 	"net/netip"
 	"time"
+
+	"warden.dev/warden/internal/audit"
 )
 
 const socksVersion = 5
@@ -42,7 +44,9 @@ func (p *Proxy) serveSOCKS(c *trackedConn) {
 	fail := func(code byte, d Decision) {
 		c.Write([]byte{socksVersion, code, 0, 1, 0, 0, 0, 0, 0, 0})
 		c.Close()
-		p.record(Attempt{Time: start, Duration: time.Since(start), Target: t, Allow: d.Allow && code == socksOK, Rule: d.Rule, Reason: d.Reason, Limit: d.limit})
+		a := attempt(start, t)
+		a.Verdict, a.Rule, a.Reason, a.Limit = audit.VerdictOf(d.Allow && code == socksOK), d.Rule, d.Reason, d.limit
+		p.record(a)
 	}
 	var hdr [2]byte
 	var methods [255]byte

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"warden.dev/warden/internal/audit"
 )
 
 // stream is one tunnel: a CONNECT, a SOCKS5 CONNECT or a transparently
@@ -288,20 +290,14 @@ func (p *Proxy) endStream(st *stream, d Decision, inband bool) {
 }
 
 func (p *Proxy) recordStream(st *stream, d Decision, up, down int64) {
-	p.record(Attempt{
-		Time:        st.start,
-		Duration:    time.Since(st.start),
-		Target:      st.t,
-		Addr:        addrString(st.addr),
-		Allow:       d.Allow,
-		Rule:        d.Rule,
-		Reason:      d.Reason,
-		Status:      st.status,
-		BytesUp:     up,
-		BytesDown:   down,
-		Intercepted: st.tls && d.Allow,
-		Limit:       d.limit,
-	})
+	a := attempt(st.start, st.t)
+	a.Addr = addrString(st.addr)
+	a.Verdict, a.Rule, a.Reason = audit.VerdictOf(d.Allow), d.Rule, d.Reason
+	a.Status = st.status
+	a.BytesUp, a.BytesDown = up, down
+	a.Intercepted = st.tls && d.Allow
+	a.Limit = d.limit
+	p.record(a)
 }
 
 func addrString(ap netip.AddrPort) string {

@@ -77,7 +77,7 @@ func TestTransparentHTTPS(t *testing.T) {
 	recs := e.waitRecords(2)
 	want := map[string]bool{"api.example true": true, `api.example false TLS server name "other.example" does not match the target "api.example"`: true}
 	for _, r := range recs {
-		key := strings.TrimSpace(fmt.Sprintf("%s %v %s", r.Host, r.Allow, r.Reason))
+		key := strings.TrimSpace(fmt.Sprintf("%s %v %s", r.Host, r.Allowed(), r.Reason))
 		if !want[key] || r.Via != proxy.ViaTransparent || r.Protocol != proxy.ProtoHTTPS {
 			t.Errorf("unexpected record %+v", r)
 		}

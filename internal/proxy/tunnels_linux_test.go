@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/proxy"
 	"warden.dev/warden/internal/proxy/proxytest"
 )
@@ -160,7 +161,7 @@ func TestManyTunnels(t *testing.T) {
 		c.Close()
 	}
 	// The streams end as their clients go, and are recorded.
-	recs := e.waitFor(func(r []proxy.Attempt) bool { return len(r) >= n })
+	recs := e.waitFor(func(r []audit.NetworkAttempt) bool { return len(r) >= n })
 	if len(recs) != n {
 		t.Errorf("%d streams recorded, want %d", len(recs), n)
 	}
