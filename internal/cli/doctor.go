@@ -8,11 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"warden.dev/warden/internal/adapter"
+	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
@@ -65,8 +65,8 @@ func runDoctor(ctx context.Context, args []string) error {
 	}
 	// The trial's cache sits where runs keep theirs.
 	o := sandbox.ProbeOptions{Home: homeDir()}
-	if c := runCache("/"); c != "" {
-		o.CacheRoot = filepath.Dir(c)
+	if cache := ownDirs().Cache; cache != "" {
+		o.CacheRoot = contain.RunCacheRoot(cache)
 	}
 	r := sandbox.Probe(ctx, o)
 	adapters := adapter.Matrix()

@@ -5,27 +5,17 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
-	"warden.dev/warden/internal/audit"
-	"warden.dev/warden/internal/config"
-	"warden.dev/warden/internal/egress"
-	"warden.dev/warden/internal/policyfile"
+	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/sandbox"
 )
-
-// exitSandbox is the status of a run whose sandbox could not be built.
-const exitSandbox = 125
 
 const runSynopsis = `run [--policy FILE] [--project DIR] [--timeout D] [--server] [--audit-json FILE] [--degraded LAYER] -- CMD...
 
@@ -198,421 +188,56 @@ func runRun(ctx context.Context, args []string) error {
 	if *timeout < 0 {
 		return badInput("--timeout must not be negative", "give a duration such as 30s or 10m, or 0 for none")
 	}
-	timeoutSet := false
-	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
-
-	spec := sandbox.Spec{
-		Argv:     argv,
-		Project:  *project,
-		Mode:     sandbox.WorkspaceWrite,
-		Home:     homeDir(),
-		Timeout:  *timeout,
-		Stdin:    Stdin,
-		Stdout:   Stdout,
-		Stderr:   Stderr,
+	o := contain.Options{
+		Argv: argv, Project: *project, Dir: cwd(), Home: homeDir(),
+		PolicyPath: *policyPath, Policy: policyOptions(),
+		Timeout: *timeout, Server: *server,
+		RecordPath: *auditPath, Agent: *agent, Task: *task,
 		Degraded: degraded,
+		Stdin:    Stdin, Stdout: Stdout, Stderr: Stderr,
+		// At a terminal the command gets one of its own; the caller's
+		// is never handed in. Not when stdout goes elsewhere (warden run
+		// -- cmd | less): warden would read the terminal, and set its
+		// modes, under the pager's feet; the command then reads
+		// /dev/null.
+		Terminal:  isTerminalFile(Stdin) && isTerminalFile(Stdout),
+		Report:    stderrReporter{},
+		Dirs:      ownDirs(),
+		HostAddrs: hostAddrs,
 	}
-	// At a terminal the command gets one of its own; the caller's is
-	// never handed in. Not when stdout goes elsewhere (warden run -- cmd
-	// | less): warden would read the terminal, and set its modes, under
-	// the pager's feet; the command then reads /dev/null.
-	if isTerminalFile(Stdin) && isTerminalFile(Stdout) {
-		spec.Terminal = true
-	}
+	fs.Visit(func(f *flag.Flag) { o.TimeoutSet = o.TimeoutSet || f.Name == "timeout" })
 	if sandboxTrace() {
-		spec.Trace = Stderr
-	}
-	for _, l := range degraded {
-		warningf("running without %s, as --degraded asks: %s", l, degradedEffect[l])
-	}
-	if spec.Project == "" {
-		spec.Project = cwd()
-	}
-	if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
-		return badInput(fmt.Sprintf("project directory %q is not a directory", spec.Project),
-			"pass an existing directory with --project")
-	}
-	if abs, err := filepath.Abs(spec.Project); err == nil {
-		spec.Project = abs
-	}
-	spec.Cache = runCache(spec.Project)
-	var policyBytes []byte
-	var policyApproval policyfile.ApprovalPolicy
-	// The embedded default without --policy: no sandbox section, and no
-	// network rules (every destination denied).
-	var lp *config.Policy
-	var policyFile sandbox.HostFile
-	var err error
-	if *policyPath != "" {
-		// Read from a checked descriptor (policyBytes are hashed for
-		// the record's policy revision), never through a planted link.
-		var held *os.File
-		lp, policyBytes, held, policyFile, err = loadRunPolicy(spec, *policyPath)
-		if held != nil {
-			defer held.Close()
-		}
-	} else {
-		lp, err = loadPolicy("")
-	}
-	if err != nil {
-		return err
-	}
-	if *policyPath != "" {
-		if err := applySandboxPolicy(&spec, lp.File.Sandbox, !timeoutSet); err != nil {
-			return err
-		}
-		policyApproval = lp.File.Sandbox.Approval
-		// The policy must not be the governed command's to rewrite:
-		// kept read-only wherever it is (inside the project, it would
-		// be writable otherwise), and the file kept is the one read.
-		spec.ReadOnly = append(spec.ReadOnly, policyFile.Path)
-		spec.Pinned = append(spec.Pinned, policyFile)
-	}
-
-	// spec.Timeout is the policy's here, when the flag is not given.
-	var timeoutSource string
-	spec.Timeout, timeoutSource = runTimeout(timeoutSet, *timeout, spec.Timeout, spec.Terminal, *server)
-	if timeoutSource == timeoutOff {
-		warningf("running without a timeout, as --timeout 0 asks: nothing bounds how long the run takes")
-	}
-
-	var recFile *auditFile
-	var rec *auditRecord
-	if *auditPath != "" {
-		a, err := openAudit(*auditPath, spec)
-		if err != nil {
-			return auditOpenError(*auditPath, err)
-		}
-		recFile = a
-		defer recFile.abandon()
-		project := spec.Project
-		if abs, err := filepath.Abs(project); err == nil {
-			project = abs
-			if real, err := filepath.EvalSymlinks(abs); err == nil {
-				project = real
-			}
-		}
-		rec = &auditRecord{
-			ID: newRunID(), Agent: *agent, Task: *task,
-			Command: argv, CommandSHA256: commandHash(argv),
-			Project: project, Mode: string(spec.Mode), StartedAt: time.Now().UTC(),
-			Unenforced:      []string{},
-			Degraded:        degradedNames(degraded, timeoutSource == timeoutOff),
-			NetworkAttempts: []audit.NetworkAttempt{}, BlockedSyscalls: []audit.Syscall{}, FilesWritten: []audit.FileChange{}, RefusedPaths: []audit.Refusal{},
-			Quarantined:    []audit.Quarantined{},
-			NotRecorded:    slices.Clone(notRecorded),
-			PolicyRevision: policyRevision(policyBytes, *policyPath != ""),
-		}
-	}
-
-	if m := managedPolicyPath(); m != "" {
-		if abs, err := filepath.Abs(m); err == nil {
-			spec.ReadOnly = append(spec.ReadOnly, abs)
-		}
-	}
-	spec.RecordChanges = recFile != nil
-	runID := newRunID()
-	if rec != nil {
-		runID = rec.ID
-	}
-	spec.Quarantine = quarantineDir(runID)
-	// The only way out: the egress proxy and the DNS stub, here, outside
-	// the sandbox.
-	eg, err := newEgress(runID, lp)
-	if err != nil {
-		return err
-	}
-	defer eg.Close()
-	spec.Network = eg.Network()
-	spec.Env = append(spec.Env, eg.Env()...)
-	if err := maskWarden(&spec, lp, eg.TrustBundle()); err != nil {
-		return err
-	}
-	if eg.TrustBundle() != "" && os.Getuid() == 0 && !slices.Contains(spec.ReadOnly, eg.TrustBundle()) {
-		// A root caller's command is an unprivileged uid, which cannot
-		// search root's home where the trust bundle is: bound, it is
-		// visible there (and read-only).
-		spec.ReadOnly = append(spec.ReadOnly, eg.TrustBundle())
+		o.Trace = Stderr
 	}
 	// Signals for warden are the command's: passed on, as to a plain
-	// run, rather than ending the run (the timeout and SIGKILL still do).
+	// run, rather than ending the run. The sandbox is a session of its
+	// own: the terminal's ^C reaches warden, never the command directly,
+	// so every one is passed on. With a terminal of its own the command
+	// gets ^C from it; a SIGINT sent to warden goes to that terminal's
+	// foreground process group.
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwardedSignals...)
 	defer signal.Stop(sigs)
-	// The sandbox is a session of its own: the terminal's ^C reaches
-	// warden, never the command directly, so every one is passed on.
-	// With a terminal of its own the command gets ^C from it; a SIGINT
-	// sent to warden goes to that terminal's foreground process group.
-	spec.Signals = sigs
-	ctx = context.WithoutCancel(ctx)
-
-	ap := openApprover(*noApprover)
-	defer ap.close()
-	approval := approvalOf(*policyPath != "", policyApproval)
-	if rec != nil {
-		rec.Approval = string(approval)
+	o.Signals = sigs
+	if ap := openApprover(*noApprover); ap != nil {
+		defer ap.close()
+		o.Ask = ap
 	}
-	if approval == policyfile.ApprovalUntrusted {
-		if err := approveUntrusted(ap, spec); err != nil {
-			if rec != nil {
-				rec.Status, rec.Error = err.code, err.msg
-				rec.Denied = true
-				if werr := recFile.commit(rec); werr != nil {
-					errorf("--audit-json: the execution record was not written: %v", werr)
-				}
-			}
-			return err
-		}
-	}
-
-	res, result := execute(ctx, spec)
-	if approval == policyfile.ApprovalOnFailure && result.code != 0 {
-		if next, why, ok := onFailure(ap, spec, res, eg); ok {
-			if rec != nil {
-				rec.FirstAttempt = &auditAttempt{Status: result.code, BlockedSyscalls: res.BlockedSyscalls, Approved: why}
-			}
-			spec = next
-			first := res.Quarantined
-			res, result = execute(ctx, spec)
-			// What the first attempt planted was taken away too.
-			res.Quarantined = append(first, res.Quarantined...)
-		}
-	}
-	if len(res.Quarantined) > 0 {
-		result = runResult{exitError: quarantined(res.Quarantined, result.code)}
-	}
-	if recFile != nil {
-		fillResult(rec, res, spec.Timeout)
-		rec.Limits.TimeoutSource = timeoutSource
-		var dropped int
-		rec.NetworkAttempts, dropped = eg.Attempts()
-		rec.NetworkLimits = eg.Limits()
-		if dropped > 0 {
-			rec.NotRecorded = append(rec.NotRecorded, auditNotDone{"network_attempts", fmt.Sprintf("%d attempts past the first %d", dropped, egress.MaxAttempts)})
-		}
-		rec.Status, rec.Error = result.code, result.msg
-		if result.setup {
-			rec.ExitCode = result.code
-		}
-		if werr := recFile.commit(rec); werr != nil {
-			// The run is over but its record is lost: say so loudly.
-			if result.msg != "" {
-				errorf("%s", result.msg)
-			}
-			return &exitError{code: exitSandbox, msg: fmt.Sprintf("--audit-json: the execution record was not written: %v", werr)}
-		}
-	}
-	return result.exitError
+	return runError(contain.Run(ctx, o))
 }
 
-// exitQuarantined is the status of a run whose post-run check took away
-// what the command planted: the command did something refused.
-const exitQuarantined = exitDenied
-
-// quarantined prints what the post-run check took away and returns the
-// run's refusal.
-func quarantined(qs []audit.Quarantined, status int) *exitError {
-	for _, q := range qs {
-		where := "removed"
-		if q.MovedTo != "" {
-			where = "moved to " + q.MovedTo
-		}
-		if q.Error != "" {
-			where += "; " + q.Error
-		}
-		errorf("post-run check: %s: %s (%s)", q.Path, q.Why, where)
+// runError is the exit of a run: its status, what to say and the hints.
+func runError(err error) error {
+	var ex *contain.Exit
+	if errors.As(err, &ex) {
+		return &exitError{code: ex.Status, msg: ex.Msg, hints: ex.Hints}
 	}
-	return &exitError{code: exitQuarantined,
-		msg:   fmt.Sprintf("the command planted %d entries the host would execute later (command status %d); they were taken away", len(qs), status),
-		hints: []string{"look at them in the quarantine before restoring any; name a path in sandbox.filesystem.read_write to let runs write it"}}
+	return err
 }
 
-// runResult is how one run ended, as an exit status and message.
-type runResult struct {
-	*exitError
-	// setup: the sandbox or the command could not be started.
-	setup bool
-}
+// stderrReporter tells the person what a run does, on stderr.
+type stderrReporter struct{}
 
-// execute runs spec once and says how it ended.
-func execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, runResult) {
-	res, err := sandbox.Run(ctx, spec)
-	for _, n := range res.Unenforced {
-		warningf("not enforced as asked: %s", n)
-	}
-	var se *sandbox.SetupError
-	var ste *sandbox.StartError
-	switch {
-	case errors.As(err, &se):
-		return res, runResult{&exitError{code: exitSandbox, msg: se.Error()}, true}
-	case errors.As(err, &ste):
-		return res, runResult{&exitError{code: ste.Status, msg: ste.Msg}, true}
-	case err != nil:
-		return res, runResult{&exitError{code: exitSandbox, msg: "sandbox unavailable: " + err.Error()}, true}
-	}
-	if res.InitKilled {
-		warningf("the sandbox's init ended while the command ran (signal %d); every process of the sandbox died with it", res.Signal)
-	}
-	summarizeRefusals(res.Refused)
-	if res.TimedOut {
-		errorWithHint(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
-			"raise --timeout or sandbox.limits.timeout")
-	}
-	return res, runResult{exitError: &exitError{code: res.Status()}}
-}
-
-// applySandboxPolicy copies what the sandbox enforces today from the
-// policy's sandbox section and refuses what it cannot enforce yet.
-func applySandboxPolicy(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bool) error {
-	notYet := func(what string) error {
-		return &exitError{code: exitSandbox, msg: fmt.Sprintf(
-			"sandbox unavailable: %s is not enforced yet (remove it from the policy; warden never runs with less than the policy asks)", what)}
-	}
-	switch sb.Mode {
-	case "", policyfile.WorkspaceWrite:
-	case policyfile.ReadOnly:
-		spec.Mode = sandbox.ReadOnly
-	case policyfile.FullAccess:
-		spec.Mode = sandbox.FullAccess
-	default:
-		return notYet("sandbox.mode " + string(sb.Mode))
-	}
-	l := sb.Limits
-	spec.HideHome = sb.Filesystem.Home == policyfile.HomeHidden
-	for _, p := range sb.Filesystem.ReadWrite {
-		spec.ReadWrite = append(spec.ReadWrite, hostPath(p, spec.Home, spec.Project))
-	}
-	for _, p := range sb.Filesystem.ReadOnly {
-		spec.ReadOnly = append(spec.ReadOnly, hostPath(p, spec.Home, spec.Project))
-	}
-	spec.Protect = append(spec.Protect, sb.Filesystem.Protect...)
-	// Each limit set here is enforced or the run fails (125); the ones
-	// left at zero take the sandbox's defaults.
-	spec.Limits = sandbox.Limits{
-		Memory: l.Memory.Bytes,
-		Pids:   l.Pids,
-		CPU:    l.CPU,
-		Nofile: l.Nofile,
-		Fsize:  l.Fsize.Bytes,
-		Disk:   l.Disk.Bytes,
-		Inodes: l.Inodes,
-		Output: l.Output.Bytes,
-	}
-	if useTimeout {
-		spec.Timeout = l.Timeout
-	}
-	for _, h := range sb.Filesystem.Hide {
-		// Relative entries stay relative: they are patterns matched
-		// throughout the project.
-		if rest, ok := strings.CutPrefix(h, "~/"); ok && spec.Home != "" {
-			h = filepath.Join(spec.Home, rest)
-		}
-		spec.Hide = append(spec.Hide, h)
-	}
-	for _, name := range sb.Env.Pass {
-		if v, ok := os.LookupEnv(name); ok {
-			spec.Env = append(spec.Env, name+"="+v)
-		}
-	}
-	keys := make([]string, 0, len(sb.Env.Set))
-	for k := range sb.Env.Set {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		spec.Env = append(spec.Env, k+"="+sb.Env.Set[k])
-	}
-	return nil
-}
-
-// degradedEffect says what a run loses without each layer.
-var degradedEffect = map[sandbox.Layer]string{
-	sandbox.LayerLandlock: "files are contained by the mounts alone",
-	sandbox.LayerSeccomp:  "no system call is filtered (nested namespaces, ptrace, io_uring, keyctl, raw sockets are open)",
-	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (see the notes after the run)",
-	sandbox.LayerWalk:     "past the project walk's bound, sensitive files are not masked and host-executed files not protected",
-	sandbox.LayerHostUID:  "a root caller's command runs as host uid 0 (without capabilities) and can read every file only root may read",
-}
-
-// degradedNames are the record's degraded list: the layers, and
-// "timeout" for a run that --timeout 0 left without one.
-func degradedNames(ls []sandbox.Layer, noTimeout bool) []string {
-	out := make([]string, 0, len(ls)+1)
-	for _, l := range ls {
-		out = append(out, string(l))
-	}
-	if noTimeout {
-		out = append(out, "timeout")
-	}
-	return out
-}
-
-// defaultTimeout bounds a run that is not long-lived by nature when
-// neither --timeout nor the policy does (DESIGN.md §7).
-const defaultTimeout = sandbox.DefaultTimeout
-
-// Where a run's timeout comes from: the execution record's
-// limits.timeout_source.
-const (
-	timeoutDefault = "default" // defaultTimeout
-	timeoutPolicy  = "policy"  // sandbox.limits.timeout
-	timeoutFlag    = "flag"    // --timeout D
-	timeoutOff     = "off"     // --timeout 0: none, as the user asked
-	// Runs long-lived by nature have no default timeout. A terminal
-	// session still has the policy's; a server has none but
-	// --timeout's (the policy's bounds the commands the gateway's
-	// agent runs, not the server it talks to).
-	timeoutInteractive = "interactive" // a terminal of its own
-	timeoutServer      = "server"      // --server (warden mcp --sandbox)
-)
-
-// runTimeout is the timeout of a run and where it comes from: --timeout
-// when given (flagSet; 0 is none, by name), else none for a server, else
-// the policy's when it sets one, else none for a terminal session, else
-// defaultTimeout.
-func runTimeout(flagSet bool, flagValue, policy time.Duration, terminal, server bool) (time.Duration, string) {
-	switch {
-	case flagSet && flagValue > 0:
-		return flagValue, timeoutFlag
-	case flagSet:
-		return 0, timeoutOff
-	case server:
-		return 0, timeoutServer
-	case policy > 0:
-		return policy, timeoutPolicy
-	case terminal:
-		return 0, timeoutInteractive
-	}
-	return defaultTimeout, timeoutDefault
-}
-
-// hostPath makes a policy path absolute: "~/" is the caller's home, a
-// relative path is in the project.
-func hostPath(p, home, project string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
-		return filepath.Join(home, rest)
-	}
-	if p == "~" && home != "" {
-		return home
-	}
-	if !filepath.IsAbs(p) {
-		return filepath.Join(project, p)
-	}
-	return p
-}
-
-// runCache is the cache directory of runs in project: one per project,
-// so that a project's runs cannot poison the build caches of another's
-// (nor the caller's own, which stay read-only). Empty when the user has
-// no cache directory.
-func runCache(project string) string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	if real, err := filepath.EvalSymlinks(project); err == nil {
-		project = real
-	}
-	sum := sha256.Sum256([]byte(project))
-	return filepath.Join(dir, "warden", "run-cache", hex.EncodeToString(sum[:8]))
-}
+func (stderrReporter) Warn(msg string)                   { warningf("%s", msg) }
+func (stderrReporter) Error(msg string, hints ...string) { errorWithHint(msg, hints...) }
+func (stderrReporter) Say(msg string)                    { fmt.Fprintf(Stderr, "warden: %s\n", msg) }

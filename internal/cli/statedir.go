@@ -4,8 +4,13 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+
+	"warden.dev/warden/internal/contain"
+	"warden.dev/warden/internal/hook"
 )
 
 // stateDir is Warden's state directory (DESIGN.md §13): $WARDEN_STATE_DIR,
@@ -26,12 +31,49 @@ func stateDir() string {
 	return ""
 }
 
-// quarantineDir is where the post-run check of run id moves what the run
-// planted: <state dir>/quarantine/<id>, made (0700) only when needed.
-func quarantineDir(id string) string {
-	d := stateDir()
-	if d == "" {
-		return ""
+// configDirs are Warden's configuration directories: $XDG_CONFIG_HOME/warden
+// (default ~/.config/warden), and the one the CA is kept in where the
+// platform's configuration directory is elsewhere (macOS).
+func configDirs() []string {
+	var out []string
+	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		out = append(out, filepath.Join(d, "warden"))
+	} else if h := homeDir(); filepath.IsAbs(h) {
+		out = append(out, filepath.Join(h, ".config", "warden"))
 	}
-	return filepath.Join(d, "quarantine", id)
+	if d, err := os.UserConfigDir(); err == nil {
+		out = append(out, filepath.Join(d, "warden"))
+	}
+	return out
+}
+
+// caDir is where this installation's CA lives: the user's config
+// directory, which every run masks: the key is 0600 to the user, and the
+// command runs as the user outside its namespace, so the mode alone would
+// not keep it out.
+func caDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		dir = filepath.Join(os.TempDir(), "warden-"+strconv.Itoa(os.Getuid()))
+	}
+	return filepath.Join(dir, "warden", "ca")
+}
+
+// trustBundle is where the trust bundle the sandbox reads is written: the
+// user's cache directory.
+func trustBundle() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for the trust bundle: %v", err)
+	}
+	return filepath.Join(cache, "warden", "ca-bundle.pem"), nil
+}
+
+// ownDirs are Warden's own directories, which no run may see.
+func ownDirs() contain.Dirs {
+	d := contain.Dirs{State: stateDir(), Config: configDirs(), CA: caDir(), TrustBundle: trustBundle, HookState: hook.StateRoot()}
+	if cache, err := os.UserCacheDir(); err == nil {
+		d.Cache = cache
+	}
+	return d
 }

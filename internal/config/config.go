@@ -27,6 +27,7 @@ import (
 	"fmt"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/netpolicy"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/request"
@@ -164,4 +165,22 @@ func (p *Policy) Decide(r *request.Request, dir string, env policy.Env) (*action
 	}
 	d, _ := p.Engine.Evaluate(a, env)
 	return a, d, nil
+}
+
+// NetTiers compiles the policy file's network rules and, when the managed
+// tier has a network section, the managed tier's: a destination must be
+// allowed by both (warden net check and every run's egress proxy).
+func (p *Policy) NetTiers() (*netpolicy.Tiers, error) {
+	fp, err := netpolicy.Compile(p.File.Network.EgressRules())
+	if err != nil {
+		return nil, &Error{Msg: err.Error(), Hint: "see the network section in docs/policy-language.md"}
+	}
+	if p.Managed == nil || !p.Managed.Network.Set {
+		return netpolicy.NewTiers(fp), nil
+	}
+	mp, err := netpolicy.Compile(p.Managed.Network.EgressRules())
+	if err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("managed policy (%s): %v", EnvManaged, err), Hint: hintManaged}
+	}
+	return netpolicy.NewTiers(fp, mp), nil
 }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-package cli
+package contain
 
-// What warden run masks of Warden's own, whatever the policy says
-// (DESIGN.md §13: the agent never reaches them): the files the policy's
-// credentials are read from, the interception CA, and Warden's state and
-// configuration directories.
+// What a run masks of Warden's own, whatever the policy says (DESIGN.md
+// §13: the agent never reaches them): the files the policy's credentials
+// are read from, the interception CA, Warden's state and configuration
+// directories, and the hooks' state.
 
 import (
 	"fmt"
@@ -16,32 +16,15 @@ import (
 	"strings"
 
 	"warden.dev/warden/internal/config"
-	"warden.dev/warden/internal/hook"
 	"warden.dev/warden/internal/sandbox"
 )
-
-// configDirs are Warden's configuration directories: $XDG_CONFIG_HOME/warden
-// (default ~/.config/warden), and the one the CA is kept in where the
-// platform's configuration directory is elsewhere (macOS).
-func configDirs() []string {
-	var out []string
-	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-		out = append(out, filepath.Join(d, "warden"))
-	} else if h := homeDir(); filepath.IsAbs(h) {
-		out = append(out, filepath.Join(h, ".config", "warden"))
-	}
-	if d, err := os.UserConfigDir(); err == nil {
-		out = append(out, filepath.Join(d, "warden"))
-	}
-	return out
-}
 
 // wardenMasks lists what spec must mask of Warden's own: the files lp's
 // credentials are read from, the CA directory, the state and configuration
 // directories, and the hook state kept with the caches. A run cache inside
 // one of them stays visible: the directories around it are masked entry by
 // entry instead.
-func wardenMasks(spec sandbox.Spec, lp *config.Policy) ([]string, error) {
+func wardenMasks(spec sandbox.Spec, lp *config.Policy, own Dirs) ([]string, error) {
 	var out []string
 	for _, c := range lp.File.Network.Credentials {
 		if p, ok := strings.CutPrefix(c.From, "file:"); ok && p != "" {
@@ -52,17 +35,15 @@ func wardenMasks(spec sandbox.Spec, lp *config.Policy) ([]string, error) {
 			}
 		}
 	}
-	dirs := append([]string{caDir(), stateDir()}, configDirs()...)
-	if d := hook.StateRoot(); d != "" {
-		dirs = append(dirs, d)
-	}
+	dirs := append([]string{own.CA, own.State}, own.Config...)
+	dirs = append(dirs, own.HookState)
 	for _, d := range dirs {
 		if d == "" {
 			continue
 		}
 		if spec.Project == d || within(spec.Project, d) {
-			return nil, &exitError{code: exitSandbox, msg: fmt.Sprintf("sandbox unavailable: the project %s is inside %s, which Warden keeps from every run", spec.Project, d),
-				hints: []string{"run from a project directory outside Warden's state and configuration directories"}}
+			return nil, unavailable(fmt.Sprintf("sandbox unavailable: the project %s is inside %s, which Warden keeps from every run", spec.Project, d),
+				"run from a project directory outside Warden's state and configuration directories")
 		}
 		out = append(out, maskAround(d, spec.Cache)...)
 	}
@@ -100,8 +81,9 @@ func within(p, dir string) bool {
 // maskWarden adds Warden's own secrets to spec's masks, and, with the home
 // hidden, binds back the trust bundle of the CA that the command is told
 // to trust.
-func maskWarden(spec *sandbox.Spec, lp *config.Policy, caBundle string) error {
-	masks, err := wardenMasks(*spec, lp)
+func (p *plan) maskWarden() error {
+	spec, caBundle := &p.spec, p.eg.TrustBundle()
+	masks, err := wardenMasks(*spec, p.lp, p.o.Dirs)
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-package cli
+package contain
 
 import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"warden.dev/warden/internal/sandbox"
 )
 
 // TestRunTimeout checks where a run's timeout comes from: --timeout when
@@ -22,7 +22,7 @@ func TestRunTimeout(t *testing.T) {
 		want             time.Duration
 		wantSource       string
 	}{
-		{name: "nothing set", want: defaultTimeout, wantSource: "default"},
+		{name: "nothing set", want: sandbox.DefaultTimeout, wantSource: "default"},
 		{name: "policy", policy: time.Minute, want: time.Minute, wantSource: "policy"},
 		{name: "flag over policy", flagSet: true, flag: time.Second, policy: time.Minute, want: time.Second, wantSource: "flag"},
 		{name: "--timeout 0", flagSet: true, policy: time.Minute, want: 0, wantSource: "off"},
@@ -42,16 +42,5 @@ func TestRunTimeout(t *testing.T) {
 					tt.flagSet, tt.flag, tt.policy, tt.terminal, tt.server, got, src, tt.want, tt.wantSource)
 			}
 		})
-	}
-}
-
-// TestSandboxedServer: warden mcp --sandbox runs its server as a
-// --server, which has no default timeout (run.txtar shows what --server
-// records).
-func TestSandboxedServer(t *testing.T) {
-	got := sandboxedServer("/bin/warden", "/p", "/etc/p.yaml", []string{"srv", "--stdio"})
-	want := []string{"/bin/warden", "run", "--server", "--project", "/p", "--policy", "/etc/p.yaml", "--", "srv", "--stdio"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("sandboxedServer (-want +got):\n%s", diff)
 	}
 }

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package contain runs one command contained (warden run): it plans the
+// sandbox from the options and the policy's sandbox section, builds the
+// run's way out (package egress), asks what the approval policy asks,
+// runs the command in the sandbox, offers a rerun of a failed one with
+// one blocked thing allowed, takes away what the run planted for the host
+// to execute later, and writes the execution record. [Run] is the whole
+// life of a run, in that order:
+//
+//	plan → (ask) → run → (ask → rerun) → quarantine → record
+//
+// The rules:
+//
+//   - Fail closed. A layer that cannot be applied, a policy asking for
+//     what the sandbox cannot enforce, a way out that cannot be built or
+//     a record that cannot be opened stops the run before it starts (exit
+//     status 125, or 2 for bad input), with a hint.
+//   - A prompt with no approver is a deny: without a terminal (or with
+//     --no-approver) every question of the approval policy is answered
+//     no ([Approver]).
+//   - Nothing warden resolves on the host (the policy file, the record's
+//     directory, writable and masked paths) follows a link a run could
+//     have planted; Warden's own state, configuration, CA and credential
+//     files are masked from every run whatever the policy says.
+//   - The record is written once no process of the run is left; a run
+//     whose record is lost ends with status 125, loudly.
+//
+// It prints nothing itself: what the person should know as it happens
+// goes to the [Reporter], questions to the [Approver], and the end of the
+// run is an [*Exit] that package cli turns into an exit status.
+package contain
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/policyfile"
+	"warden.dev/warden/internal/proxy"
+	"warden.dev/warden/internal/sandbox"
+)
+
+// Exit statuses of warden run besides the command's own.
+const (
+	// StatusBadInput: the options or the policy are wrong; nothing ran.
+	StatusBadInput = 2
+	// StatusRefused: the policy, the person or the post-run check
+	// refused what the command did (a shell's "cannot be executed").
+	StatusRefused = 126
+	// StatusUnavailable: the sandbox could not be built; nothing ran.
+	StatusUnavailable = 125
+)
+
+// Exit is how a run ended when that is not a success: the exit status,
+// and what to tell the person (nothing when the command's own status
+// says it all).
+type Exit struct {
+	Status int
+	Msg    string
+	Hints  []string
+}
+
+func (e *Exit) Error() string { return e.Msg }
+
+func badInput(msg string, hints ...string) *Exit {
+	return &Exit{Status: StatusBadInput, Msg: msg, Hints: hints}
+}
+
+func unavailable(msg string, hints ...string) *Exit {
+	return &Exit{Status: StatusUnavailable, Msg: msg, Hints: hints}
+}
+
+// Reporter is how a run tells the person what happens, as it happens
+// (package cli writes it to stderr).
+type Reporter interface {
+	// Warn says the run goes on with less than asked, or said.
+	Warn(msg string)
+	// Error says something went wrong that the run's end does not
+	// carry (a timeout, an entry taken away).
+	Error(msg string, hints ...string)
+	// Say is any other line from Warden ("note: …").
+	Say(msg string)
+}
+
+// Approver asks the person at the controlling terminal, after the command
+// has ended or before it starts, never while it runs. A nil Approver
+// answers every question no.
+type Approver interface {
+	// Tell shows text at the terminal.
+	Tell(text string)
+	// Ask puts a question and returns the answer, trimmed.
+	Ask(question string) string
+}
+
+// Options are one run's.
+type Options struct {
+	// Argv is the command.
+	Argv []string
+	// Project is the project directory, the command's working directory
+	// and writable root; empty means Dir.
+	Project string
+	// Dir is warden's working directory; Home the caller's home.
+	Dir, Home string
+	// PolicyPath is the policy file whose sandbox section applies; empty
+	// means the embedded default (no sandbox section, no network rules).
+	PolicyPath string
+	// Policy says where the managed tier is, whose file is kept
+	// read-only in the run too.
+	Policy config.Options
+	// Timeout is --timeout when TimeoutSet (0: none, by name); Server
+	// says the command is a long-lived server (no default timeout).
+	Timeout    time.Duration
+	TimeoutSet bool
+	Server     bool
+	// RecordPath is where the execution record goes (--audit-json);
+	// Agent and Task are written in it.
+	RecordPath  string
+	Agent, Task string
+	// Degraded are the layers the run goes without, as asked by name.
+	Degraded []sandbox.Layer
+	// The command's streams. Terminal gives it a terminal of its own
+	// (stdin and stdout are one); Trace, when set, receives the time of
+	// each stage of building the sandbox.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Terminal       bool
+	Trace          io.Writer
+	// Signals are passed on to the command.
+	Signals <-chan os.Signal
+	Report  Reporter
+	Ask     Approver
+	// Dirs are where Warden keeps its own, which no run may see.
+	Dirs Dirs
+	// HostAddrs are this machine's addresses, which the egress proxy
+	// never dials.
+	HostAddrs *proxy.HostAddrs
+}
+
+// Dirs are Warden's own directories on this host.
+type Dirs struct {
+	// State is the state directory (DESIGN.md §13); a run's quarantine
+	// is below it.
+	State string
+	// Config are the configuration directories.
+	Config []string
+	// CA is where the installation's CA lives; TrustBundle where the
+	// bundle the sandbox trusts is written (asked only when needed).
+	CA          string
+	TrustBundle func() (string, error)
+	// HookState is where the hooks keep their state.
+	HookState string
+	// Cache is the user's cache directory, where each project's run
+	// cache is; empty for none.
+	Cache string
+}
+
+// Run runs one command contained and returns how it ended: nil for a
+// success, an [*Exit] otherwise (the command's status, a refusal, a
+// sandbox that could not be built), or a policy that does not load
+// (config's *Error).
+func Run(ctx context.Context, o Options) error {
+	for _, l := range o.Degraded {
+		o.Report.Warn(fmt.Sprintf("running without %s, as --degraded asks: %s", l, degradedEffect[l]))
+	}
+	p, err := newPlan(o)
+	if err != nil {
+		return err
+	}
+	defer p.close()
+	if p.approval == policyfile.ApprovalUntrusted {
+		if ex := p.approveUntrusted(); ex != nil {
+			return p.deny(ex)
+		}
+	}
+	// Signals for warden are the command's, and so is the end of the
+	// run: a cancelled context would not end it (the timeout and SIGKILL
+	// still do).
+	ctx = context.WithoutCancel(ctx)
+	res, out := p.execute(ctx, p.spec)
+	if p.approval == policyfile.ApprovalOnFailure && out.Status != 0 {
+		if next, why, ok := p.onFailure(res); ok {
+			if p.rec != nil {
+				p.rec.FirstAttempt = firstAttempt(out.Status, res, why)
+			}
+			p.spec = next
+			first := res.Quarantined
+			res, out = p.execute(ctx, p.spec)
+			// What the first attempt planted was taken away too.
+			res.Quarantined = append(first, res.Quarantined...)
+		}
+	}
+	if len(res.Quarantined) > 0 {
+		out = outcome{Exit: p.quarantined(res.Quarantined, out.Status)}
+	}
+	if err := p.record(res, out); err != nil {
+		return err
+	}
+	if out.Status == 0 && out.Msg == "" {
+		return nil
+	}
+	return out.Exit
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package contain
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/credential"
+	"warden.dev/warden/internal/egress"
+	"warden.dev/warden/internal/policyfile"
+	"warden.dev/warden/internal/sandbox"
+)
+
+// plan is a run ready to start: the sandbox's spec, the policy it came
+// from, the way out, the record, and what is held open until the end.
+type plan struct {
+	o        Options
+	spec     sandbox.Spec
+	lp       *config.Policy
+	approval policyfile.ApprovalPolicy
+	// timeoutSource is the record's limits.timeout_source.
+	timeoutSource string
+	// held is the policy file, kept open for the run: its inode number
+	// cannot be given to another file while the run checks it.
+	held *os.File
+	eg   *egress.Boundary
+	// rec and out are the execution record and where it goes; nil
+	// without --audit-json.
+	rec *audit.Run
+	out *recordFile
+}
+
+// newPlan builds the run from o: the spec, the policy's sandbox section,
+// the timeout, the record, the way out and Warden's own masks, in that
+// order, each failing closed.
+func newPlan(o Options) (_ *plan, err error) {
+	p := &plan{o: o}
+	defer func() {
+		if err != nil {
+			p.close()
+		}
+	}()
+	p.spec = sandbox.Spec{
+		Argv:     o.Argv,
+		Project:  o.Project,
+		Mode:     sandbox.WorkspaceWrite,
+		Home:     o.Home,
+		Timeout:  o.Timeout,
+		Stdin:    o.Stdin,
+		Stdout:   o.Stdout,
+		Stderr:   o.Stderr,
+		Degraded: o.Degraded,
+		Terminal: o.Terminal,
+		Trace:    o.Trace,
+		Signals:  o.Signals,
+	}
+	spec := &p.spec
+	if spec.Project == "" {
+		spec.Project = o.Dir
+	}
+	if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
+		return nil, badInput(fmt.Sprintf("project directory %q is not a directory", spec.Project),
+			"pass an existing directory with --project")
+	}
+	if abs, err := filepath.Abs(spec.Project); err == nil {
+		spec.Project = abs
+	}
+	spec.Cache = runCache(o.Dirs.Cache, spec.Project)
+
+	if err := p.loadPolicy(); err != nil {
+		return nil, err
+	}
+	// spec.Timeout is the policy's here, when the flag is not given.
+	spec.Timeout, p.timeoutSource = runTimeout(o.TimeoutSet, o.Timeout, spec.Timeout, spec.Terminal, o.Server)
+	if p.timeoutSource == timeoutOff {
+		o.Report.Warn("running without a timeout, as --timeout 0 asks: nothing bounds how long the run takes")
+	}
+	if o.RecordPath != "" {
+		if p.out, err = openRecord(o.RecordPath, *spec, o.Report); err != nil {
+			return nil, recordOpenError(o.RecordPath, err)
+		}
+		p.rec = p.newRecord()
+	}
+	if m := o.Policy.Managed; m != "" {
+		if abs, err := filepath.Abs(m); err == nil {
+			spec.ReadOnly = append(spec.ReadOnly, abs)
+		}
+	}
+	spec.RecordChanges = p.out != nil
+	runID := newRunID()
+	if p.rec != nil {
+		runID = p.rec.ID
+	}
+	if o.Dirs.State != "" {
+		// The post-run check moves what the run planted there, made
+		// (0700) only when needed.
+		spec.Quarantine = filepath.Join(o.Dirs.State, "quarantine", runID)
+	}
+	// The only way out: the egress proxy and the DNS stub, here, outside
+	// the sandbox.
+	if p.eg, err = p.newEgress(runID); err != nil {
+		return nil, err
+	}
+	spec.Network = p.eg.Network()
+	spec.Env = append(spec.Env, p.eg.Env()...)
+	if err := p.maskWarden(); err != nil {
+		return nil, err
+	}
+	if b := p.eg.TrustBundle(); b != "" && os.Getuid() == 0 && !slices.Contains(spec.ReadOnly, b) {
+		// A root caller's command is an unprivileged uid, which cannot
+		// search root's home where the trust bundle is: bound, it is
+		// visible there (and read-only).
+		spec.ReadOnly = append(spec.ReadOnly, b)
+	}
+	p.approval = policyfile.ApprovalOnRequest
+	if o.PolicyPath != "" && p.lp.File.Sandbox.Approval != "" {
+		p.approval = p.lp.File.Sandbox.Approval
+	}
+	if p.rec != nil {
+		p.rec.Approval = string(p.approval)
+	}
+	return p, nil
+}
+
+// close releases what the plan holds.
+func (p *plan) close() {
+	if p.eg != nil {
+		p.eg.Close()
+	}
+	if p.out != nil {
+		p.out.abandon()
+	}
+	if p.held != nil {
+		p.held.Close()
+	}
+}
+
+// loadPolicy loads the run's policy and applies its sandbox section. The
+// policy file is read from a descriptor opened one checked component at a
+// time, refusing a path that is a symbolic link itself or that goes
+// through one in a directory the run can write (the project and the run
+// cache; planning the run checks its read_write paths too), so that a
+// link planted by an earlier run cannot choose the policy; the file kept
+// read-only in the run is the one read (Spec.Pinned).
+func (p *plan) loadPolicy() error {
+	path := p.o.PolicyPath
+	if path == "" {
+		var err error
+		p.lp, err = config.Load("", p.o.Policy)
+		return err
+	}
+	file, id, err := sandbox.OpenHostFile(p.spec, path)
+	var le *sandbox.LinkError
+	switch {
+	case errors.As(err, &le):
+		return unavailable(fmt.Sprintf("--policy %s: %v", path, le),
+			"pass the real path of the policy file: warden run reads and protects only a file reached without a link a run could have planted")
+	case err != nil:
+		return badInput(fmt.Sprintf("loading policy: %v", err), "check the path given to --policy")
+	}
+	p.held = file
+	src, err := io.ReadAll(io.LimitReader(file, policyfile.MaxSize+1))
+	if err != nil {
+		return badInput(fmt.Sprintf("loading policy: %s: %v", path, err))
+	}
+	if p.lp, err = config.Parse(path, src, p.o.Policy); err != nil {
+		return err
+	}
+	if err := applySandbox(&p.spec, p.lp.File.Sandbox, !p.o.TimeoutSet); err != nil {
+		return err
+	}
+	// The policy must not be the governed command's to rewrite: kept
+	// read-only wherever it is (inside the project, it would be writable
+	// otherwise), and the file kept is the one read.
+	p.spec.ReadOnly = append(p.spec.ReadOnly, id.Path)
+	p.spec.Pinned = append(p.spec.Pinned, id)
+	return nil
+}
+
+// newEgress builds the run's way out from the policy's network section.
+// A section that does not compile is bad input, as for warden net check;
+// a way out that cannot be built leaves the sandbox unavailable.
+func (p *plan) newEgress(runID string) (*egress.Boundary, error) {
+	tiers, err := p.lp.NetTiers()
+	if err != nil {
+		return nil, err
+	}
+	var specs []credential.Spec
+	for _, c := range p.lp.File.Network.Credentials {
+		specs = append(specs, credential.Spec{Name: c.Name, From: c.From, Hosts: c.Hosts})
+	}
+	eg, err := egress.New(egress.Config{
+		RunID:       runID,
+		Tiers:       tiers,
+		FileRules:   p.lp.File.Network.EgressRules(),
+		Credentials: specs,
+		CADir:       p.o.Dirs.CA,
+		TrustBundle: p.o.Dirs.TrustBundle,
+		HostAddrs:   p.o.HostAddrs,
+	})
+	if err != nil {
+		var ue *egress.UnavailableError
+		if !errors.As(err, &ue) {
+			return nil, unavailable("sandbox unavailable: " + err.Error())
+		}
+		var hints []string
+		if ue.Hint != "" {
+			hints = []string{ue.Hint}
+		}
+		return nil, unavailable(ue.Error(), hints...)
+	}
+	return eg, nil
+}
+
+// applySandbox copies what the sandbox enforces from the policy's
+// sandbox section and refuses what it cannot enforce yet: warden never
+// runs with less than the policy asks.
+func applySandbox(spec *sandbox.Spec, sb policyfile.Sandbox, useTimeout bool) error {
+	notYet := func(what string) error {
+		return unavailable(fmt.Sprintf(
+			"sandbox unavailable: %s is not enforced yet (remove it from the policy; warden never runs with less than the policy asks)", what))
+	}
+	switch sb.Mode {
+	case "", policyfile.WorkspaceWrite:
+	case policyfile.ReadOnly:
+		spec.Mode = sandbox.ReadOnly
+	case policyfile.FullAccess:
+		spec.Mode = sandbox.FullAccess
+	default:
+		return notYet("sandbox.mode " + string(sb.Mode))
+	}
+	l := sb.Limits
+	spec.HideHome = sb.Filesystem.Home == policyfile.HomeHidden
+	for _, p := range sb.Filesystem.ReadWrite {
+		spec.ReadWrite = append(spec.ReadWrite, hostPath(p, spec.Home, spec.Project))
+	}
+	for _, p := range sb.Filesystem.ReadOnly {
+		spec.ReadOnly = append(spec.ReadOnly, hostPath(p, spec.Home, spec.Project))
+	}
+	spec.Protect = append(spec.Protect, sb.Filesystem.Protect...)
+	// Each limit set here is enforced or the run fails (125); the ones
+	// left at zero take the sandbox's defaults.
+	spec.Limits = sandbox.Limits{
+		Memory: l.Memory.Bytes,
+		Pids:   l.Pids,
+		CPU:    l.CPU,
+		Nofile: l.Nofile,
+		Fsize:  l.Fsize.Bytes,
+		Disk:   l.Disk.Bytes,
+		Inodes: l.Inodes,
+		Output: l.Output.Bytes,
+	}
+	if useTimeout {
+		spec.Timeout = l.Timeout
+	}
+	for _, h := range sb.Filesystem.Hide {
+		// Relative entries stay relative: they are patterns matched
+		// throughout the project.
+		if rest, ok := strings.CutPrefix(h, "~/"); ok && spec.Home != "" {
+			h = filepath.Join(spec.Home, rest)
+		}
+		spec.Hide = append(spec.Hide, h)
+	}
+	for _, name := range sb.Env.Pass {
+		if v, ok := os.LookupEnv(name); ok {
+			spec.Env = append(spec.Env, name+"="+v)
+		}
+	}
+	keys := make([]string, 0, len(sb.Env.Set))
+	for k := range sb.Env.Set {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		spec.Env = append(spec.Env, k+"="+sb.Env.Set[k])
+	}
+	return nil
+}
+
+// hostPath makes a policy path absolute: "~/" is the caller's home, a
+// relative path is in the project.
+func hostPath(p, home, project string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+		return filepath.Join(home, rest)
+	}
+	if p == "~" && home != "" {
+		return home
+	}
+	if !filepath.IsAbs(p) {
+		return filepath.Join(project, p)
+	}
+	return p
+}
+
+// runCache is the cache directory of runs in project, under the user's
+// cache directory: one per project, so that a project's runs cannot
+// poison the build caches of another's (nor the caller's own, which stay
+// read-only). Empty when the user has no cache directory.
+func runCache(cache, project string) string {
+	if cache == "" {
+		return ""
+	}
+	return filepath.Join(RunCacheRoot(cache), projectKey(project))
+}
+
+// RunCacheRoot is where every project's run cache is, under the user's
+// cache directory.
+func RunCacheRoot(cache string) string {
+	return filepath.Join(cache, "warden", "run-cache")
+}
+
+func projectKey(project string) string {
+	if real, err := filepath.EvalSymlinks(project); err == nil {
+		project = real
+	}
+	sum := sha256.Sum256([]byte(project))
+	return hex.EncodeToString(sum[:8])
+}
