@@ -13,8 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"warden.dev/warden/internal/action"
-	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/egress"
 	"warden.dev/warden/internal/netpolicy"
 	"warden.dev/warden/internal/proxy"
 )
@@ -71,9 +70,6 @@ var lookupNetIP = net.DefaultResolver.LookupNetIP
 // whatever the policy says: warden net check and every run's proxy ask
 // the same; tests replace it.
 var hostAddrs = proxy.NewHostAddrs(nil)
-
-// resolveTimeout bounds a system resolver query.
-const resolveTimeout = 10 * time.Second
 
 // answers holds --resolve: the first answer given for each host, and
 // whether a host was named at all (an empty answer is an answer).
@@ -133,7 +129,7 @@ func netCheck(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tiers, err := netTiers(lp)
+	tiers, err := lp.NetTiers()
 	if err != nil {
 		return err
 	}
@@ -166,49 +162,14 @@ func netCheck(ctx context.Context, args []string) error {
 	return nil
 }
 
-// netTiers compiles the policy file's network rules and, when the
-// managed tier has a network section, the managed tier's: a destination
-// must be allowed by both.
-func netTiers(lp *config.Policy) (*netpolicy.Tiers, error) {
-	p, err := netpolicy.Compile(lp.File.Network.EgressRules())
-	if err != nil {
-		return nil, badInput(err.Error(), "see the network section in docs/policy-language.md")
-	}
-	if lp.Managed == nil || !lp.Managed.Network.Set {
-		return netpolicy.NewTiers(p), nil
-	}
-	mp, err := netpolicy.Compile(lp.Managed.Network.EgressRules())
-	if err != nil {
-		return nil, badInput(fmt.Sprintf("managed policy (%s): %v", envManagedPolicy, err),
-			"the managed tier is fail-closed: fix the file or unset "+envManagedPolicy)
-	}
-	return netpolicy.NewTiers(p, mp), nil
-}
-
-// decideNet judges raw as the proxy does (netpolicy.Tiers.Check): parse,
-// judge the name, resolve once (from --resolve, else the system
-// resolver), judge the addresses; then the proxy's own check of this
-// machine's addresses when it dials.
+// decideNet judges raw as a run's proxy does (egress.Check), resolving
+// names from --resolve, else with the system resolver.
 func decideNet(ctx context.Context, tiers *netpolicy.Tiers, raw, method string, resolved answers, now time.Time) (netpolicy.Target, netpolicy.Decision) {
-	t, err := netpolicy.ParseTarget(raw)
-	if err != nil {
-		return t, netpolicy.Refused(err)
-	}
-	resolve := func(host string) ([]netip.Addr, error) {
+	resolve := func(ctx context.Context, host string) ([]netip.Addr, error) {
 		if addrs, ok := resolved[resolveKey(host)]; ok {
 			return addrs, nil
 		}
-		ctx, cancel := context.WithTimeout(ctx, resolveTimeout)
-		defer cancel()
 		return lookupNetIP(ctx, "ip", host)
 	}
-	d := tiers.Check(t, method, resolve, now)
-	if d.Verdict != action.Allow {
-		return t, d
-	}
-	// The proxy's own check when it dials (proxy/local.go).
-	if pd, ok := hostAddrs.Check(t.Host(), d.Addrs); !ok {
-		return t, netpolicy.Decision{Rule: pd.Rule, Reason: pd.Reason, Hint: pd.Hint, MethodDependent: d.MethodDependent}
-	}
-	return t, d
+	return egress.Check(ctx, tiers, raw, method, resolve, hostAddrs, now)
 }

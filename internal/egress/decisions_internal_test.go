@@ -126,10 +126,10 @@ func agree(t *testing.T, sections map[string][]byte, managedText []byte, expect 
 	t.Cleanup(b.Close)
 	for _, c := range readCases(t, sections["cases"]) {
 		answer := func(string) ([]netip.Addr, error) { return c.addrs, nil }
-		netCheck := netpolicy.Refused(c.parseErr)
-		if c.parseErr == nil {
-			netCheck = cfg.Tiers.Check(c.target, c.method, answer, c.at)
-		}
+		// net check's whole path: parse, judge, resolve, judge, and the
+		// refusal of this machine's addresses (none here).
+		_, netCheck := Check(context.Background(), cfg.Tiers, c.raw, c.method,
+			func(context.Context, string) ([]netip.Addr, error) { return c.addrs, nil }, noHostAddrs, c.at)
 		if expect && netCheck.Verdict.String() != c.expect {
 			t.Errorf("%s: net check: %s = %s by %q (%s), want %s", c.name, c.raw, netCheck.Verdict, netCheck.Rule, netCheck.Reason, c.expect)
 		}
@@ -252,3 +252,6 @@ func proxyAsks(c agreeCase) (pt proxy.Target, addrs []netip.Addr, unwrapped, ok 
 	}
 	return pt, addrs, unwrapped, true
 }
+
+// noHostAddrs is a machine with no address of its own.
+var noHostAddrs = proxy.NewHostAddrs(func() ([]netip.Addr, error) { return nil, nil })
