@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -50,10 +49,7 @@ func runExplain(ctx context.Context, args []string) error {
 	d, x := lp.Engine.Evaluate(a, policy.Env{Now: now(), NoApprover: *noApprover, Trace: true})
 	out := report.Explain(a, sh, d, x)
 	if *asJSON {
-		enc := json.NewEncoder(Stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return printJSON(out)
 	}
 	out.WriteText(Stdout, a)
 	return nil

@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +15,7 @@ import (
 	"warden.dev/warden/internal/egress"
 	"warden.dev/warden/internal/netpolicy"
 	"warden.dev/warden/internal/proxy"
+	"warden.dev/warden/internal/report"
 )
 
 const netCheckSynopsis = "net check [--policy FILE] [--json] [--resolve HOST=IP[,IP]]... [--method M] TARGET"
@@ -47,19 +47,6 @@ func netUsage(w io.Writer) {
 	for _, s := range netSubcommands {
 		fmt.Fprintf(w, "  %-10s %s\n", s[0], s[1])
 	}
-}
-
-// netCheckOutput is the JSON of `warden net check --json` (DESIGN.md §11).
-// The first four fields are the contract; the rest add detail.
-type netCheckOutput struct {
-	Decision  string   `json:"decision"`
-	Rule      string   `json:"rule"`
-	Reason    string   `json:"reason"`
-	Addresses []string `json:"addresses"`
-	Hint      string   `json:"hint,omitempty"`
-	// Target is the target as judged, normalised; empty when malformed.
-	Target          string `json:"target,omitempty"`
-	MethodDependent bool   `json:"method_dependent,omitempty"`
 }
 
 // lookupNetIP is the resolver for names without --resolve; tests replace
@@ -134,31 +121,11 @@ func netCheck(ctx context.Context, args []string) error {
 		return err
 	}
 	t, d := decideNet(ctx, tiers, pos[0], m, resolved, now())
-	out := netCheckOutput{
-		Decision:        d.Verdict.String(),
-		Rule:            d.Rule,
-		Reason:          d.Reason,
-		Addresses:       []string{},
-		Hint:            d.Hint,
-		Target:          t.String(),
-		MethodDependent: d.MethodDependent,
-	}
-	for _, a := range d.Addrs {
-		out.Addresses = append(out.Addresses, a.String())
-	}
+	out := report.NetCheck(t, d)
 	if *asJSON {
-		enc := json.NewEncoder(Stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return printJSON(out)
 	}
-	fmt.Fprintf(Stdout, "%s: %s (rule %s)\n", out.Decision, out.Reason, out.Rule)
-	if len(out.Addresses) > 0 {
-		fmt.Fprintf(Stdout, "  dial  %s\n", strings.Join(out.Addresses, ", "))
-	}
-	if out.Hint != "" {
-		fmt.Fprintf(Stdout, "  hint  %s\n", out.Hint)
-	}
+	out.WriteText(Stdout)
 	return nil
 }
 
