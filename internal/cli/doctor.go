@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,36 +18,8 @@ import (
 	"warden.dev/warden/internal/sandbox"
 )
 
-const doctorSynopsis = `doctor [--json] [--policy FILE]
-
-Reports what containment this host offers the calling user and what a
-warden run would therefore enforce, layer by layer: the honesty matrix
-(DESIGN.md §8). Doctor tries what it can rather than assume it: it starts a
-process in a run's namespaces, makes and removes cgroups as runs do, and
-runs true once in the sandbox with every default layer; it reads the rest
-(Landlock ABI, seccomp actions, rlimits) from the kernel.
-
-A layer is one of:
-  enforced       the host has the mechanism and doctor saw it work
-  fails closed   a run that needs it stops with status 125, nothing runs
-  not enforced   a run goes on without it and says so (default limits)
-  fallback       a run goes on with the weaker stand-in named
-  unverified     doctor could not see it applied; it claims nothing
-  not contained  Warden has no mechanism for it yet, on any host
-
-It also says which home mode (sandbox.filesystem.home) a run is in:
-visible, the default, or hidden, as the policy given with --policy sets.
-
-Exit status: 0 when every layer a run applies is enforced, 1 when one is
-not (a finding), 2 for bad input.
-
---json prints the whole report, {"facts", "trial", "matrix", "home"}; each matrix
-row is {"layer", "when", "status", "mechanism", "detail", "hint",
-"degraded", "fallback"}, with status enforced, fails-closed, not-enforced,
-fallback, unverified or not-contained (internal/sandbox/probe.go documents
-every field).
-
-Flags:`
+//go:embed help/doctor.txt
+var doctorSynopsis string
 
 func runDoctor(ctx context.Context, args []string) error {
 	fs := newFlags("doctor", doctorSynopsis)
