@@ -143,3 +143,24 @@ func TestAdaptersDoNoIO(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpersOnlyInTests: the test-helper packages (goldentest,
+// proxytest, sandboxtest: a name ending in "test") import package
+// testing and register flags such as -update, so only test files and
+// other helpers may import them; a binary never does.
+func TestHelpersOnlyInTests(t *testing.T) {
+	isHelper := func(dir string) bool { return strings.HasSuffix(filepath.Base(dir), "test") }
+	for _, dir := range goDirs(t) {
+		if isHelper(dir) {
+			continue
+		}
+		for _, f := range parseDir(t, dir, parser.ImportsOnly) {
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if rest, ok := strings.CutPrefix(path, module+"/"); ok && isHelper(rest) {
+					t.Errorf("%s imports the test helper %s outside a test", dir, rest)
+				}
+			}
+		}
+	}
+}
