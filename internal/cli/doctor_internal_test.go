@@ -6,20 +6,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"warden.dev/warden/internal/adapter"
+	"warden.dev/warden/internal/goldentest"
 	"warden.dev/warden/internal/sandbox"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden doctor output in testdata/doctor")
 
 // TestDoctorOutput checks warden doctor's human output against the golden
 // files in testdata/doctor/*.txtar. Each holds:
@@ -32,51 +25,20 @@ var update = flag.Bool("update", false, "rewrite the golden doctor output in tes
 // root and nobody were recorded on a Linux 6.18 host with cgroup v1, as
 // root and as uid 65534, with the random parts of names made fixed.
 func TestDoctorOutput(t *testing.T) {
-	files, err := filepath.Glob("testdata/doctor/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
+	goldentest.Run(t, "testdata/doctor/*.txtar", func(t *testing.T, _ string, in goldentest.Sections) goldentest.Sections {
+		var r sandbox.HostReport
+		for name, v := range map[string]any{"facts.json": &r.Facts, "trial.json": &r.Trial} {
+			dec := json.NewDecoder(bytes.NewReader(in[name]))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(v); err != nil {
+				t.Fatalf("%s: %v", name, err)
 			}
-			sections := map[string][]byte{}
-			for _, f := range ar.Files {
-				sections[f.Name] = f.Data
-			}
-			var r sandbox.HostReport
-			for name, v := range map[string]any{"facts.json": &r.Facts, "trial.json": &r.Trial} {
-				dec := json.NewDecoder(bytes.NewReader(sections[name]))
-				dec.DisallowUnknownFields()
-				if err := dec.Decode(v); err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-			}
-			r.Matrix = sandbox.Assess(r.Facts, r.Trial)
-			var got bytes.Buffer
-			printDoctor(&got, r)
-			if *update {
-				replaced := false
-				for i := range ar.Files {
-					if ar.Files[i].Name == "want" {
-						ar.Files[i].Data, replaced = got.Bytes(), true
-					}
-				}
-				if !replaced {
-					ar.Files = append(ar.Files, txtar.File{Name: "want", Data: got.Bytes()})
-				}
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if diff := cmp.Diff(string(sections["want"]), got.String()); diff != "" {
-				t.Errorf("warden doctor output differs from %s (-want +got); rerun with -update if intended:\n%s", file, diff)
-			}
-		})
-	}
+		}
+		r.Matrix = sandbox.Assess(r.Facts, r.Trial)
+		var got bytes.Buffer
+		printDoctor(&got, r)
+		return goldentest.Sections{"want": got.Bytes()}
+	})
 }
 
 func TestPrintAdapters(t *testing.T) {

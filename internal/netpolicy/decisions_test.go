@@ -6,22 +6,14 @@ package netpolicy_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"net/netip"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/rogpeppe/go-internal/txtar"
-
+	"warden.dev/warden/internal/goldentest"
 	"warden.dev/warden/internal/netpolicy"
 	"warden.dev/warden/internal/policyfile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden decisions in testdata/decisions")
 
 // The golden decision tables live in testdata/decisions/*.txtar. Each holds:
 //
@@ -37,15 +29,7 @@ var update = flag.Bool("update", false, "rewrite the golden decisions in testdat
 //
 // Cases are judged at 2026-12-02T12:00:00Z unless they give "now".
 func TestDecisions(t *testing.T) {
-	files, err := filepath.Glob("testdata/decisions/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no decision tables: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			runTable(t, file)
-		})
-	}
+	goldentest.Run(t, "testdata/decisions/*.txtar", runTable)
 }
 
 type decisionCase struct {
@@ -68,16 +52,8 @@ type decisionJSON struct {
 	MethodDependent bool     `json:"method_dependent,omitempty"`
 }
 
-func runTable(t *testing.T, file string) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections := map[string][]byte{}
-	for _, f := range ar.Files {
-		sections[f.Name] = f.Data
-	}
-	pf, err := policyfile.Parse("policy.yaml", sections["policy.yaml"])
+func runTable(t *testing.T, _ string, in goldentest.Sections) goldentest.Sections {
+	pf, err := policyfile.Parse("policy.yaml", in["policy.yaml"])
 	if err != nil {
 		t.Fatalf("policy: %v", err)
 	}
@@ -86,17 +62,7 @@ func runTable(t *testing.T, file string) {
 		t.Fatalf("policy: %v", err)
 	}
 	var got bytes.Buffer
-	for i, line := range strings.Split(strings.TrimSpace(string(sections["cases"])), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		var c decisionCase
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
-			t.Fatalf("case %d: %v", i+1, err)
-		}
+	for _, c := range goldentest.Cases[decisionCase](t, in["cases"]) {
 		at := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 		if c.Now != "" {
 			if at, err = time.Parse(time.RFC3339, c.Now); err != nil {
@@ -136,22 +102,5 @@ func runTable(t *testing.T, file string) {
 			t.Fatal(err)
 		}
 	}
-	if *update {
-		replaced := false
-		for i := range ar.Files {
-			if ar.Files[i].Name == "want" {
-				ar.Files[i].Data, replaced = got.Bytes(), true
-			}
-		}
-		if !replaced {
-			ar.Files = append(ar.Files, txtar.File{Name: "want", Data: got.Bytes()})
-		}
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if diff := cmp.Diff(string(sections["want"]), got.String()); diff != "" {
-		t.Errorf("decisions differ from the golden file (-want +got); rerun with -update if intended:\n%s", diff)
-	}
+	return goldentest.Sections{"want": got.Bytes()}
 }

@@ -5,24 +5,19 @@ package policy_test
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/goldentest"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/request"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden explanations in testdata/decisions")
 
 // The golden decision tables live in testdata/decisions/*.txtar. Each holds:
 //
@@ -38,15 +33,7 @@ var update = flag.Bool("update", false, "rewrite the golden explanations in test
 // Paths in the cases resolve against /nonexistent/project, which does not
 // exist, so resolution is lexical and the tables stay reproducible.
 func TestDecisions(t *testing.T) {
-	files, err := filepath.Glob("testdata/decisions/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no decision tables: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			runTable(t, file)
-		})
-	}
+	goldentest.Run(t, "testdata/decisions/*.txtar", runTable)
 }
 
 type decisionCase struct {
@@ -57,21 +44,13 @@ type decisionCase struct {
 	Now        string          `json:"now"`
 }
 
-func runTable(t *testing.T, file string) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections := map[string][]byte{}
-	for _, f := range ar.Files {
-		sections[f.Name] = f.Data
-	}
-	pf, err := policyfile.Parse(file+":policy.yaml", sections["policy.yaml"])
+func runTable(t *testing.T, file string, in goldentest.Sections) goldentest.Sections {
+	pf, err := policyfile.Parse(file+":policy.yaml", in["policy.yaml"])
 	if err != nil {
 		t.Fatalf("policy: %v", err)
 	}
 	opt := policy.Options{Home: "/home/agent"}
-	if m, ok := sections["managed.yaml"]; ok {
+	if m, ok := in["managed.yaml"]; ok {
 		mf, err := policyfile.Parse(file+":managed.yaml", m)
 		if err != nil {
 			t.Fatalf("managed policy: %v", err)
@@ -83,15 +62,7 @@ func runTable(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	var got strings.Builder
-	for i, line := range strings.Split(strings.TrimSpace(string(sections["cases"])), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		var c decisionCase
-		if err := json.Unmarshal([]byte(line), &c); err != nil {
-			t.Fatalf("case %d: %v", i+1, err)
-		}
+	for _, c := range goldentest.Cases[decisionCase](t, in["cases"]) {
 		req, err := request.Parse(c.Action)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
@@ -116,24 +87,7 @@ func runTable(t *testing.T, file string) {
 		}
 		writeCase(&got, c.Name, d, x)
 	}
-	if *update {
-		replaced := false
-		for i := range ar.Files {
-			if ar.Files[i].Name == "want" {
-				ar.Files[i].Data, replaced = []byte(got.String()), true
-			}
-		}
-		if !replaced {
-			ar.Files = append(ar.Files, txtar.File{Name: "want", Data: []byte(got.String())})
-		}
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if diff := cmp.Diff(string(sections["want"]), got.String()); diff != "" {
-		t.Errorf("explanations differ from the golden file (-want +got); rerun with -update if intended:\n%s", diff)
-	}
+	return goldentest.Sections{"want": []byte(got.String())}
 }
 
 func writeCase(b *strings.Builder, name string, d policy.Decision, x policy.Explanation) {

@@ -5,7 +5,6 @@ package shellparse_test
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,12 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"warden.dev/warden/internal/goldentest"
 	"warden.dev/warden/internal/shellparse"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/corpus.golden")
 
 // entry is one line of testdata/corpus.txt.
 type entry struct {
@@ -151,18 +147,5 @@ func TestCorpus(t *testing.T) {
 		}
 		fmt.Fprintf(&golden, "$ %s\n%s\n", strings.ReplaceAll(e.cmd, "\n", "␤"), describe(an))
 	}
-	path := filepath.Join("testdata", "corpus.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(golden.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if diff := cmp.Diff(string(want), golden.String()); diff != "" {
-		t.Errorf("corpus.golden (-want +got):\n%s", diff)
-	}
+	goldentest.Check(t, filepath.Join("testdata", "corpus.golden"), []byte(golden.String()))
 }
