@@ -5,28 +5,25 @@
 // through the agent's parse and translation and the hook's own decision
 // and answer ([hook.Judge], [hook.Respond]), on a bare policy, with and
 // without --wrap and headless, each step compared with
-// testdata/golden/NAME.txtar (`go test -update` rewrites them).
+// testdata/golden/NAME.txtar (goldentest's -update rewrites them).
 package adaptertest
 
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/goldentest"
 	"warden.dev/warden/internal/hook"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // Set is a folder of payloads; Prefix starts the name of each one's
 // golden file.
@@ -71,24 +68,7 @@ func Run(t *testing.T, g Golden) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := archive(t, g, p, data)
-			golden := filepath.Join("testdata", "golden", f.name+".txtar")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", golden, diff)
-			}
+			goldentest.Check(t, filepath.Join("testdata", "golden", f.name+".txtar"), archive(t, g, p, data))
 		})
 	}
 }

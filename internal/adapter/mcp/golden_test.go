@@ -6,24 +6,18 @@ package mcp_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"warden.dev/warden/internal/adapter/mcp"
 	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/goldentest"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/request"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // The project and home directory golden cases are judged in; neither
 // needs to exist (paths resolve lexically past the missing parts).
@@ -81,78 +75,47 @@ func lines(data []byte) [][]byte {
 // absent). What the gate forwards, replies, passes to the client and
 // records is compared with the want/ sections; -update rewrites them.
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob("testdata/golden/*.txtar")
-	if len(files) < 5 {
+	if files, _ := filepath.Glob("testdata/golden/*.txtar"); len(files) < 5 {
 		t.Fatalf("found %d golden files, want at least 5", len(files))
 	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
+	goldentest.Run(t, "testdata/golden/*.txtar", func(t *testing.T, file string, in goldentest.Sections) goldentest.Sections {
+		var decl *mcp.Declaration
+		if src, ok := in["tools.yaml"]; ok {
+			var err error
+			if decl, err = mcp.ParseDeclaration("tools.yaml", src); err != nil {
 				t.Fatal(err)
 			}
-			in := map[string][]byte{}
-			for _, f := range ar.Files {
-				in[f.Name] = f.Data
+		}
+		g := newGate(t, string(in["policy.yaml"]), decl)
+		// Files named elicit-* let the gate ask the client.
+		g.Elicit, g.AskPrefix = strings.HasPrefix(filepath.Base(file), "elicit-"), "test"
+		tr := &mcp.Tracker{}
+		var fwd, reply, client, events bytes.Buffer
+		record := func(evs []audit.MCPCall) {
+			for _, ev := range evs {
+				b, _ := json.Marshal(ev)
+				events.Write(append(b, '\n'))
 			}
-			var decl *mcp.Declaration
-			if src, ok := in["tools.yaml"]; ok {
-				if decl, err = mcp.ParseDeclaration("tools.yaml", src); err != nil {
-					t.Fatal(err)
-				}
+		}
+		for _, l := range lines(in["client"]) {
+			out := g.FromClient(l, tr)
+			if out.Forward != nil {
+				fwd.Write(append(out.Forward, '\n'))
 			}
-			g := newGate(t, string(in["policy.yaml"]), decl)
-			// Files named elicit-* let the gate ask the client.
-			g.Elicit, g.AskPrefix = strings.HasPrefix(filepath.Base(file), "elicit-"), "test"
-			tr := &mcp.Tracker{}
-			var fwd, reply, client, events bytes.Buffer
-			record := func(evs []audit.MCPCall) {
-				for _, ev := range evs {
-					b, _ := json.Marshal(ev)
-					events.Write(append(b, '\n'))
+			if out.Reply != nil {
+				if !json.Valid(out.Reply) {
+					t.Errorf("reply to %s is not JSON: %s", l, out.Reply)
 				}
+				reply.Write(append(out.Reply, '\n'))
 			}
-			for _, l := range lines(in["client"]) {
-				out := g.FromClient(l, tr)
-				if out.Forward != nil {
-					fwd.Write(append(out.Forward, '\n'))
-				}
-				if out.Reply != nil {
-					if !json.Valid(out.Reply) {
-						t.Errorf("reply to %s is not JSON: %s", l, out.Reply)
-					}
-					reply.Write(append(out.Reply, '\n'))
-				}
-				record(out.Events)
-			}
-			for _, l := range lines(in["server"]) {
-				out, evs := g.FromServer(l, tr)
-				client.Write(append(out, '\n'))
-				record(evs)
-			}
-			record(tr.Drain())
-			got := map[string][]byte{"want/forward": fwd.Bytes(), "want/reply": reply.Bytes(), "want/client": client.Bytes(), "want/events": events.Bytes()}
-			if *update {
-				var kept []txtar.File
-				for _, f := range ar.Files {
-					if !strings.HasPrefix(f.Name, "want/") {
-						kept = append(kept, f)
-					}
-				}
-				for _, name := range []string{"want/forward", "want/reply", "want/client", "want/events"} {
-					kept = append(kept, txtar.File{Name: name, Data: got[name]})
-				}
-				ar.Files = kept
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			for name, data := range got {
-				if diff := cmp.Diff(string(in[name]), string(data)); diff != "" {
-					t.Errorf("%s (-want +got):\n%s", name, diff)
-				}
-			}
-		})
-	}
+			record(out.Events)
+		}
+		for _, l := range lines(in["server"]) {
+			out, evs := g.FromServer(l, tr)
+			client.Write(append(out, '\n'))
+			record(evs)
+		}
+		record(tr.Drain())
+		return goldentest.Sections{"want/forward": fwd.Bytes(), "want/reply": reply.Bytes(), "want/client": client.Bytes(), "want/events": events.Bytes()}
+	})
 }
