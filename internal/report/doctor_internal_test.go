@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-package cli
+package report
 
 import (
 	"bytes"
@@ -36,14 +36,14 @@ func TestDoctorOutput(t *testing.T) {
 		}
 		r.Matrix = sandbox.Assess(r.Facts, r.Trial)
 		var got bytes.Buffer
-		printDoctor(&got, r)
+		WriteDoctor(&got, r)
 		return goldentest.Sections{"want": got.Bytes()}
 	})
 }
 
 func TestPrintAdapters(t *testing.T) {
 	var b strings.Builder
-	printAdapters(&b, []adapter.Honesty{{
+	WriteAdapters(&b, []adapter.Honesty{{
 		Adapter:         "warden hook example",
 		FiltersTools:    adapter.Capability{Level: adapter.No, Note: "the tool list is the agent's"},
 		InterceptsCalls: adapter.Capability{Level: adapter.Yes, Note: "every call, before it runs"},
@@ -60,7 +60,7 @@ func TestPrintAdapters(t *testing.T) {
 		}
 	}
 	b.Reset()
-	printAdapters(&b, nil)
+	WriteAdapters(&b, nil)
 	if b.Len() != 0 {
 		t.Errorf("no adapters printed %q", b.String())
 	}
