@@ -98,8 +98,8 @@ var adapterIO = []string{"internal/cli", "internal/sandbox", "internal/proxy", "
 
 // TestAdaptersDoNoIO: the agent adapters (internal/adapter and the
 // packages below it) translate payloads and decisions and do no I/O of
-// their own: package cli reads stdin, walks directories and writes the
-// answer. Resolution through package request is theirs to call, so only
+// their own: package hook runs the pipeline around them (state, the
+// walk below a recursive read). Resolution through package request is theirs to call, so only
 // their own imports and calls are checked.
 func TestAdaptersDoNoIO(t *testing.T) {
 	var dirs []string
@@ -214,7 +214,7 @@ func TestLayers(t *testing.T) {
 
 // egressNot are the Warden packages the egress (a run's proxy, DNS stub
 // and CA) may not reach, directly or through another Warden package: it
-// takes its policy compiled and its paths from package cli, and returns
+// takes its policy compiled and its paths from its caller, and returns
 // plain errors that cli maps to exit statuses.
 var egressNot = []string{"internal/cli", "internal/policyfile"}
 
