@@ -273,9 +273,6 @@ func (ev *evaluation) run() (Decision, Explanation) {
 			break
 		}
 	}
-	if floorPrompt == "" && a.Unresolved != "" {
-		floorPrompt = "cannot be analysed statically: " + a.Unresolved
-	}
 	if floorPrompt == "" && unclassified {
 		floorPrompt = fmt.Sprintf("tool %q declares no class, so it is treated as mutating and asked about", a.Tool)
 	}
