@@ -26,9 +26,11 @@ import (
 //     unset value takes no part, and nothing set at all is
 //     actWithApproval.
 
-// mode is the autonomy in force: the least autonomous of the policy's
-// dial, the caller's mode and every delegator's own setting. Unset values
-// take no part; nothing set at all means actWithApproval.
+// mode is the autonomy in force, the ceiling of step 2 of resolution
+// (package doc): the least autonomous of the policy's dial, the caller's
+// mode, the managed tier's autonomy and every delegator's own setting in
+// either tier. Unset values take no part; nothing set at all means
+// actWithApproval. The string says why, for the trace.
 func (ev *evaluation) mode() (action.Mode, string) {
 	p := ev.a.Principal
 	m, why := action.ActWithApproval, "the default"
@@ -57,8 +59,9 @@ func (ev *evaluation) mode() (action.Mode, string) {
 	return m, why
 }
 
-// delegation applies the depth, cycle and budget barriers; it returns the
-// barrier and why the action is refused, or "".
+// delegation applies the barriers of step 2 of resolution (package doc):
+// depth, cycle and budget. It returns the barrier and why the action is
+// refused, or "".
 func (ev *evaluation) delegation() (barrier, reason string) {
 	p := ev.a.Principal
 	if len(p.Delegation) == 0 {
@@ -91,6 +94,9 @@ func (ev *evaluation) delegation() (barrier, reason string) {
 		if cost > *p.BudgetCents {
 			return "budget", fmt.Sprintf("delegation barrier (budget): the action costs %d cents and the delegator has %d left; a delegation cannot create budget", cost, *p.BudgetCents)
 		}
+	}
+	if ev.env.Trace {
+		ev.tracef("delegation: chain of %d within the depth limit, no cycle, within budget", len(p.Delegation))
 	}
 	return "", ""
 }

@@ -179,6 +179,8 @@ func (ev *evaluation) deny(rule, reason string) (Decision, Explanation) {
 	return Decision{Verdict: action.Deny, Rule: rule, Scope: scope, Reason: reason, Classes: classes}, ev.x
 }
 
+// run resolves the action in the order of the package doc, one method per
+// step; a deny by the floor or by a delegation barrier ends it early.
 func (ev *evaluation) run() (Decision, Explanation) {
 	a := ev.a
 	if a == nil {
@@ -187,69 +189,103 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	if a.Tool == "" {
 		return ev.deny("floor:invalid-action", "the action names no tool")
 	}
-
-	// 1. The floor: nothing loosens it, and a denial here is final.
 	classes, unclassified, mutatingTool := ev.classes()
 	// Work on a copy: the caller's action is never modified.
 	ev.effective = classes
 	if ev.env.Trace {
 		ev.tracef("action: tool %s, classes %s, contained=%t", a.Tool, classList(classes), a.Contained)
 	}
-	for _, p := range a.Paths {
-		switch {
-		case !p.Checked:
-			return ev.deny("floor:unresolved-path", fmt.Sprintf("path %q was never resolved (floor: unresolved paths are denied)", p.Raw))
-		case p.Err != "":
-			return ev.deny("floor:unresolved-path", fmt.Sprintf("path %q cannot be resolved: %s (floor: resolution errors are denied)", p.Raw, p.Err))
-		case p.Sensitive != "":
-			return ev.deny("floor:sensitive-path", fmt.Sprintf("path %q is sensitive (%s): the floor denies it to every tool, for reading and writing", p.Raw, p.Sensitive))
-		}
-	}
-	floorPrompt := ""
-	if a.Unresolved != "" {
-		floorPrompt = "cannot be analysed statically: " + a.Unresolved
-	}
-	for _, f := range a.Flags {
-		if floorPrompt != "" {
-			break
-		}
-		if f.Opaque() {
-			floorPrompt = fmt.Sprintf("the command is flagged %s: cannot be analysed statically or executes fetched or decoded text, so it is never allowed without asking", f)
-			break
-		}
-	}
-	if floorPrompt == "" && unclassified {
-		floorPrompt = fmt.Sprintf("tool %q declares no class, so it is treated as mutating and asked about", a.Tool)
-	}
-	if floorPrompt != "" {
-		if ev.env.Trace {
-			ev.tracef("floor: at least prompt — %s", floorPrompt)
-		}
-	} else {
-		if ev.env.Trace {
-			ev.tracef("floor: no sensitive path, nothing opaque")
-		}
+
+	// 1. The floor: nothing loosens it, and a denial here is final.
+	rule, reason, floorPrompt := ev.floor(unclassified)
+	if rule != "" {
+		return ev.deny(rule, reason)
 	}
 
-	// Delegation barriers and the autonomy ceiling (§8).
+	// 2. Delegation barriers and the autonomy ceiling.
 	mode, why := ev.mode()
 	if ev.env.Trace {
 		ev.tracef("autonomy: %s (%s)", mode, why)
 	}
-	if len(classes) > 0 || unclassified {
+	gated := len(classes) > 0 || unclassified
+	if gated {
 		if barrier, reason := ev.delegation(); reason != "" {
 			return ev.deny("delegation:"+barrier, reason)
 		}
-		if ev.env.Trace && len(a.Principal.Delegation) > 0 {
-			ev.tracef("delegation: chain of %d within the depth limit, no cycle, within budget", len(a.Principal.Delegation))
-		}
 	}
 
-	// 2–6. Resolve every unit through the scope chain, managed tier and
-	// enforcement level; combine most-restrictively.
-	units := ev.units(classes)
+	// 3–8. Resolve every unit; combine most-restrictively.
+	d, sticky := ev.combine(classes, ev.outcomes(classes, mode))
+
+	// 9. Autonomy, which answers neither the floor's prompt nor an
+	// escalated one; then the floor's minimum, which no mode lowers; then
+	// the approver.
+	ev.autonomy(&d, mode, gated || mutatingTool, floorPrompt != "" || sticky)
+	ev.atLeastPrompt(&d, floorPrompt)
+	ev.approver(&d)
+	if d.Verdict != action.Prompt {
+		d.Confirm = nil
+	}
+	if ev.env.Trace {
+		ev.tracef("verdict: %s", d.Verdict)
+	}
+	return d, ev.x
+}
+
+// floor is step 1 of resolution (package doc). A path that was never
+// resolved, failed to resolve or is sensitive is denied: floor returns the
+// rule and the reason, and nothing below can change that. Otherwise prompt
+// is why the action is at least prompt (see [evaluation.opaque]), or "".
+func (ev *evaluation) floor(unclassified bool) (rule, reason, prompt string) {
+	for _, p := range ev.a.Paths {
+		switch {
+		case !p.Checked:
+			return "floor:unresolved-path", fmt.Sprintf("path %q was never resolved (floor: unresolved paths are denied)", p.Raw), ""
+		case p.Err != "":
+			return "floor:unresolved-path", fmt.Sprintf("path %q cannot be resolved: %s (floor: resolution errors are denied)", p.Raw, p.Err), ""
+		case p.Sensitive != "":
+			return "floor:sensitive-path", fmt.Sprintf("path %q is sensitive (%s): the floor denies it to every tool, for reading and writing", p.Raw, p.Sensitive), ""
+		}
+	}
+	prompt = ev.opaque(unclassified)
+	if ev.env.Trace {
+		if prompt != "" {
+			ev.tracef("floor: at least prompt — %s", prompt)
+		} else {
+			ev.tracef("floor: no sensitive path, nothing opaque")
+		}
+	}
+	return "", "", prompt
+}
+
+// opaque is the floor's prompt (step 1): why no rule, level or autonomy
+// mode may make the action allow, or "". The first reason found is given:
+// a command that cannot be analysed statically, then a flag that makes a
+// command opaque (download-and-execute, decoded text executed, code read
+// from a pipe…), then a tool that declares no class.
+func (ev *evaluation) opaque(unclassified bool) string {
+	a := ev.a
+	if a.Unresolved != "" {
+		return "cannot be analysed statically: " + a.Unresolved
+	}
+	for _, f := range a.Flags {
+		if f.Opaque() {
+			return fmt.Sprintf("the command is flagged %s: cannot be analysed statically or executes fetched or decoded text, so it is never allowed without asking", f)
+		}
+	}
+	if unclassified {
+		return fmt.Sprintf("tool %q declares no class, so it is treated as mutating and asked about", a.Tool)
+	}
+	return ""
+}
+
+// outcomes is steps 3 to 7 of resolution (package doc): each unit resolved
+// through the scope chain, its enforcement level and the managed tier,
+// then builtin:runs-code for what runs unanalysed code outside the
+// sandbox. A command unit that no rule decides has no outcome.
+func (ev *evaluation) outcomes(classes []action.Class, mode action.Mode) []outcome {
 	outs := ev.outBuf[:0]
-	for _, u := range units {
+	for _, u := range ev.units(classes) {
 		o := ev.resolve(u, mode)
 		if u.code != action.NoCode {
 			o = ev.runsCode(u, o)
@@ -258,12 +294,21 @@ func (ev *evaluation) run() (Decision, Explanation) {
 			outs = append(outs, o)
 		}
 	}
-	if !a.Contained && len(a.Commands) == 0 && a.RunsCode() {
+	if a := ev.a; !a.Contained && len(a.Commands) == 0 && a.RunsCode() {
 		outs = append(outs, ev.codeWithoutCommands())
 	}
-	d := Decision{Verdict: action.Allow, Classes: classes}
+	return outs
+}
+
+// combine is step 8 of resolution (package doc): the outcomes are
+// combined most-restrictively, the first of the most restrictive deciding,
+// and every class that asks is listed in [Decision.Confirm], so one prompt
+// covers them all. With no outcome, nothing is gated and the action is
+// allowed. sticky reports a prompt escalated from a rule the request could
+// not be checked against, which autonomy must not answer.
+func (ev *evaluation) combine(classes []action.Class, outs []outcome) (d Decision, sticky bool) {
+	d = Decision{Verdict: action.Allow, Classes: classes}
 	var decider *outcome
-	sticky := false
 	for i := range outs {
 		o := &outs[i]
 		sticky = sticky || (o.sticky && o.verdict == action.Prompt)
@@ -298,11 +343,19 @@ func (ev *evaluation) run() (Decision, Explanation) {
 		}
 		d.Reason = "one confirmation covers " + strings.Join(names, ", ") + " (" + d.Reason + ")"
 	}
+	return d, sticky
+}
 
-	// 7. Autonomy.
+// autonomy is step 9 of resolution (package doc) for the mode in force.
+// proposeOnly denies every action that is not a read: one that acts (a
+// class, an unclassified or mutating tool) or writes a path. actFreely
+// turns a prompt into allow unless keepPrompt: the floor's prompt and an
+// escalated one are never answered by autonomy. actWithApproval keeps the
+// prompt.
+func (ev *evaluation) autonomy(d *Decision, mode action.Mode, acts, keepPrompt bool) {
 	switch mode {
 	case action.ProposeOnly:
-		if len(classes) > 0 || unclassified || mutatingTool || ev.writes() {
+		if acts || ev.writes() {
 			d.Verdict, d.Reason = action.Deny, "this space only proposes: the agent may reason and answer, not act (autonomy proposeOnly)"
 			d.Rule, d.Scope, d.Level = "autonomy:proposeOnly", "autonomy", Hard
 			if ev.env.Trace {
@@ -310,7 +363,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 			}
 		}
 	case action.ActFreely:
-		if d.Verdict == action.Prompt && floorPrompt == "" && !sticky {
+		if d.Verdict == action.Prompt && !keepPrompt {
 			d.Verdict = action.Allow
 			d.Reason += " (prompt allowed without asking: autonomy actFreely)"
 			if ev.env.Trace {
@@ -318,22 +371,34 @@ func (ev *evaluation) run() (Decision, Explanation) {
 			}
 		}
 	}
+}
 
-	// The floor's minimum: opaque commands are never allowed.
-	if floorPrompt != "" && d.Verdict == action.Prompt {
+// atLeastPrompt is the floor's minimum (step 1 of the package doc),
+// applied after autonomy so that no rule, level or mode makes an opaque
+// action allow: an allow becomes the floor's prompt, and a prompt is
+// given the floor's reason first. A deny stays.
+func (ev *evaluation) atLeastPrompt(d *Decision, floorPrompt string) {
+	if floorPrompt == "" {
+		return
+	}
+	switch d.Verdict {
+	case action.Prompt:
 		// The floor asks too; it is the reason that matters most.
 		d.Reason = floorPrompt + " (and " + d.Rule + ": " + d.Reason + ")"
 		d.Rule, d.Scope, d.Level = "floor", "floor", Hard
-	}
-	if floorPrompt != "" && d.Verdict == action.Allow {
+	case action.Allow:
 		d.Verdict, d.Reason = action.Prompt, floorPrompt
 		d.Rule, d.Scope, d.Level = "floor", "floor", Hard
 		if ev.env.Trace {
 			ev.tracef("floor: raised allow to prompt")
 		}
 	}
+}
 
-	// A prompt nobody can answer is a deny.
+// approver ends step 9 of resolution (package doc): a prompt that nobody
+// can answer ([Env.NoApprover]) is a deny, for an unanswered question is
+// never a yes.
+func (ev *evaluation) approver(d *Decision) {
 	if d.Verdict == action.Prompt && ev.env.NoApprover {
 		d.Verdict = action.Deny
 		d.Reason += " — and no approver is connected: an unanswered question is never a yes"
@@ -341,13 +406,6 @@ func (ev *evaluation) run() (Decision, Explanation) {
 			ev.tracef("no approver: prompt becomes deny")
 		}
 	}
-	if d.Verdict != action.Prompt {
-		d.Confirm = nil
-	}
-	if ev.env.Trace {
-		ev.tracef("verdict: %s", d.Verdict)
-	}
-	return d, ev.x
 }
 
 // writes reports whether any path is written or deleted.
