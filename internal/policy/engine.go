@@ -215,7 +215,8 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	}
 
 	// 3–8. Resolve every unit; combine most-restrictively.
-	d, sticky := ev.combine(classes, ev.outcomes(classes, mode))
+	var d Decision
+	sticky := ev.combine(&d, classes, ev.outcomes(classes, mode))
 
 	// 9. Autonomy, which answers neither the floor's prompt nor an
 	// escalated one; then the floor's minimum, which no mode lowers; then
@@ -300,14 +301,16 @@ func (ev *evaluation) outcomes(classes []action.Class, mode action.Mode) []outco
 	return outs
 }
 
-// combine is step 8 of resolution (package doc): the outcomes are
-// combined most-restrictively, the first of the most restrictive deciding,
-// and every class that asks is listed in [Decision.Confirm], so one prompt
-// covers them all. With no outcome, nothing is gated and the action is
-// allowed. sticky reports a prompt escalated from a rule the request could
-// not be checked against, which autonomy must not answer.
-func (ev *evaluation) combine(classes []action.Class, outs []outcome) (d Decision, sticky bool) {
-	d = Decision{Verdict: action.Allow, Classes: classes}
+// combine is step 8 of resolution (package doc): it sets d to the
+// outcomes combined most-restrictively, the first of the most restrictive
+// deciding, with every class that asks listed in [Decision.Confirm], so
+// one prompt covers them all. With no outcome, nothing is gated and the
+// action is allowed. sticky reports a prompt escalated from a rule the
+// request could not be checked against, which autonomy must not answer.
+// d is filled in place, as the later steps refine it: returning the
+// Decision by value costs a measurable copy on the hot path.
+func (ev *evaluation) combine(d *Decision, classes []action.Class, outs []outcome) (sticky bool) {
+	*d = Decision{Verdict: action.Allow, Classes: classes}
 	var decider *outcome
 	for i := range outs {
 		o := &outs[i]
@@ -343,7 +346,7 @@ func (ev *evaluation) combine(classes []action.Class, outs []outcome) (d Decisio
 		}
 		d.Reason = "one confirmation covers " + strings.Join(names, ", ") + " (" + d.Reason + ")"
 	}
-	return d, sticky
+	return sticky
 }
 
 // autonomy is step 9 of resolution (package doc) for the mode in force.
