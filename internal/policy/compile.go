@@ -133,6 +133,30 @@ func pathKeys(ps *patternSet) []string {
 	return keys
 }
 
+// absKey is the key under which pathKeys files the rules that could hold
+// the absolute path p: "/" and its first segment.
+func absKey(p string) string {
+	p = strings.TrimPrefix(p, "/")
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		p = p[:i]
+	}
+	return "/" + p
+}
+
+// relKey is the key under which pathKeys files the rules whose relative
+// patterns could hold p, a path inside project: "rel/" and the first
+// segment below the project.
+func relKey(p, project string) string {
+	rel := strings.TrimPrefix(strings.TrimPrefix(p, project), "/")
+	if project == "/" {
+		rel = strings.TrimPrefix(p, "/")
+	}
+	if i := strings.IndexByte(rel, '/'); i >= 0 {
+		rel = rel[:i]
+	}
+	return "rel/" + rel
+}
+
 func hasMeta(seg string) bool { return strings.ContainsAny(seg, "*?[\\") }
 
 type trie struct {

@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"net/netip"
 	"path"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/action"
 )
 
-// This file implements the constraint language of DESIGN.md §4:
+// This file implements the constraint language of DESIGN.md §4. Its
+// patterns:
 //
 //   - paths and refs are globs over "/"-separated segments: "*", "?" and
 //     "[...]" match within one segment, a "**" segment matches any number of
@@ -25,6 +27,19 @@ import (
 //     apex or a look-alike such as "evilexample.com";
 //   - a "!" prefix negates; a value is inside a list when it matches a
 //     positive pattern (or the list holds only negations) and no negation.
+//
+// And how a rule's constraints match an action:
+//
+//   - a restrictive rule (deny, prompt) applies when the request touches
+//     any value it names or exceeds a limit; an allow rule applies only
+//     when every value lies inside it and within its limits;
+//   - paths are judged as resolved and as written: a restrictive rule
+//     applies if either is inside, an allow rule needs both, and no
+//     spelling of either excluded by a negation;
+//   - the ref "**" (git push --all, --mirror, --tags) is every branch;
+//   - a facet the rule names and the request lacks, or a symbolic ref
+//     (HEAD, @), makes the match escalated (prompt) rather than applied or
+//     ignored, provided every facet the request has matches.
 
 // ErrBadPattern is returned by [ValidPattern] for a malformed glob.
 var ErrBadPattern = errors.New("malformed pattern")
@@ -316,4 +331,158 @@ func matchHost(g *glob, host string) bool {
 		return len(host) > len(g.host) && strings.HasSuffix(host, g.host)
 	}
 	return host == g.host
+}
+
+// hasSymbolicRef reports whether a ref names no branch by itself: HEAD,
+// @, HEAD~2, @{u}, FETCH_HEAD… — what it pushes depends on the checkout.
+func hasSymbolicRef(refs []string) bool {
+	for _, r := range refs {
+		r = normRef(r)
+		switch {
+		case r == "" || r == "@" || strings.HasSuffix(r, "HEAD") || strings.HasPrefix(r, "HEAD~") ||
+			strings.HasPrefix(r, "HEAD^") || strings.HasPrefix(r, "@{") || strings.HasPrefix(r, "@~") || strings.HasPrefix(r, "@^"):
+			return true
+		}
+	}
+	return false
+}
+
+// match tests a rule's constraints against the action. A restrictive rule
+// matches when the request touches any value it names; an allow rule only
+// when every value lies inside. A named facet the request lacks makes the
+// match escalated (prompt) — provided every facet it has matches. why
+// names the missing facets.
+func (ev *evaluation) match(c *compiled) (ok, escalated bool, why string) {
+	a := ev.a
+	restrictive := c.Decision != action.Allow
+	missing := ""
+	lack := func(facet string) {
+		if missing == "" {
+			missing = facet
+		} else {
+			missing += " and " + facet
+		}
+	}
+	if !c.paths.empty() {
+		if len(a.Paths) == 0 {
+			lack("paths")
+		} else if !ev.matchPaths(c, restrictive) {
+			return false, false, ""
+		}
+	}
+	if !c.refs.empty() {
+		if len(a.Refs) == 0 {
+			lack("refs")
+		} else if hasSymbolicRef(a.Refs) {
+			// HEAD names whatever is checked out: the rule cannot be
+			// checked against it, so it is asked about, never guessed.
+			lack("a named ref (HEAD or @ names no branch)")
+		} else if !matchRefs(restrictive, a.Refs, &c.refs) {
+			return false, false, ""
+		}
+	}
+	if !c.hosts.empty() {
+		if len(a.Hosts) == 0 {
+			lack("hosts")
+		} else if !matchAll(restrictive, a.Hosts, &c.hosts, normHost, matchHost) {
+			return false, false, ""
+		}
+	}
+	if c.MaxCount != nil {
+		if a.Count == nil {
+			lack("a count")
+		} else if !limit(restrictive, *a.Count, *c.MaxCount) {
+			return false, false, ""
+		}
+	}
+	if c.MaxCents != nil {
+		if a.Cents == nil {
+			lack("a cost in cents")
+		} else if !limit(restrictive, *a.Cents, *c.MaxCents) {
+			return false, false, ""
+		}
+	}
+	return true, missing != "", missing
+}
+
+// matchRefs is matchAll for refs, where "**" (git push --all, --mirror,
+// --tags) means every branch: it touches every ref a restrictive rule
+// names, and lies inside an allow rule only when that rule allows every
+// ref.
+func matchRefs(restrictive bool, refs []string, ps *patternSet) bool {
+	for _, r := range refs {
+		r = normRef(r)
+		in := false
+		if r == "**" {
+			in = restrictive || (len(ps.neg) == 0 && slices.ContainsFunc(ps.pos, func(g glob) bool { return len(g.segs) == 1 && g.segs[0] == "**" }))
+		} else {
+			in = ps.containsValue(r, matchRef)
+		}
+		if in == restrictive {
+			return restrictive
+		}
+	}
+	return !restrictive
+}
+
+// matchAll applies the any/every rule to a list of values: a restrictive
+// rule needs one value inside its set, an allow rule all of them.
+func matchAll(restrictive bool, values []string, ps *patternSet, norm func(string) string, m func(*glob, string) bool) bool {
+	for _, v := range values {
+		v = norm(v)
+		if ps.containsValue(v, m) == restrictive {
+			return restrictive
+		}
+	}
+	return !restrictive
+}
+
+// limit: an allow rule holds within its limit; a restrictive rule applies
+// beyond it ("prompt when deleting more than 50 files").
+func limit(restrictive bool, v, max int64) bool {
+	if restrictive {
+		return v > max
+	}
+	return v <= max
+}
+
+// matchPaths judges the real path and the path as written: a restrictive
+// rule applies when either is inside its patterns; an allow rule needs
+// both, so a symlink cannot carry an allowed name to a forbidden file.
+// Each of the two may also be spelt under the project, when it reaches the
+// project through an alias (action.Path.InLexical, InResolved): the two
+// spellings name the same file, so a restrictive rule applies when any
+// spelling is inside its patterns, and an allow rule needs, for the real
+// path and for the path as written, one spelling inside, and no spelling
+// excluded by a negated pattern.
+func (ev *evaluation) matchPaths(c *compiled, restrictive bool) bool {
+	project := ev.a.Project
+	for i := range ev.a.Paths {
+		p := &ev.a.Paths[i]
+		res := c.paths.containsPath(p.Resolved, project)
+		lex := c.paths.containsPath(p.Lexical, project)
+		var inRes, inLex bool
+		if p.InResolved != "" {
+			inRes = c.paths.containsPath(p.InResolved, project)
+		}
+		if p.InLexical != "" {
+			inLex = c.paths.containsPath(p.InLexical, project)
+		}
+		var in bool
+		switch {
+		case restrictive:
+			in = res || lex || inRes || inLex
+		case p.InResolved == "" && p.InLexical == "":
+			in = res && lex
+		default:
+			in = (res || inRes) && (lex || inLex) &&
+				!c.paths.excludesPath(p.Resolved, project) && !c.paths.excludesPath(p.Lexical, project) &&
+				(p.InResolved == "" || !c.paths.excludesPath(p.InResolved, project)) &&
+				(p.InLexical == "" || !c.paths.excludesPath(p.InLexical, project))
+		}
+		if in == restrictive {
+			return restrictive
+		}
+	}
+	return !restrictive
 }

@@ -32,7 +32,7 @@ import (
 //
 // A command rule that allows an interpreter-wide prefix cannot allow code
 // that runs unanalysed outside the sandbox (builtin:runs-code in
-// engine.go), and `warden policy lint` says so; a remembered approval is
+// runscode.go), and `warden policy lint` says so; a remembered approval is
 // never written for a prefix that reaches any code or names the project's
 // code (remember.go): the agent can edit that code, so approving one run
 // says nothing about the next.
