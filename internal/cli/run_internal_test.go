@@ -6,8 +6,6 @@ package cli
 import (
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestRunTimeout checks where a run's timeout comes from: --timeout when
@@ -42,16 +40,5 @@ func TestRunTimeout(t *testing.T) {
 					tt.flagSet, tt.flag, tt.policy, tt.terminal, tt.server, got, src, tt.want, tt.wantSource)
 			}
 		})
-	}
-}
-
-// TestSandboxedServer: warden mcp --sandbox runs its server as a
-// --server, which has no default timeout (run.txtar shows what --server
-// records).
-func TestSandboxedServer(t *testing.T) {
-	got := sandboxedServer("/bin/warden", "/p", "/etc/p.yaml", []string{"srv", "--stdio"})
-	want := []string{"/bin/warden", "run", "--server", "--project", "/p", "--policy", "/etc/p.yaml", "--", "srv", "--stdio"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("sandboxedServer (-want +got):\n%s", diff)
 	}
 }
