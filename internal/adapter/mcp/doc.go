@@ -5,8 +5,8 @@
 // declaration files, translates a tools/call into the request.Request the
 // engine decides, filters tools/list results, and builds the answers the
 // gateway gives in the server's place (tool errors for refused calls,
-// JSON-RPC errors for malformed messages). It does no I/O; package cli
-// starts the server, moves the lines and calls the engine.
+// JSON-RPC errors for malformed messages). It does no I/O; package
+// gateway starts the server, moves the lines and calls the engine.
 //
 // # Usage
 //

@@ -44,8 +44,8 @@ type Decision struct {
 }
 
 // Gate decides and rewrites one server's messages. Its functions are
-// the engine, supplied by the caller (package cli resolves paths and
-// evaluates the policy); the Gate itself does no I/O.
+// the engine, supplied by the caller (package gateway resolves paths
+// and evaluates the policy); the Gate itself does no I/O.
 type Gate struct {
 	// Server is the server's name in tool names (mcp:<server>/<tool>).
 	Server string

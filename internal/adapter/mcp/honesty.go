@@ -8,9 +8,9 @@ import "warden.dev/warden/internal/adapter"
 // Honesty is the gateway's row of the honesty matrix. The tests against
 // the real @modelcontextprotocol/server-filesystem driven by the Go SDK's
 // client (internal/cli/mcp_integration_test.go) prove the filtering, the
-// interception and --sandbox over stdio; mcphttp_internal_test.go proves
-// the filtering and interception over streamable HTTP against an SDK
-// server.
+// interception and --sandbox over stdio;
+// internal/gateway/http_internal_test.go proves the filtering and
+// interception over streamable HTTP against an SDK server.
 var Honesty = adapter.Honesty{
 	Adapter: "warden mcp",
 	FiltersTools: adapter.Capability{Level: adapter.Yes,

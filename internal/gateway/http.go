@@ -1,25 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-package cli
-
-// warden mcp --listen ADDR --upstream URL serves MCP's streamable HTTP
-// transport and forwards to a streamable-HTTP server, gating as the stdio
-// gateway does (the same adapter/mcp Gate, one message at a time). The
-// rules:
-//
-//   - It listens on loopback only, and refuses a request whose Origin or
-//     Host is not a loopback name: a web page must not reach it through
-//     the user's browser (DNS rebinding), as the MCP spec requires.
-//   - A POST body is one message or a batch. What the gate answers is
-//     answered here and never forwarded; what it forwards goes upstream
-//     with the client's headers (Mcp-Session-Id, MCP-Protocol-Version,
-//     Authorization…). The upstream's answer, a JSON body or an SSE
-//     stream, passes through the gate message by message (tools lists
-//     filtered), each SSE event flushed as it comes.
-//   - A GET (the server's own SSE stream) passes through the gate the
-//     same way; DELETE (ending a session) is forwarded as it is.
-//   - Bodies and SSE events are bounded by adapter/mcp.MaxLine.
+package gateway
 
 import (
 	"bufio"
@@ -38,29 +20,40 @@ import (
 	"warden.dev/warden/internal/adapter/mcp"
 )
 
-func serveMCPHTTP(ctx context.Context, g *mcp.Gate, rec *mcpAudit, listen, upstream string) error {
+// ListenAndServe serves MCP's streamable HTTP transport on listen, a
+// loopback address, and forwards to the streamable-HTTP server at
+// upstream, until ctx ends. Its errors about listen and upstream are
+// [*Error]s.
+func (g *Gateway) ListenAndServe(ctx context.Context, listen, upstream string) error {
+	rec, err := openRecorder(g.o.Audit, g.warn)
+	if err != nil {
+		return err
+	}
+	defer rec.close()
 	up, err := url.Parse(upstream)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
-		return badInput(fmt.Sprintf("--upstream %q is not an http or https URL", upstream))
+		return &Error{Msg: fmt.Sprintf("--upstream %q is not an http or https URL", upstream)}
 	}
 	host, _, err := net.SplitHostPort(listen)
 	if err != nil {
-		return badInput(fmt.Sprintf("--listen %q: %v", listen, err))
+		return &Error{Msg: fmt.Sprintf("--listen %q: %v", listen, err)}
 	}
 	if !loopbackHost(host) {
-		return badInput(fmt.Sprintf("--listen %q is not a loopback address", listen),
-			"the gateway serves only this machine: use 127.0.0.1:PORT, [::1]:PORT or localhost:PORT")
+		return &Error{Msg: fmt.Sprintf("--listen %q is not a loopback address", listen),
+			Hint: "the gateway serves only this machine: use 127.0.0.1:PORT, [::1]:PORT or localhost:PORT"}
 	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
-		return badInput(fmt.Sprintf("--listen: %v", err))
+		return &Error{Msg: fmt.Sprintf("--listen: %v", err)}
 	}
-	fmt.Fprintf(Stderr, "warden: mcp: serving http://%s/ for %s (tools of mcp:%s gated)\n", ln.Addr(), up, g.Server)
-	srv := &http.Server{Handler: mcpHTTPHandler(g, rec, up, http.DefaultClient), ReadHeaderTimeout: 10 * time.Second}
+	if g.o.Note != nil {
+		g.o.Note(fmt.Sprintf("serving http://%s/ for %s (tools of mcp:%s gated)", ln.Addr(), up, g.gate.Server))
+	}
+	srv := &http.Server{Handler: g.handler(rec, up, http.DefaultClient), ReadHeaderTimeout: 10 * time.Second}
 	stop := context.AfterFunc(ctx, func() { srv.Close() })
 	defer stop()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return badInput(fmt.Sprintf("serving: %v", err))
+		return fmt.Errorf("serving: %v", err)
 	}
 	return nil
 }
@@ -99,7 +92,9 @@ func copyHeaders(dst, src http.Header) {
 	}
 }
 
-func mcpHTTPHandler(g *mcp.Gate, rec *mcpAudit, up *url.URL, client *http.Client) http.Handler {
+// handler is the gateway's HTTP handler, which calls the upstream up
+// with client.
+func (g *Gateway) handler(rec *recorder, up *url.URL, client *http.Client) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, err := net.SplitHostPort(r.Host)
 		if err != nil {
@@ -111,15 +106,15 @@ func mcpHTTPHandler(g *mcp.Gate, rec *mcpAudit, up *url.URL, client *http.Client
 		}
 		switch r.Method {
 		case http.MethodPost:
-			mcpPost(w, r, g, rec, up, client)
+			g.post(w, r, rec, up, client)
 		case http.MethodGet, http.MethodDelete:
-			resp, err := mcpUpstream(r, up, client, nil)
+			resp, err := forward(r, up, client, nil)
 			if err != nil {
 				http.Error(w, "warden: upstream: "+err.Error(), http.StatusBadGateway)
 				return
 			}
 			defer resp.Body.Close()
-			mcpRelay(w, resp, g, rec, &mcp.Tracker{}, nil)
+			g.relay(w, resp, rec, &mcp.Tracker{}, nil)
 		default:
 			w.Header().Set("Allow", "GET, POST, DELETE")
 			http.Error(w, "warden: method not allowed", http.StatusMethodNotAllowed)
@@ -127,9 +122,9 @@ func mcpHTTPHandler(g *mcp.Gate, rec *mcpAudit, up *url.URL, client *http.Client
 	})
 }
 
-// mcpUpstream sends the client's request upstream, with body in place
+// forward sends the client's request upstream, with body in place
 // of the client's when not nil.
-func mcpUpstream(r *http.Request, up *url.URL, client *http.Client, body []byte) (*http.Response, error) {
+func forward(r *http.Request, up *url.URL, client *http.Client, body []byte) (*http.Response, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -149,7 +144,9 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Write(append(body, '\n'))
 }
 
-func mcpPost(w http.ResponseWriter, r *http.Request, g *mcp.Gate, rec *mcpAudit, up *url.URL, client *http.Client) {
+// post gates a POST: one message or a batch, answered by the gate or
+// forwarded upstream.
+func (g *Gateway) post(w http.ResponseWriter, r *http.Request, rec *recorder, up *url.URL, client *http.Client) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.MaxLine+1))
 	if err != nil {
 		http.Error(w, "warden: reading the request: "+err.Error(), http.StatusBadRequest)
@@ -161,7 +158,7 @@ func mcpPost(w http.ResponseWriter, r *http.Request, g *mcp.Gate, rec *mcpAudit,
 	}
 	// A body is one message: newlines inside it are JSON white space.
 	tr := &mcp.Tracker{}
-	out := g.FromClient(bytes.TrimSpace(body), tr)
+	out := g.gate.FromClient(bytes.TrimSpace(body), tr)
 	rec.record(out.Events)
 	if out.Forward == nil {
 		if out.Reply == nil {
@@ -171,21 +168,21 @@ func mcpPost(w http.ResponseWriter, r *http.Request, g *mcp.Gate, rec *mcpAudit,
 		writeJSON(w, http.StatusOK, out.Reply)
 		return
 	}
-	resp, err := mcpUpstream(r, up, client, out.Forward)
+	resp, err := forward(r, up, client, out.Forward)
 	if err != nil {
 		http.Error(w, "warden: upstream: "+err.Error(), http.StatusBadGateway)
 		rec.record(tr.Drain())
 		return
 	}
 	defer resp.Body.Close()
-	mcpRelay(w, resp, g, rec, tr, out.Reply)
+	g.relay(w, resp, rec, tr, out.Reply)
 	rec.record(tr.Drain())
 }
 
-// mcpRelay passes the upstream's response to the client through the
+// relay passes the upstream's response to the client through the
 // gate. extra is Warden's own answer to part of a batch, joined to the
 // upstream's.
-func mcpRelay(w http.ResponseWriter, resp *http.Response, g *mcp.Gate, rec *mcpAudit, tr *mcp.Tracker, extra []byte) {
+func (g *Gateway) relay(w http.ResponseWriter, resp *http.Response, rec *recorder, tr *mcp.Tracker, extra []byte) {
 	copyHeaders(w.Header(), resp.Header)
 	ct, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")
 	switch strings.TrimSpace(strings.ToLower(ct)) {
@@ -195,14 +192,14 @@ func mcpRelay(w http.ResponseWriter, resp *http.Response, g *mcp.Gate, rec *mcpA
 		if extra != nil {
 			fmt.Fprintf(w, "data: %s\n\n", extra)
 		}
-		mcpRelaySSE(w, fl, resp.Body, g, rec, tr)
+		g.relaySSE(w, fl, resp.Body, rec, tr)
 	case "application/json":
 		data, err := io.ReadAll(io.LimitReader(resp.Body, mcp.MaxLine+1))
 		if err != nil || len(data) > mcp.MaxLine {
 			http.Error(w, "warden: the upstream's answer is unreadable or larger than 16 MiB", http.StatusBadGateway)
 			return
 		}
-		out, evs := g.FromServer(bytes.TrimSpace(data), tr)
+		out, evs := g.gate.FromServer(bytes.TrimSpace(data), tr)
 		rec.record(evs)
 		if extra != nil {
 			out = joinBatches(out, extra)
@@ -237,10 +234,10 @@ func joinBatches(a, b []byte) []byte {
 	return data
 }
 
-// mcpRelaySSE passes an SSE stream through the gate event by event: the
+// relaySSE passes an SSE stream through the gate event by event: the
 // data of each event is one JSON-RPC message; the other fields (id,
 // event, retry, comments) pass unchanged.
-func mcpRelaySSE(w io.Writer, fl http.Flusher, body io.Reader, g *mcp.Gate, rec *mcpAudit, tr *mcp.Tracker) {
+func (g *Gateway) relaySSE(w io.Writer, fl http.Flusher, body io.Reader, rec *recorder, tr *mcp.Tracker) {
 	lr := &lineReader{r: bufio.NewReaderSize(body, 64<<10), max: mcp.MaxLine}
 	var fields []string
 	var data []string
@@ -254,7 +251,7 @@ func mcpRelaySSE(w io.Writer, fl http.Flusher, body io.Reader, g *mcp.Gate, rec 
 			b.WriteString(f + "\n")
 		}
 		if len(data) > 0 {
-			out, evs := g.FromServer([]byte(strings.Join(data, "\n")), tr)
+			out, evs := g.gate.FromServer([]byte(strings.Join(data, "\n")), tr)
 			rec.record(evs)
 			for _, l := range strings.Split(string(out), "\n") {
 				b.WriteString("data: " + l + "\n")
@@ -270,7 +267,7 @@ func mcpRelaySSE(w io.Writer, fl http.Flusher, body io.Reader, g *mcp.Gate, rec 
 	for {
 		line, tooLong, err := lr.next()
 		if tooLong || size > mcp.MaxLine {
-			warningf("dropped an event from the upstream larger than %d bytes", mcp.MaxLine)
+			g.warn(fmt.Sprintf("dropped an event from the upstream larger than %d bytes", mcp.MaxLine))
 			return
 		}
 		if line != nil {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-package cli
+package gateway
 
 import (
 	"bytes"
@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"warden.dev/warden/internal/config"
 )
 
 type pathArgs struct {
@@ -35,8 +37,6 @@ type pathArgs struct {
 // malformed body answered and never forwarded, a foreign Origin refused.
 func TestMCPHTTPGateway(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv("HOME", filepath.Join(dir, "home"))
-	t.Setenv(envManagedPolicy, "")
 	project := filepath.Join(dir, "shop")
 	os.MkdirAll(project, 0o755)
 	policyPath := filepath.Join(dir, "policy.yaml")
@@ -66,18 +66,22 @@ func TestMCPHTTPGateway(t *testing.T) {
 	}))
 	defer upstream.Close()
 
-	g, _, err := newMCPGate(policyPath, "filesystem", "fs", project, nil, false)
+	lp, err := config.Load(policyPath, config.Options{Home: filepath.Join(dir, "home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(Options{Policy: lp, Tools: "filesystem", Name: "fs", Project: project, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	auditPath := filepath.Join(dir, "audit.jsonl")
-	rec, err := openMCPAudit(auditPath)
+	rec, err := openRecorder(auditPath, func(msg string) { t.Errorf("warning: %s", msg) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rec.close()
 	up, _ := url.Parse(upstream.URL)
-	gw := httptest.NewServer(mcpHTTPHandler(g, rec, up, upstream.Client()))
+	gw := httptest.NewServer(g.handler(rec, up, upstream.Client()))
 	defer gw.Close()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
