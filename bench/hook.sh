@@ -18,9 +18,10 @@ CGO_ENABLED=0 go build -o "$tmp/warden" ./cmd/warden
 export XDG_CACHE_HOME="$tmp/cache"
 mkdir -p "$tmp/project/.git/objects" && echo 'ref: refs/heads/main' > "$tmp/project/.git/HEAD"
 # The recorded PreToolUse payload of Claude Code 2.1.197, with a command
-# that is allowed (the hook's common case) and its cwd made real.
+# that is allowed uncontained (the hook's common case: read-only, so no
+# builtin:runs-code prompt) and its cwd made real.
 sed -e "s#/tmp/cc-harness-EXAMPLE/project#$tmp/project#" \
-	-e 's#"cat ~/.ssh/id_rsa"#"git status \&\& go test ./... 2>\&1 | tail -n 20"#' \
+	-e 's#"cat ~/.ssh/id_rsa"#"git status \&\& git log --oneline -n 20 2>\&1 | tail -n 5"#' \
 	internal/adapter/claudecode/testdata/payloads/PreToolUse-Bash.json > "$tmp/payload.json"
 sed -e 's#"git status[^"]*"#"cat ~/.ssh/id_rsa"#' "$tmp/payload.json" > "$tmp/deny.json"
 # The same command in Codex's PreToolUse and Gemini CLI's BeforeTool.
@@ -28,7 +29,7 @@ for agent in codex gemini; do
 	src=internal/adapter/$agent/testdata/payloads/PreToolUse-Bash-gotest.json
 	[ $agent = gemini ] && src=internal/adapter/gemini/testdata/payloads/run_shell_command-gotest.json
 	sed -e "s#/tmp/$agent-EXAMPLE/project#$tmp/project#" \
-		-e 's#"go test ./..."#"git status \&\& go test ./... 2>\&1 | tail -n 20"#' "$src" > "$tmp/$agent.json"
+		-e 's#"go test ./..."#"git status \&\& git log --oneline -n 20 2>\&1 | tail -n 5"#' "$src" > "$tmp/$agent.json"
 	sed -e 's#"git status[^"]*"#"cat ~/.ssh/id_rsa"#' "$tmp/$agent.json" > "$tmp/$agent-deny.json"
 done
 
