@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -95,6 +96,29 @@ func DecodePayload(data []byte, max int, agent string, v any) error {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("payload: unexpected data after the JSON object")
+	}
+	return nil
+}
+
+// CheckPayload checks what every hook payload must hold once decoded:
+// an event among known (listed in the error's order), a tool name, an
+// absolute working directory, no NUL byte in either, and a tool input
+// that is a JSON object.
+func CheckPayload(event string, known []string, tool, cwd string, input json.RawMessage) error {
+	switch {
+	case event == "":
+		return errors.New(`payload: no "hook_event_name"`)
+	case !slices.Contains(known, event):
+		return fmt.Errorf("payload: hook event %q is not one Warden answers (%s)", event, strings.Join(known, ", "))
+	case tool == "":
+		return errors.New(`payload: no "tool_name"`)
+	case cwd == "" || !strings.HasPrefix(cwd, "/"):
+		return fmt.Errorf(`payload: "cwd" %q is not an absolute path`, cwd)
+	case strings.ContainsRune(cwd, 0) || strings.ContainsRune(tool, 0):
+		return errors.New("payload: a NUL byte in cwd or tool_name")
+	}
+	if in := bytes.TrimSpace(input); len(in) == 0 || in[0] != '{' {
+		return errors.New(`payload: "tool_input" is not a JSON object`)
 	}
 	return nil
 }

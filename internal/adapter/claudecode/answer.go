@@ -4,7 +4,6 @@
 package claudecode
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"warden.dev/warden/internal/action"
@@ -33,36 +32,14 @@ func (Agent) Answer(c *adapter.Call, a adapter.Answer) []byte {
 	case PermissionRequest:
 		// Only a deny decides the dialog; see the package doc.
 		if a.Verdict == action.Deny {
-			type decision struct {
-				Behavior string `json:"behavior"`
-				Message  string `json:"message"`
-			}
-			type spec struct {
-				HookEventName Event    `json:"hookEventName"`
-				Decision      decision `json:"decision"`
-			}
-			v = struct {
-				HookSpecificOutput spec `json:"hookSpecificOutput"`
-			}{spec{PermissionRequest, decision{"deny", a.Reason}}}
+			v = adapter.PermissionDeny(string(PermissionRequest), a.Reason)
 		}
 	case PostToolUse, PostToolUseFailure:
 		if a.Context != "" {
-			type spec struct {
-				HookEventName     Event  `json:"hookEventName"`
-				AdditionalContext string `json:"additionalContext"`
-			}
-			v = struct {
-				HookSpecificOutput spec `json:"hookSpecificOutput"`
-			}{spec{ev, a.Context}}
+			v = adapter.AddedContext(string(ev), a.Context)
 		}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic("internal error: encoding a hook answer: " + err.Error())
-	}
-	return b.Bytes()
+	return adapter.EncodeAnswer(v)
 }
 
 var decisionNames = map[action.Verdict]string{action.Allow: "allow", action.Prompt: "ask", action.Deny: "deny"}

@@ -4,7 +4,6 @@
 package codex
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"warden.dev/warden/internal/action"
@@ -43,36 +42,14 @@ func (Agent) Answer(c *adapter.Call, a adapter.Answer) []byte {
 		}
 	case PermissionRequest:
 		if a.Verdict == action.Deny {
-			type decision struct {
-				Behavior string `json:"behavior"`
-				Message  string `json:"message"`
-			}
-			type spec struct {
-				HookEventName Event    `json:"hookEventName"`
-				Decision      decision `json:"decision"`
-			}
-			v = struct {
-				HookSpecificOutput spec `json:"hookSpecificOutput"`
-			}{spec{PermissionRequest, decision{"deny", a.Reason}}}
+			v = adapter.PermissionDeny(string(PermissionRequest), a.Reason)
 		}
 	case PostToolUse:
 		if a.Context != "" {
-			type spec struct {
-				HookEventName     Event  `json:"hookEventName"`
-				AdditionalContext string `json:"additionalContext"`
-			}
-			v = struct {
-				HookSpecificOutput spec `json:"hookSpecificOutput"`
-			}{spec{PostToolUse, a.Context}}
+			v = adapter.AddedContext(string(PostToolUse), a.Context)
 		}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic("internal error: encoding a hook answer: " + err.Error())
-	}
-	return b.Bytes()
+	return adapter.EncodeAnswer(v)
 }
 
 // Rewrite is the payload's tool input with its command replaced.

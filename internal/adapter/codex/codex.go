@@ -62,11 +62,7 @@
 package codex
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"strings"
 
 	"warden.dev/warden/internal/adapter"
 )
@@ -122,25 +118,8 @@ func Parse(data []byte) (*Payload, error) {
 	if err := adapter.DecodePayload(data, MaxSize, "Codex", &p); err != nil {
 		return nil, err
 	}
-	switch p.Event {
-	case PreToolUse, PermissionRequest, PostToolUse:
-	case "":
-		return nil, errors.New(`payload: no "hook_event_name"`)
-	default:
-		return nil, fmt.Errorf("payload: hook event %q is not one Warden answers (PreToolUse, PermissionRequest, PostToolUse)", p.Event)
-	}
-	if p.ToolName == "" {
-		return nil, errors.New(`payload: no "tool_name"`)
-	}
-	if p.Cwd == "" || !strings.HasPrefix(p.Cwd, "/") {
-		return nil, fmt.Errorf(`payload: "cwd" %q is not an absolute path`, p.Cwd)
-	}
-	if strings.ContainsRune(p.Cwd, 0) || strings.ContainsRune(p.ToolName, 0) {
-		return nil, errors.New("payload: a NUL byte in cwd or tool_name")
-	}
-	in := bytes.TrimSpace(p.ToolInput)
-	if len(in) == 0 || in[0] != '{' {
-		return nil, errors.New(`payload: "tool_input" is not a JSON object`)
+	if err := adapter.CheckPayload(string(p.Event), []string{string(PreToolUse), string(PermissionRequest), string(PostToolUse)}, p.ToolName, p.Cwd, p.ToolInput); err != nil {
+		return nil, err
 	}
 	return &p, nil
 }

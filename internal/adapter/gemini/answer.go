@@ -4,7 +4,6 @@
 package gemini
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"warden.dev/warden/internal/action"
@@ -41,13 +40,7 @@ func (Agent) Answer(_ *adapter.Call, a adapter.Answer) []byte {
 	if a.Verdict != action.Deny && a.Input != nil {
 		v.HookSpecificOutput = &spec{BeforeTool, a.Input}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic("internal error: encoding a hook answer: " + err.Error())
-	}
-	return b.Bytes()
+	return adapter.EncodeAnswer(v)
 }
 
 // Rewrite is the tool_input that --wrap merges over the arguments: only
