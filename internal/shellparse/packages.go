@@ -10,7 +10,7 @@ package shellparse
 //     conda, gem, cargo, composer, deno, brew, apt, dnf, apk, pacman,
 //     zypper, snap, flatpak, nix…), is packageInstall, with the package
 //     names as facets (Analysis.Packages). bundle and nix-shell, which
-//     also run a command they are given, are wrappers (invoke.go).
+//     also run a command they are given, are wrappers (runners.go).
 //   - Fetching a package and running it (npx, bunx, pnpm dlx, yarn dlx,
 //     npm exec, npm init NAME, uvx, pipx run, gem exec, nix run, deno run
 //     URL, bun x) is one family: packageInstall and runs_code, the package
