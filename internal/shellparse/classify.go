@@ -7,8 +7,9 @@ package shellparse
 // (DESIGN.md §6) through one table: every program name is claimed by
 // exactly one family, in its own file (interp.go, text.go, files.go,
 // findxargs.go, network.go, remote.go, packages.go, secrets.go, build.go,
-// git.go, builtins.go, and the wrappers in invoke.go and wrappers.go), and
-// TestProgramsClaimedOnce keeps it so. The rules:
+// git.go, builtins.go, and the wrappers in peel.go), and
+// TestProgramsClaimedOnce keeps it so; a family's handlers may fill more
+// files, each named for what it holds. The rules:
 //
 //   - Every invocation is processSpawn.
 //   - rm, rmdir, unlink, shred, find -delete, git clean, git rm are
