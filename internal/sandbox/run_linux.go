@@ -3,6 +3,28 @@
 
 package sandbox
 
+// The parent's side of a run. Run goes through four stages, each a method
+// of runner that reads what the ones before it left there:
+//
+//  1. plan: make the run cache, check the spec and build init's
+//     configuration (buildConfig; the command's environment is
+//     env_linux.go's); then start planning the view (view.go) and
+//     making the run's cgroup (cgroup_linux.go), both while init starts.
+//  2. launch: start init in its namespaces with the run's streams and,
+//     with Spec.Terminal, the caller's terminal raw; set its rlimits,
+//     send it its configuration once the view is planned, move it into
+//     its cgroup, and tell it to go.
+//  3. wait: enforce the timeout and cancellation, pass signals on, take
+//     init's reports (the listeners, the terminal, refused calls, the
+//     command's status) until it ends, and reap it (wait_linux.go).
+//  4. collect: build the Result from what init reported and what the
+//     parent measured, after the post-run check (wait_linux.go).
+//
+// What a stage makes that must not outlive the run (the cgroup, the
+// idmapped mounts, the control socket, the caller's terminal state) it
+// adds to the runner's cleanup, which Run runs, last first, however it
+// returns.
+
 import (
 	"context"
 	"encoding/json"
@@ -10,11 +32,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -52,36 +72,123 @@ const sandboxID = 65534
 // [*StartError] when the command could not be started; otherwise the
 // command's status is in the Result. Cancelling ctx kills the sandbox.
 func Run(ctx context.Context, spec Spec) (Result, error) {
-	tr := newTracer(spec.Trace)
-	var cacheNote []string
+	rn := &runner{spec: spec, tr: newTracer(spec.Trace)}
+	defer rn.cleanup.clean()
+	if err := rn.plan(); err != nil {
+		return Result{}, err
+	}
+	if err := rn.launch(); err != nil {
+		return Result{}, err
+	}
+	rn.wait(ctx)
+	return rn.collect()
+}
+
+// runner is one call of Run as it goes through its stages: each stage
+// sets its fields below, and the later ones read them.
+type runner struct {
+	spec Spec
+	tr   *tracer
+	// cleanup holds what the stages made that Run must undo.
+	cleanup cleanup
+
+	// Set by plan.
+	cfg       *config
+	cacheNote []string
+	planned   chan error // the view's planning, once done
+	// v and idm are the planned view and a root caller's idmapped
+	// mounts, for init; set by the planning, read once planned is.
+	v   view
+	idm []idmapped
+	// planWaited says planned was read (waitPlan); planErr is what it
+	// said.
+	planWaited bool
+	planErr    error
+	cgc        chan cgroupMade // the run's cgroup, once made
+	// cgWaited says cgc was read (waitCgroup); cg and cgErr are what it
+	// gave.
+	cgWaited bool
+	cg       *runCgroup
+	cgErr    error
+
+	// Set by launch.
+	parentEnd      *os.File // the control socket's end
+	outCap, errCap *Capture
+	term           *callerTerminal
+	termOut        io.Writer // where the command's terminal shows
+	start          time.Time
+	since          unix.Timespec // for the post-run check and the changes
+	cmd            *launched     // init
+	notes          []string      // the rlimit fallbacks
+
+	// Set by wait.
+	last      report          // init's last report
+	got       bool            // last was received
+	listenErr error           // listeners that could not be taken
+	termErr   error           // a terminal that could not be taken
+	early     []audit.Syscall // refusals told as they happened
+	started   bool            // the command was forked
+	ws        syscall.WaitStatus
+	ru        syscall.Rusage
+	waitErr   error
+	reason    string // "timeout", "cancel" or ""
+}
+
+// cleanup is what a run must undo when Run returns, in the gVisor
+// pkg/cleanup style: each stage adds the undoing of what it made as it
+// makes it, and Run calls clean once, however it returns.
+type cleanup struct{ fns []func() }
+
+// add adds f, to be called before every function added earlier.
+func (c *cleanup) add(f func()) { c.fns = append(c.fns, f) }
+
+// clean calls the functions added, last first. Each is deferred, as it
+// would be in Run itself: a panic, in Run or in one of them, still runs
+// the others.
+func (c *cleanup) clean() {
+	for _, f := range c.fns {
+		defer f()
+	}
+}
+
+// cgroupMade is the run's cgroup, or why it could not be had.
+type cgroupMade struct {
+	cg  *runCgroup
+	err error
+}
+
+// plan builds init's configuration from the spec, and starts planning
+// the view and making the cgroup, which init waits for.
+func (rn *runner) plan() error {
+	spec, tr := &rn.spec, rn.tr
 	if spec.Cache != "" && diskBounded(spec.Limits) {
-		cacheNote, spec.Cache = []string{noCacheBounded}, ""
+		rn.cacheNote, spec.Cache = []string{noCacheBounded}, ""
 	}
 	if spec.Cache != "" {
-		real, err := makeCache(spec)
+		real, err := makeCache(*spec)
 		if err != nil {
-			cacheNote = []string{fmt.Sprintf("no run cache (%v): build caches are read-only", err)}
+			rn.cacheNote = []string{fmt.Sprintf("no run cache (%v): build caches are read-only", err)}
 		}
 		spec.Cache = real
 	}
-	cfg, err := buildConfig(spec)
+	cfg, err := buildConfig(*spec)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
+	rn.cfg = cfg
 	// The view (binds, and masks found by walking the project) is
 	// planned while init starts; init waits for its configuration.
 	planned := make(chan error, 1)
-	var v view
-	var idm []idmapped // a root caller's idmapped mounts, for init
+	rn.planned = planned
 	go func() {
 		var early *earlyUserns
 		if cfg.HostID {
 			early = startUserns(cfg.Project)
 		}
 		var err error
-		v, err = planView(spec, cfg.Project)
+		rn.v, err = planView(*spec, cfg.Project)
 		if err == nil && cfg.HostID {
-			idm, err = prepareIdmapped(v.binds, cfg.Project, early)
+			rn.idm, err = prepareIdmapped(rn.v.binds, cfg.Project, early)
 		} else if early != nil {
 			if r := early.wait(); r.err == nil {
 				unix.Close(r.fd)
@@ -92,57 +199,60 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	tr.mark("configuration")
 	// The cgroup is made while init starts, too: init is joined to it
 	// before it gets its configuration, and killed if it cannot be had.
-	type cgroupMade struct {
-		cg  *runCgroup
-		err error
-	}
 	cgc := make(chan cgroupMade, 1)
+	rn.cgc = cgc
 	go func() {
 		cg, err := newCgroup(spec.Limits, slices.Contains(spec.Degraded, LayerCgroup))
 		cgc <- cgroupMade{cg, err}
 	}()
 	// Every return from here waits for both, so that nothing they make
 	// is left behind.
-	var cg *runCgroup
-	var cgErr error
-	cgWaited := false
-	waitCgroup := func() {
-		if !cgWaited {
-			cgWaited = true
-			m := <-cgc
-			cg, cgErr = m.cg, m.err
-			tr.mark("cgroup")
+	rn.cleanup.add(func() {
+		rn.waitCgroup()
+		if rn.cg != nil {
+			rn.cg.remove()
 		}
-	}
-	defer func() {
-		waitCgroup()
-		if cg != nil {
-			cg.remove()
-		}
-	}()
-	planWaited := false
-	var planErr error
-	waitPlan := func() error {
-		if !planWaited {
-			planWaited = true
-			planErr = <-planned
-		}
-		return planErr
-	}
-	defer func() {
-		waitPlan()
-		for _, m := range idm {
+	})
+	rn.cleanup.add(func() {
+		rn.waitPlan()
+		for _, m := range rn.idm {
 			unix.Close(m.fd)
 		}
-	}()
+	})
+	return nil
+}
 
+// waitCgroup waits for the run's cgroup, the first time only.
+func (rn *runner) waitCgroup() {
+	if !rn.cgWaited {
+		rn.cgWaited = true
+		m := <-rn.cgc
+		rn.cg, rn.cgErr = m.cg, m.err
+		rn.tr.mark("cgroup")
+	}
+}
+
+// waitPlan waits for the view's planning, the first time only, and
+// returns its error.
+func (rn *runner) waitPlan() error {
+	if !rn.planWaited {
+		rn.planWaited = true
+		rn.planErr = <-rn.planned
+	}
+	return rn.planErr
+}
+
+// launch starts init, configures it and lets it start the command.
+func (rn *runner) launch() error {
+	spec, cfg, tr := rn.spec, rn.cfg, rn.tr
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return Result{}, &SetupError{What: "socketpair: " + err.Error()}
+		return &SetupError{What: "socketpair: " + err.Error()}
 	}
 	parentEnd := os.NewFile(uintptr(fds[0]), "sandbox-control")
 	childEnd := os.NewFile(uintptr(fds[1]), "sandbox-control-child")
-	defer parentEnd.Close()
+	rn.parentEnd = parentEnd
+	rn.cleanup.add(func() { parentEnd.Close() })
 
 	liveOut, liveErr := spec.Stdout, spec.Stderr
 	if liveOut == nil {
@@ -160,6 +270,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// Both streams are streamed live through a pipe and captured, head
 	// and tail, in memory.
 	outCap, errCap := NewCapture(liveOut, spec.Limits.Output), NewCapture(liveErr, spec.Limits.Output)
+	rn.outCap, rn.errCap = outCap, errCap
 	attr := initAttr(cfg.HostID)
 	// Init never gets the caller's terminal: with Spec.Terminal the
 	// command's is a terminal of its own, and the caller's is raw until
@@ -167,17 +278,17 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	stdin, closeStdin, err := initStdin(spec.Stdin)
 	if err != nil {
 		childEnd.Close()
-		return Result{}, err
+		return err
 	}
-	defer closeStdin()
+	rn.cleanup.add(closeStdin)
 	var term *callerTerminal
 	termOut := io.Writer(nil) // where the command's terminal shows
 	if spec.Terminal {
 		if term, err = newCallerTerminal(spec.Stdin, outTTY, errTTY); err != nil {
 			childEnd.Close()
-			return Result{}, err
+			return err
 		}
-		defer term.close()
+		rn.cleanup.add(term.close)
 		switch {
 		case outTTY:
 			termOut = outCap
@@ -191,20 +302,22 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		cfg.Terminal = &term.cfg
 		if err := term.makeRaw(); err != nil {
 			childEnd.Close()
-			return Result{}, err
+			return err
 		}
 	}
+	rn.term, rn.termOut = term, termOut
 
-	start, since := time.Now(), coarseNow()
+	rn.start, rn.since = time.Now(), coarseNow()
 	// Pdeathsig fires when the thread that forked init exits; keep this
 	// goroutine on its thread until init is gone.
 	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	rn.cleanup.add(runtime.UnlockOSThread)
 	cmd, err := launch([]string{"/proc/self/exe", InitArg}, attr, stdin, outCap, errCap, childEnd)
 	childEnd.Close()
 	if err != nil {
-		return Result{}, startFailure(err)
+		return startFailure(err)
 	}
+	rn.cmd = cmd
 	tr.mark("start init")
 	// Init blocks reading its configuration, which it gets once its
 	// rlimits are set; it builds the sandbox while the parent moves it
@@ -212,15 +325,15 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// period, several milliseconds), and starts the command only on the
 	// "go" that follows the move. So nothing the command starts is ever
 	// outside.
-	waitCgroup()
+	rn.waitCgroup()
+	cg, cgErr := rn.cg, rn.cgErr
 	var rlimits []rlimit
-	var notes []string
 	if cgErr == nil {
 		// What no cgroup could bound, rlimits bound as well as they can.
 		// Set by init on itself just before it starts the command:
 		// they bound the command, not init's own set-up.
 		var tmpfsSize int64
-		cfg.CommandRlimits, tmpfsSize, notes = fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
+		cfg.CommandRlimits, tmpfsSize, rn.notes = fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
 		cfg.TmpfsSize, cfg.TmpfsInodes = privateBounds(tmpfsSize, spec.Limits)
 		rlimits = rlimitsFor(spec.Limits)
 	}
@@ -229,13 +342,14 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		func() error { return cgErr },
 		func() error { return applyRlimits(cmd.pid, rlimits) },
 		func() error {
-			if err := waitPlan(); err != nil {
+			if err := rn.waitPlan(); err != nil {
 				return err
 			}
 			tr.mark("view planned")
 			if testOnlyPlanned != nil {
 				testOnlyPlanned()
 			}
+			v, idm := rn.v, rn.idm
 			if err := checkDiskBound(spec, v); err != nil {
 				return err
 			}
@@ -276,193 +390,10 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		if err := f(); err != nil {
 			cmd.kill()
 			cmd.wait()
-			return Result{}, err
+			return err
 		}
 	}
-
-	stop := make(chan struct{})
-	if spec.Signals != nil || term != nil {
-		go forwardSignals(spec.Signals, term, cmd, stop)
-	}
-	why := make(chan string, 1) // "timeout", "cancel" or ""
-	go func() {
-		var timer <-chan time.Time
-		if spec.Timeout > 0 {
-			t := time.NewTimer(spec.Timeout)
-			defer t.Stop()
-			timer = t.C
-		}
-		select {
-		case <-stop:
-			why <- ""
-			return
-		case <-timer:
-			why <- "timeout"
-		case <-ctx.Done():
-			why <- "cancel"
-		}
-		// Killing init, pid 1 of the namespace, kills every process in it.
-		cmd.kill()
-	}()
-
-	var last report
-	var got bool
-	var listenErr error       // listeners that could not be taken
-	var termErr error         // a terminal that could not be taken
-	var early []audit.Syscall // refusals told as they happened
-	started := false          // the command was forked
-	buf := make([]byte, 64<<10)
-	oob := make([]byte, unix.CmsgSpace(8*4))
-	var served *Listeners
-	defer func() {
-		if served != nil {
-			served.Close()
-		}
-	}()
-	for {
-		n, oobn, _, _, err := unix.Recvmsg(int(parentEnd.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
-		if err == unix.EINTR || err == unix.ECONNRESET {
-			// ECONNRESET: init ended without reading all we sent (the
-			// go); what it sent before is still queued.
-			continue
-		}
-		fds := rightsIn(oob[:max(oobn, 0)])
-		if n > 0 {
-			var r report
-			switch {
-			case json.Unmarshal(buf[:n], &r) != nil:
-				closeFDs(fds)
-			case r.Listeners != nil:
-				l, lerr := receiveListeners(r.Listeners, fds)
-				if lerr != nil || spec.Network == nil {
-					// Init made what it should not have, or
-					// sent it wrong: the run stops.
-					cmd.kill()
-					listenErr = lerr
-					continue
-				}
-				served = &l
-				spec.Network.Serve(l)
-			case r.Terminal:
-				m, terr := receiveMaster(fds)
-				if terr != nil || term == nil || term.attached() {
-					// Init made what it should not have, or
-					// sent it wrong: the run stops.
-					if m != nil {
-						m.Close()
-					}
-					cmd.kill()
-					if terr == nil {
-						terr = errors.New("init sent a terminal that was not asked for")
-					}
-					termErr = terr
-					continue
-				}
-				term.attach(m, termOut)
-			case r.Step != "":
-				tr.step(r.Step, r.Micros)
-			case r.BlockedPartial:
-				early = append(early, r.Blocked...)
-			case r.Started:
-				started = true
-			default:
-				last, got = r, true
-			}
-		} else {
-			closeFDs(fds)
-		}
-		if err != nil || n == 0 {
-			break
-		}
-	}
-	ws, ru, waitErr := cmd.wait()
-	close(stop)
-	if term != nil {
-		// All it showed is captured before the output is read.
-		term.drain()
-	}
-	tr.mark("command ended, init reaped")
-	reason := <-why
-	res := Result{Duration: time.Since(start), TimedOut: reason == "timeout"}
-	if waitErr == nil {
-		// Init's rusage covers every process it reaped.
-		res.CPUTime = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	cg.stats(&res)
-	res.Unenforced = append(append(notes, v.notes...), cacheNote...)
-	if planWaited && planErr == nil {
-		// Init is reaped: no process of the run is left to race it.
-		var qnotes []string
-		res.Quarantined, qnotes = v.post.run(spec.Quarantine, since)
-		res.Unenforced = append(res.Unenforced, qnotes...)
-		tr.mark("post-run check")
-	}
-	if spec.RecordChanges {
-		res.Changes, res.ChangesTotal, res.ChangesTruncated = changesSince(v.writableRoots(), since)
-	}
-	defer tr.mark("statistics read, cgroup removed")
-	res.Stdout, res.Stderr = outCap.Output(), errCap.Output()
-	res.Refused = findRefusals(v, spec, cfg.Project, res.Stderr.String(), res.Stdout.String())
-	res.Limits = spec.Limits
-	if res.Limits.Nofile == 0 {
-		res.Limits.Nofile = DefaultNofile
-	}
-	if res.Limits.Output == 0 {
-		res.Limits.Output = DefaultOutputCap
-	}
-	if res.Limits.Memory == 0 && cg.memDir != "" {
-		res.Limits.Memory = defaultMemory()
-	}
-	if res.Limits.Pids == 0 && cg.pidsDir != "" {
-		res.Limits.Pids = DefaultPids
-	}
-
-	switch {
-	case listenErr != nil:
-		return res, &SetupError{What: "network listeners: " + listenErr.Error(), Hint: "this is a bug in warden; please report it"}
-	case termErr != nil:
-		return res, &SetupError{What: "the command's terminal: " + termErr.Error(), Hint: "this is a bug in warden; please report it"}
-	case got && last.Error != "":
-		return res, &SetupError{What: last.Error, Hint: last.Hint}
-	case got && last.StartError != "":
-		return res, &StartError{Msg: last.StartError, Status: last.Exit}
-	case got && last.Done:
-		res.ExitCode, res.Signal = last.Exit, last.Signal
-		res.BlockedSyscalls, res.BlockedHow = last.Blocked, last.BlockedHow
-		if last.BlockedDropped > 0 {
-			res.BlockedHow += fmt.Sprintf("; %d refusals of further calls not listed", last.BlockedDropped)
-		}
-		if res.Signal != 0 {
-			res.ExitCode = -1
-		}
-		return res, nil
-	case started:
-		// The command ran, and init ended before it could report: a
-		// signal only the kernel sends (init takes the others), or
-		// init's own failure. Every process of the sandbox died with it.
-		res.ExitCode, res.Signal, res.InitKilled = -1, int(syscall.SIGKILL), true
-		if ws.Signaled() {
-			res.Signal = int(ws.Signal())
-		}
-		if len(early) > 0 {
-			res.BlockedSyscalls = early
-			res.BlockedHow = "seccomp user notification; init was killed, so counts are at least these"
-		}
-		return res, nil
-	case reason != "", res.OOMKilled, res.PidsLimitHit:
-		if len(early) > 0 {
-			res.BlockedSyscalls = early
-			res.BlockedHow = "seccomp user notification; the sandbox was killed, so counts are at least these"
-		}
-		// Killed by the timeout, or init itself fell to a limit (the
-		// OOM killer, or no thread to be had): the whole sandbox died.
-		res.ExitCode, res.Signal = -1, int(syscall.SIGKILL)
-		return res, nil
-	}
-	return res, &SetupError{
-		What: fmt.Sprintf("sandbox init ended without a report (%s)", initEnd(ws, waitErr)),
-		Hint: "this is a bug in warden; please report it",
-	}
+	return nil
 }
 
 // buildConfig validates spec and resolves its paths on the host.
@@ -561,86 +492,6 @@ func resolveDir(p string) (string, error) {
 	return f.path, nil
 }
 
-// cleanEnv is the command's whole environment: the base variables, then
-// spec.Env, a later value of a name replacing an earlier one.
-func cleanEnv(spec Spec, scratch bool) []string {
-	var env envList
-	env.set("PATH", callerPath(os.Getenv("PATH")))
-	if spec.Home != "" {
-		env.set("HOME", spec.Home)
-	} else {
-		env.set("HOME", "/")
-	}
-	lang := os.Getenv("LANG")
-	if lang == "" {
-		lang = "C.UTF-8"
-	}
-	env.set("LANG", lang)
-	if t := os.Getenv("TERM"); t != "" {
-		env.set("TERM", t)
-	}
-	env.set("USER", "nobody")
-	// Go runs the test binaries it links from GOTMPDIR (else /tmp, which
-	// is noexec): point it at the private scratch where execution is
-	// allowed.
-	if scratch {
-		env.set("GOTMPDIR", execScratch)
-	}
-	if spec.Network != nil {
-		// Both cases: curl reads only the lower-case http_proxy.
-		proxy := "http://" + ProxyAddr
-		for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"} {
-			env.set(k, proxy)
-			env.set(strings.ToLower(k), proxy)
-		}
-		env.set("NO_PROXY", "localhost,127.0.0.1,::1")
-		env.set("no_proxy", "localhost,127.0.0.1,::1")
-	}
-	if spec.Cache != "" {
-		// The caller's caches are read-only inside (and trusted by the
-		// host's tools later): build caches go to the run's own.
-		env.set("XDG_CACHE_HOME", spec.Cache)
-		env.set("npm_config_cache", filepath.Join(spec.Cache, "npm"))
-	}
-	for _, kv := range spec.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		env.set(k, v)
-	}
-	return env.list
-}
-
-// envList is an environment in which each name appears once.
-type envList struct{ list []string }
-
-func (e *envList) set(k, v string) {
-	for i, kv := range e.list {
-		if strings.HasPrefix(kv, k+"=") {
-			e.list[i] = k + "=" + v
-			return
-		}
-	}
-	e.list = append(e.list, k+"="+v)
-}
-
-// defaultPath is the sandbox's PATH when the caller has none.
-const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
-// callerPath is the caller's PATH with relative and empty entries
-// removed (inside the sandbox they would name the project), or the
-// default when nothing is left.
-func callerPath(p string) string {
-	var keep []string
-	for _, d := range filepath.SplitList(p) {
-		if filepath.IsAbs(d) {
-			keep = append(keep, d)
-		}
-	}
-	if len(keep) == 0 {
-		return defaultPath
-	}
-	return strings.Join(keep, string(filepath.ListSeparator))
-}
-
 // startFailure explains why init could not be started.
 func startFailure(err error) error {
 	var errno syscall.Errno
@@ -709,64 +560,6 @@ func (t *tracer) step(what string, us int64) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// initEnd says how init ended.
-func initEnd(ws syscall.WaitStatus, err error) string {
-	switch {
-	case err != nil:
-		return err.Error()
-	case ws.Signaled():
-		return "killed by " + ws.Signal().String()
-	}
-	return fmt.Sprintf("exit status %d", ws.ExitStatus())
-}
-
-// forwardSignals sends each signal from sigs to init, which passes it on
-// to the command, until stop is closed. With a terminal, SIGINT and
-// SIGQUIT go to its foreground process group instead, and Run takes
-// SIGWINCH, which resizes it, and SIGCONT, which makes the caller's
-// terminal raw again (warden was stopped and continued).
-func forwardSignals(sigs <-chan os.Signal, term *callerTerminal, init *launched, stop <-chan struct{}) {
-	var own chan os.Signal // taken here, not passed on
-	if term != nil {
-		own = make(chan os.Signal, 2)
-		signal.Notify(own, syscall.SIGWINCH, syscall.SIGCONT)
-		defer signal.Stop(own)
-		defer term.restoreOnPanic()
-		// A resize between reading the size and this is not missed.
-		term.resize()
-	}
-	for {
-		select {
-		case <-stop:
-			return
-		case sig := <-own:
-			if sig == syscall.SIGCONT {
-				// Warden was stopped and continued: the caller's
-				// shell may have set its own modes meanwhile.
-				term.makeRaw()
-			}
-			term.resize()
-		case sig := <-sigs:
-			s, ok := sig.(syscall.Signal)
-			if !ok || !forwarded[s] {
-				continue
-			}
-			if term != nil {
-				switch s {
-				case syscall.SIGWINCH:
-					term.resize()
-					continue
-				case syscall.SIGINT, syscall.SIGQUIT:
-					if term.signal(s) {
-						continue
-					}
-				}
-			}
-			init.signal(s)
-		}
-	}
-}
-
 // initAttr is how init is started: in new user (uid and gid 65534 inside,
 // the caller's outside), mount, pid, net, ipc and uts namespaces, with the
 // capabilities it needs there, killed if the thread that forked it ends.
@@ -802,29 +595,5 @@ func initAttr(asHostID bool) *syscall.SysProcAttr {
 		// command come through Spec.Signals, or, with Spec.Terminal,
 		// from its own terminal.
 		Setsid: true,
-	}
-}
-
-// rightsIn returns the descriptors passed in a control message buffer.
-func rightsIn(oob []byte) []int {
-	if len(oob) == 0 {
-		return nil
-	}
-	msgs, err := unix.ParseSocketControlMessage(oob)
-	if err != nil {
-		return nil
-	}
-	var fds []int
-	for _, m := range msgs {
-		if fs, err := unix.ParseUnixRights(&m); err == nil {
-			fds = append(fds, fs...)
-		}
-	}
-	return fds
-}
-
-func closeFDs(fds []int) {
-	for _, fd := range fds {
-		unix.Close(fd)
 	}
 }
