@@ -107,7 +107,7 @@ func bindSocket(typ int, ap netip.AddrPort) (int, error) {
 // namespace only reads them (mode 0444, the initial namespace's values),
 // so a socket of the command that asks with SO_RCVBUF or SO_SNDBUF may
 // still get up to twice the host's net.core.rmem_max or wmem_max: those
-// are the command's own memory, charged to its cgroup (cgroup.go).
+// are the command's own memory, charged to its cgroup (cgroup_linux.go).
 // SO_RCVBUFFORCE needs a capability the command does not have.
 var socketBuffers = [][2]string{
 	{"net/ipv4/tcp_rmem", "4096 131072 262144"},
