@@ -50,7 +50,7 @@
 // # Asking
 //
 // Warden's prompt becomes ask when a person can answer, and deny when the
-// session is headless or in dontAsk mode ([Payload.PersonCanAnswer]).
+// session is headless or in dontAsk mode (the call's Asks).
 // The payload does not say whether Claude Code runs headless (-p); the
 // hook knows it from a flag or its environment.
 package claudecode
@@ -116,15 +116,6 @@ func Parse(data []byte) (*Payload, error) {
 		return nil, err
 	}
 	return &p, nil
-}
-
-// PersonCanAnswer reports whether a prompt can become Claude Code's ask:
-// someone is there to answer it. In dontAsk mode Claude Code denies what
-// it would ask, and a headless session (claude -p with no permission
-// prompt tool) has nobody; there a prompt is a deny, since an unanswered
-// question is never a yes.
-func (p *Payload) PersonCanAnswer(headless bool) bool {
-	return !headless && p.PermissionMode != "dontAsk"
 }
 
 // Agent is Claude Code's adapter.

@@ -18,6 +18,10 @@ import (
 func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 	p := c.Payload.(*Payload)
 	c.Dir = p.Cwd
+	// In dontAsk mode Claude Code denies what it would ask; a headless
+	// session (claude -p with no permission prompt tool) has nobody
+	// either, which the hook knows from its flag: there a prompt is a
+	// deny, since an unanswered question is never a yes.
 	c.Asks = p.PermissionMode != "dontAsk"
 	req := c.Base(ag.Name(), opt)
 	r := &req

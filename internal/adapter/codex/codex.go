@@ -124,13 +124,6 @@ func Parse(data []byte) (*Payload, error) {
 	return &p, nil
 }
 
-// PersonCanAnswer reports whether someone can answer a question of
-// Codex's: not when the session is headless (the caller knows it from a
-// flag or its environment) and not when Codex's approval policy is never.
-func (p *Payload) PersonCanAnswer(headless bool) bool {
-	return !headless && p.PermissionMode != "bypassPermissions"
-}
-
 // Agent is Codex's adapter.
 type Agent struct{}
 
