@@ -100,10 +100,6 @@ type Call struct {
 	Requests []request.Request `json:"requests"`
 	// Subject is what the call is about, as notes name it.
 	Subject Subject `json:"subject"`
-	// Recursive lists directories the call reads with everything below
-	// them (a grep): the pipeline adds the sensitive files found there to
-	// the first request, so the floor judges what the call really reads.
-	Recursive []string `json:"recursive,omitempty"`
 	// Shell is true for a shell command, the one kind --wrap rewrites;
 	// Dir is the directory it runs in.
 	Shell bool   `json:"shell,omitempty"`

@@ -105,6 +105,40 @@ func TestRecursiveReadOfSecrets(t *testing.T) {
 	}
 }
 
+// TestRecursiveReadThroughLink: a search tool follows the directory it
+// is given, so a link planted in the project that leads to a directory
+// holding a secret (sub -> conf) is judged by what it leads to, whether
+// named relative to the call's directory or absolutely.
+func TestRecursiveReadThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "conf"), 0o755)
+	os.WriteFile(filepath.Join(dir, "conf", ".env"), []byte("TOKEN=x\n"), 0o600)
+	if err := os.Symlink("conf", filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		agent   string
+		payload map[string]any
+	}{
+		{"claude-code", map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Grep", "cwd": dir,
+			"tool_input": map[string]any{"pattern": "TOKEN", "path": "sub"}}},
+		{"claude-code", map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Grep", "cwd": dir,
+			"tool_input": map[string]any{"pattern": "TOKEN", "path": filepath.Join(dir, "sub")}}},
+		{"gemini", map[string]any{"hook_event_name": "BeforeTool", "tool_name": "grep_search", "cwd": dir,
+			"tool_input": map[string]any{"pattern": "TOKEN", "dir_path": "sub"}}},
+		{"gemini", map[string]any{"hook_event_name": "BeforeTool", "tool_name": "read_many_files", "cwd": dir,
+			"tool_input": map[string]any{"include": []string{"sub/**"}}}},
+	} {
+		out, err := hook.Decide(agent(t, tt.agent), payload(t, tt.payload), options(t, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), "floor:sensitive-path") {
+			t.Errorf("%s %v: answer %s, want a deny by floor:sensitive-path", tt.agent, tt.payload["tool_input"], out)
+		}
+	}
+}
+
 // TestUnrecordedIsRefused: a decision the sink cannot record is never
 // answered: the call is refused (the hook exits 2).
 func TestUnrecordedIsRefused(t *testing.T) {

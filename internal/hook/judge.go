@@ -10,7 +10,6 @@ import (
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/config"
-	"warden.dev/warden/internal/pathguard"
 	"warden.dev/warden/internal/policy"
 )
 
@@ -23,10 +22,6 @@ import (
 func Judge(p *config.Policy, c *adapter.Call, now time.Time, home string) (*action.Action, policy.Decision, error) {
 	if len(c.Requests) == 0 {
 		return nil, policy.Decision{}, errors.New("internal error: a call with no action")
-	}
-	for _, d := range c.Recursive {
-		// As ripgrep, the walk does not follow symbolic links.
-		c.Requests[0].Paths = append(c.Requests[0].Paths, pathguard.SensitiveUnder(d, home, false)...)
 	}
 	var worst *action.Action
 	var wd policy.Decision

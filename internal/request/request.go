@@ -67,6 +67,10 @@ type Request struct {
 	Principal Principal  `json:"principal,omitzero"`
 	Override  *Override  `json:"override,omitempty"`
 	Commands  [][]string `json:"commands,omitempty"`
+	// Recursive says every path is read with everything below it (a
+	// search tool, grep -r): the sensitive files below a directory, as
+	// the reader would reach them from its real path, are judged too.
+	Recursive bool `json:"recursive,omitempty"`
 }
 
 // Decode reads one JSON request. Unknown fields and trailing data are
@@ -290,7 +294,13 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		paths = append([]string{*req.Path}, paths...)
 	}
 	for _, raw := range paths {
-		a.Paths = append(a.Paths, res.Resolve(raw, acc))
+		rp := res.Resolve(raw, acc)
+		a.Paths = append(a.Paths, rp)
+		if req.Recursive && rp.Err == "" && rp.Sensitive == "" {
+			// From the resolved path: a reader follows the directory it
+			// is given, a link included, and no link below it.
+			a.Paths = append(a.Paths, sensitiveUnder(res, rp.Resolved)...)
+		}
 	}
 
 	if len(a.Commands) > 0 {

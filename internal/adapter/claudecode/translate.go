@@ -64,7 +64,7 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		r.Tool, subject, kind = fileTools[name], dir, "path"
 		r.Paths = []string{dir}
 		if name == "Grep" {
-			c.Recursive = []string{dir}
+			r.Recursive = true
 		}
 		if name == "Glob" {
 			pat, err := stringField(p, "pattern", true)

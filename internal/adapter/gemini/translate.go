@@ -88,7 +88,7 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		} else {
 			r.Tool = "grep"
 			subject("path", dir)
-			c.Recursive = []string{dir}
+			r.Recursive = true
 		}
 	case "read_many_files":
 		pats, err := stringList(p, "include", "paths")
@@ -108,7 +108,7 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 			// directory: that directory is read recursively.
 			d := join(p.Cwd, adapter.LiteralDir(pat))
 			r.Paths = append(r.Paths, d)
-			c.Recursive = append(c.Recursive, d)
+			r.Recursive = true
 		}
 		subject("path", strings.Join(pats, ", "))
 	case "web_fetch":
