@@ -113,43 +113,48 @@ func MCPEvent(t time.Time, c *MCPCall) Event {
 
 // body returns the event's body, and whether the body carries its own
 // "time" (then the header does not repeat it).
-func (e *Event) body() (any, bool, error) {
-	var b any
-	own := false
+func (e *Event) body() (b any, own bool, err error) {
+	missing := false
 	switch e.Kind {
 	case KindDecision:
-		b = e.Decision
+		b, missing = e.Decision, e.Decision == nil
 	case KindRun:
-		b = e.Run
+		b, missing = e.Run, e.Run == nil
 	case KindNetwork:
-		b, own = e.Network, true
+		b, missing, own = e.Network, e.Network == nil, true
 	case KindSyscall:
-		b = e.Syscall
+		b, missing = e.Syscall, e.Syscall == nil
 	case KindMCP:
-		b = e.MCP
+		b, missing = e.MCP, e.MCP == nil
 	default:
 		return nil, false, fmt.Errorf("audit: unknown kind %q", e.Kind)
 	}
-	if isNil(b) {
+	if missing {
 		return nil, false, fmt.Errorf("audit: a %s event without its body", e.Kind)
 	}
 	return b, own, nil
 }
 
-func isNil(b any) bool {
-	switch v := b.(type) {
-	case *Decision:
-		return v == nil
-	case *Run:
-		return v == nil
-	case *NetworkAttempt:
-		return v == nil
-	case *Syscall:
-		return v == nil
-	case *MCPCall:
-		return v == nil
+// newBody gives e an empty body of its kind and returns it.
+func (e *Event) newBody() (any, error) {
+	switch e.Kind {
+	case KindDecision:
+		e.Decision = &Decision{}
+		return e.Decision, nil
+	case KindRun:
+		e.Run = &Run{}
+		return e.Run, nil
+	case KindNetwork:
+		e.Network = &NetworkAttempt{}
+		return e.Network, nil
+	case KindSyscall:
+		e.Syscall = &Syscall{}
+		return e.Syscall, nil
+	case KindMCP:
+		e.MCP = &MCPCall{}
+		return e.MCP, nil
 	}
-	return b == nil
+	return nil, fmt.Errorf("audit: unknown kind %q", e.Kind)
 }
 
 // header is the part of the JSON form every kind shares.
@@ -208,25 +213,9 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("%w: schema %d, this Warden reads up to %d", ErrSchema, h.Schema, Schema)
 	}
 	ev := Event{Schema: h.Schema, Kind: h.Kind, Time: h.Time}
-	var b any
-	switch h.Kind {
-	case KindDecision:
-		ev.Decision = &Decision{}
-		b = ev.Decision
-	case KindRun:
-		ev.Run = &Run{}
-		b = ev.Run
-	case KindNetwork:
-		ev.Network = &NetworkAttempt{}
-		b = ev.Network
-	case KindSyscall:
-		ev.Syscall = &Syscall{}
-		b = ev.Syscall
-	case KindMCP:
-		ev.MCP = &MCPCall{}
-		b = ev.MCP
-	default:
-		return fmt.Errorf("audit: unknown kind %q", h.Kind)
+	b, err := ev.newBody()
+	if err != nil {
+		return err
 	}
 	if err := json.Unmarshal(data, b); err != nil {
 		return err
