@@ -13,6 +13,7 @@ import (
 	"warden.dev/warden/internal/goldentest"
 	"warden.dev/warden/internal/netpolicy"
 	"warden.dev/warden/internal/policyfile"
+	"warden.dev/warden/internal/report"
 )
 
 // The golden decision tables live in testdata/decisions/*.txtar. Each holds:
@@ -39,17 +40,6 @@ type decisionCase struct {
 	Addrs  []string `json:"addrs"`
 	Now    string   `json:"now"`
 	Expect string   `json:"expect"`
-}
-
-// decisionJSON is the decision as `warden net check --json` prints it.
-type decisionJSON struct {
-	Decision        string   `json:"decision"`
-	Rule            string   `json:"rule"`
-	Reason          string   `json:"reason"`
-	Addresses       []string `json:"addresses"`
-	Hint            string   `json:"hint,omitempty"`
-	Target          string   `json:"target,omitempty"`
-	MethodDependent bool     `json:"method_dependent,omitempty"`
 }
 
 func runTable(t *testing.T, _ string, in goldentest.Sections) goldentest.Sections {
@@ -82,18 +72,8 @@ func runTable(t *testing.T, _ string, in goldentest.Sections) goldentest.Section
 			t.Errorf("%s: %s = %s by %s (%s), want %s", c.Name, c.Target, d.Verdict, d.Rule, d.Reason, c.Expect)
 		}
 		tg, _ := netpolicy.ParseTarget(c.Target)
-		out := decisionJSON{
-			Decision:        d.Verdict.String(),
-			Rule:            d.Rule,
-			Reason:          d.Reason,
-			Addresses:       []string{},
-			Hint:            d.Hint,
-			Target:          tg.String(),
-			MethodDependent: d.MethodDependent,
-		}
-		for _, a := range d.Addrs {
-			out.Addresses = append(out.Addresses, a.String())
-		}
+		// As warden net check --json prints it.
+		out := report.NetCheck(tg, d)
 		got.WriteString("# " + c.Name + "\n")
 		enc := json.NewEncoder(&got)
 		enc.SetIndent("", "  ")
