@@ -158,8 +158,8 @@ func (c *Call) Unwrap(r *request.Request, opt Options) {
 	}
 }
 
-// Validate checks every request of the call; tool names the tool in the
-// error.
+// Validate checks every request of the call; an error names the call's
+// tool.
 func (c *Call) Validate() error {
 	for i := range c.Requests {
 		if err := c.Requests[i].Validate(); err != nil {

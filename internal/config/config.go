@@ -101,9 +101,9 @@ func Load(path string, o Options) (*Policy, error) {
 // Parse compiles the policy file src read from path (the embedded default
 // when path is empty) with the managed tier.
 func Parse(path string, src []byte, o Options) (*Policy, error) {
-	name, rev := path, revision(src)
-	if path == "" {
-		name, rev = DefaultName, "default"
+	name, rev := DefaultName, "default"
+	if path != "" {
+		name, rev = path, revision(src)
 	}
 	f, err := policyfile.Parse(name, src)
 	if err != nil {
