@@ -118,20 +118,13 @@ type Call struct {
 
 // Options say how a payload becomes a call.
 type Options struct {
-	// Project is the worktree root the caller found from the payload's
-	// cwd; empty means cwd.
+	// Project is the project the caller found from the payload's cwd
+	// ([gitindex.Project]); empty means there is none, and every write
+	// is outside.
 	Project string
 	// Wrap, when set (--wrap), runs allowed shell commands under warden
 	// run: they are then decided as contained.
 	Wrap *Wrapper
-}
-
-// ProjectOf is opt's project for cwd.
-func (opt Options) ProjectOf(cwd string) string {
-	if opt.Project == "" {
-		return cwd
-	}
-	return opt.Project
 }
 
 // Base is the request every action of c starts from: its directory,
@@ -139,7 +132,8 @@ func (opt Options) ProjectOf(cwd string) string {
 func (c *Call) Base(agent string, opt Options) request.Request {
 	return request.Request{
 		Cwd:       c.Cwd,
-		Project:   opt.ProjectOf(c.Cwd),
+		Project:   opt.Project,
+		NoProject: opt.Project == "",
 		Principal: request.Principal{Agent: agent, Session: c.Session},
 	}
 }

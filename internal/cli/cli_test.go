@@ -41,8 +41,16 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("HOME", env.WorkDir+"/home")
-			return os.MkdirAll(env.WorkDir+"/home/.ssh", 0o700)
+			// The home is beside the work directory, not in it: a
+			// directory holding the home is never a project. $WORK/home
+			// links to it for scripts that name it relatively.
+			home := env.WorkDir + ".home"
+			env.Setenv("HOME", home)
+			env.Defer(func() { os.RemoveAll(home) })
+			if err := os.MkdirAll(home+"/.ssh", 0o700); err != nil {
+				return err
+			}
+			return os.Symlink(home, env.WorkDir+"/home")
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"ttyrun": ttyRun,

@@ -134,6 +134,9 @@ func compile(f *policyfile.File, rev string, o Options) (*Policy, error) {
 	return p, nil
 }
 
+// Home is the home directory "~" stands for.
+func (p *Policy) Home() string { return p.home }
+
 // Sensitive is the sensitive set's extensions from both tiers.
 func (p *Policy) Sensitive() []string {
 	extra := append([]string(nil), p.File.Sensitive...)

@@ -33,7 +33,7 @@ type Options struct {
 	// "upstream".
 	Name string
 	// Project is the directory paths are judged against; empty for the
-	// git work tree of Dir.
+	// project of Dir ([gitindex.Project]), if it has one.
 	Project string
 	// Dir is the working directory calls are resolved in.
 	Dir string
@@ -87,13 +87,13 @@ func New(o Options) (*Gateway, error) {
 	}
 	dir, project := o.Dir, o.Project
 	if project == "" {
-		project = gitindex.WorkTree(dir)
+		project = gitindex.Project(dir, o.Policy.Home())
 	} else if abs, err := filepath.Abs(project); err == nil {
 		project = abs
 	}
 	lp, contained := o.Policy, o.Contained
 	decide := func(req *request.Request) mcp.Decision {
-		req.Cwd, req.Project, req.Contained = dir, project, contained
+		req.Cwd, req.Project, req.NoProject, req.Contained = dir, project, project == "", contained
 		a, _, err := lp.Action(req, dir)
 		if err != nil {
 			return mcp.Decision{Rule: "mcp:invalid-call", Reason: err.Error()}

@@ -7,28 +7,57 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
-// WorkTree is the project of a working directory: the nearest directory
-// at or above cwd that git would take for the top level of a work tree,
-// else cwd itself. Both are taken after resolving symbolic links. A stray
+// Project is the project of a working directory (DESIGN.md §11): the
+// nearest directory at or above cwd that git would take for the top
+// level of a work tree, both taken after resolving symbolic links; ""
+// when there is none, or when the one found is never a project
+// ([NotProject]: a dotfiles repository at the home is not one). A stray
 // .git that is not a repository (an empty directory in /tmp) does not
 // count, as git does not count it: the project is the writable root of
-// wrapped commands, and too wide a root would be a hole.
-func WorkTree(cwd string) string {
+// wrapped commands and what every write is judged inside or outside of,
+// and too wide a root would be a hole.
+func Project(cwd, home string) string {
 	if real, err := filepath.EvalSymlinks(cwd); err == nil {
 		cwd = real
 	}
 	for d := cwd; ; {
 		if isDotGit(filepath.Join(d, ".git")) {
+			if NotProject(d, home) {
+				return ""
+			}
 			return d
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return cwd
+			return ""
 		}
 		d = parent
 	}
+}
+
+// NotProject reports whether dir can never be a project: the root, the
+// home, or an ancestor of the home, each compared after resolving links.
+// Taking one for the project would make the whole home an ordinary
+// place to write, shell start-up files and agent settings included.
+func NotProject(dir, home string) bool {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	dir = filepath.Clean(dir)
+	if dir == "/" || dir == "." || dir == "" {
+		return true
+	}
+	if home == "" {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(home); err == nil {
+		home = real
+	}
+	home = filepath.Clean(home)
+	return home == dir || strings.HasPrefix(home, dir+"/")
 }
 
 // isDotGit reports whether p is what git accepts as a work tree's .git: a

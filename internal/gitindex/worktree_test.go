@@ -11,25 +11,59 @@ import (
 	"warden.dev/warden/internal/gitindex"
 )
 
-func TestWorkTree(t *testing.T) {
+func TestProject(t *testing.T) {
 	root := t.TempDir()
 	real, _ := filepath.EvalSymlinks(root)
 	mk := func(p string) { os.MkdirAll(filepath.Join(real, p), 0o755) }
-	mk("repo/.git/objects")
-	os.WriteFile(filepath.Join(real, "repo/.git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	repo := func(p string) {
+		mk(p + "/.git/objects")
+		os.WriteFile(filepath.Join(real, p, ".git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	}
+	repo("repo")
 	mk("repo/a/b")
 	mk("stray/.git") // empty: not a repository
 	mk("stray/x")
 	mk("linked/sub")
 	os.WriteFile(filepath.Join(real, "linked/.git"), []byte("gitdir: /elsewhere/.git/worktrees/l\n"), 0o644)
+	// A home that is itself a repository (dotfiles), with a project in
+	// it and a plain directory.
+	repo("home")
+	repo("home/src/app")
+	mk("home/src/app/pkg")
+	mk("home/notes")
+	os.Symlink(filepath.Join(real, "home"), filepath.Join(real, "homelink"))
+	home := filepath.Join(real, "homelink") // compared after resolving
 	for _, tt := range []struct{ cwd, want string }{
 		{"repo/a/b", "repo"},
 		{"repo", "repo"},
-		{"stray/x", "stray/x"},
+		{"stray/x", ""},
 		{"linked/sub", "linked"},
+		{"home", ""},
+		{"home/notes", ""},
+		{"home/src/app/pkg", "home/src/app"},
+		{"home/src", ""},
 	} {
-		if got := gitindex.WorkTree(filepath.Join(real, tt.cwd)); got != filepath.Join(real, tt.want) {
-			t.Errorf("WorkTree(%s) = %s, want %s", tt.cwd, got, filepath.Join(real, tt.want))
+		want := ""
+		if tt.want != "" {
+			want = filepath.Join(real, tt.want)
+		}
+		if got := gitindex.Project(filepath.Join(real, tt.cwd), home); got != want {
+			t.Errorf("Project(%s) = %q, want %q", tt.cwd, got, want)
+		}
+	}
+	for _, tt := range []struct {
+		dir  string
+		want bool
+	}{
+		{"/", true},
+		{real, true},
+		{filepath.Join(real, "home"), true},
+		{filepath.Join(real, "homelink"), true},
+		{filepath.Join(real, "home/src"), false},
+		{filepath.Join(real, "homex"), false},
+	} {
+		if got := gitindex.NotProject(tt.dir, home); got != tt.want {
+			t.Errorf("NotProject(%s) = %t, want %t", tt.dir, got, tt.want)
 		}
 	}
 }

@@ -83,7 +83,7 @@ func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s's hook payload: %v", ag.Title(), err)
 	}
-	opt := adapter.Options{Project: gitindex.WorkTree(c.Cwd)}
+	opt := adapter.Options{Project: gitindex.Project(c.Cwd, o.Home)}
 	if o.Wrap {
 		if opt.Wrap, err = wrapper(ag, o, opt.Project); err != nil {
 			return nil, err

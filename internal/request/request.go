@@ -71,6 +71,10 @@ type Request struct {
 	// search tool, grep -r): the sensitive files below a directory, as
 	// the reader would reach them from its real path, are judged too.
 	Recursive bool `json:"recursive,omitempty"`
+	// NoProject says the caller looked for a project and found none
+	// (see [gitindex.Project]): every write is then outside, instead of
+	// the project defaulting to the working directory.
+	NoProject bool `json:"-"`
 }
 
 // Decode reads one JSON request. Unknown fields and trailing data are
@@ -276,9 +280,16 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 	if err != nil {
 		return nil, nil, err
 	}
-	project, err := dir(base, req.Project, opt.Dir, "project")
-	if err != nil {
-		return nil, nil, err
+	var project string
+	if !req.NoProject {
+		if project, err = dir(base, req.Project, opt.Dir, "project"); err != nil {
+			return nil, nil, err
+		}
+		if gitindex.NotProject(project, opt.Home) {
+			// The root, the home or an ancestor of it is never a
+			// project (DESIGN.md §11): writes there are outside.
+			project = ""
+		}
 	}
 	a.Cwd, a.Project = cwd, project
 	// The resolver knows the project, so that a path reaching it through
