@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"warden.dev/warden/internal/gitindex"
 )
 
 // gitConfigCorpus are configuration files whose syntax git and a careless
@@ -72,15 +74,15 @@ func gitList(t testing.TB, git, conf string) (vars []string, ok bool) {
 // keys lower case, subsections as written.
 func ourList(conf string) []string {
 	var vars []string
-	for _, e := range parseGitConfig([]byte(conf)) {
-		k := e.section
-		if e.sub != "" {
-			k += "." + e.sub
+	for _, e := range gitindex.ParseConfig([]byte(conf)) {
+		k := e.Section
+		if e.Sub != "" {
+			k += "." + e.Sub
 		}
 		if k != "" {
 			k += "."
 		}
-		vars = append(vars, k+e.key+"="+e.value)
+		vars = append(vars, k+e.Key+"="+e.Value)
 	}
 	return vars
 }
@@ -100,7 +102,7 @@ func TestParseGitConfigAgreesWithGit(t *testing.T) {
 			continue // git refuses it: nothing of it is ever honoured
 		}
 		if diff := cmp.Diff(want, ourList(conf)); diff != "" {
-			t.Errorf("parseGitConfig(%q) disagrees with git (-git +ours):\n%s", conf, diff)
+			t.Errorf("gitindex.ParseConfig(%q) disagrees with git (-git +ours):\n%s", conf, diff)
 		}
 	}
 }
@@ -172,7 +174,7 @@ func FuzzParseGitConfig(f *testing.F) {
 		}
 		for _, kv := range vars {
 			if !ours[norm(kv)] {
-				t.Fatalf("parseGitConfig(%q) misses %s, which git reads (ours: %v)", conf, kv, ourList(conf))
+				t.Fatalf("gitindex.ParseConfig(%q) misses %s, which git reads (ours: %v)", conf, kv, ourList(conf))
 			}
 		}
 	})

@@ -20,6 +20,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"warden.dev/warden/internal/gitindex"
 )
 
 // HostExecEntry is one later-executed entry of a project.
@@ -318,7 +320,7 @@ func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw
 	}
 	seen := map[string]bool{}
 	for _, g := range slices.Sorted(maps.Keys(gitEntries)) {
-		repo, err := discoverRepo(g, gitEntries[g], spec.Home)
+		repo, err := gitindex.Discover(g, gitEntries[g], spec.Home)
 		if err != nil {
 			return nil, nil, nil, &SetupError{What: fmt.Sprintf("git entry %s: %v", g, err),
 				Hint: "fix or remove it: warden follows a .git file only into the project, to a linked worktree's git directory or to a submodule's"}
