@@ -20,7 +20,11 @@
 // Nothing in this package performs I/O; deps_test.go enforces it.
 package action
 
-import "slices"
+import (
+	"slices"
+
+	"warden.dev/warden/internal/governance"
+)
 
 // Verdict is the outcome of a decision. The zero value is [Deny], so a
 // forgotten initialisation fails closed.
@@ -112,6 +116,11 @@ type Path struct {
 	// "inside the project" on [Path.InProject], and a rule on every
 	// spelling (see the policy package).
 	InLexical, InResolved string
+	// Governed lists the governance paths (DESIGN.md §5) that this
+	// path reaches in any of its spellings, set by the resolver for a
+	// write or a delete (and for any access, Warden's own directories).
+	// The floor holds each by its tier.
+	Governed []governance.Match
 	// Why, when not empty, says why the path has its access when the
 	// command does not say so in as many words: a write that destroys a
 	// file git tracks is a delete ("> truncates /p/main.go, a file tracked

@@ -134,6 +134,10 @@ func instead(a *action.Action, d policy.Decision) string {
 	switch {
 	case d.Rule == "floor:sensitive-path":
 		return "secrets and keys (SSH and cloud credentials, .env files, tokens) are never readable by the agent, by any tool; do not look for another way to read them. If the task needs a credential, ask the user to provide it through the environment Warden's sandbox passes."
+	case d.Rule == policy.RuleGovernance:
+		return "this path governs you or runs later on the user's machine (agent settings and hooks, git's hooks and configuration, editor tasks, shell start-up files, Warden's own files); do not look for another way to change it. Tell the user what change you would make and why, and let them make it."
+	case d.Rule == policy.RuleSelfGovernance:
+		return "approvals, remembered rules and Warden's set-up are the user's to decide; tell the user what you need and let them run it."
 	case d.Rule == "floor:unresolved-path":
 		return "name a plain path that resolves (no NUL bytes, no symbolic-link loops, nothing unreadable)."
 	case strings.HasPrefix(d.Rule, "autonomy:"):

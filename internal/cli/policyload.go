@@ -13,7 +13,7 @@ import (
 // policyOptions are where every command finds the managed tier and the
 // home.
 func policyOptions() config.Options {
-	return config.Options{Managed: managedPolicyPath(), Home: homeDir()}
+	return config.Options{Managed: managedPolicyPath(), Home: homeDir(), Own: ownPlaces(), PATH: os.Getenv("PATH")}
 }
 
 // loadPolicy reads the policy at path (the embedded default when empty)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"warden.dev/warden/internal/contain"
@@ -76,4 +77,15 @@ func ownDirs() contain.Dirs {
 		d.Cache = cache
 	}
 	return d
+}
+
+// ownPlaces are Warden's own directories as the floor keeps every agent
+// tool out of them: the state and configuration directories, the CA, the
+// cache (trust bundle, run caches, the hooks' state) and /etc/warden.
+func ownPlaces() []string {
+	out := append([]string{stateDir(), caDir(), hook.StateRoot(), "/etc/warden"}, configDirs()...)
+	if cache, err := os.UserCacheDir(); err == nil {
+		out = append(out, filepath.Join(cache, "warden"))
+	}
+	return slices.DeleteFunc(out, func(d string) bool { return d == "" })
 }

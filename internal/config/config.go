@@ -25,6 +25,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/netpolicy"
@@ -50,6 +51,12 @@ type Options struct {
 	Managed string
 	// Home is the caller's home directory.
 	Home string
+	// Own are Warden's configuration and state directories, which the
+	// floor keeps every agent tool out of.
+	Own []string
+	// PATH is the deciding process's PATH: its directories are
+	// governance paths.
+	PATH string
 }
 
 // Policy is a policy file, the managed tier, and the engine built from
@@ -62,6 +69,7 @@ type Policy struct {
 	// "default" for the embedded default.
 	Revision string
 	home     string
+	gov      request.Governance
 }
 
 // Error is a policy that cannot be loaded, with a hint on what to do.
@@ -95,7 +103,7 @@ func Load(path string, o Options) (*Policy, error) {
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: hintFile}
 	}
-	return compile(f, revision(src), o)
+	return compile(f, path, revision(src), o)
 }
 
 // Parse compiles the policy file src read from path (the embedded default
@@ -109,7 +117,7 @@ func Parse(path string, src []byte, o Options) (*Policy, error) {
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: hintFile}
 	}
-	return compile(f, rev, o)
+	return compile(f, path, rev, o)
 }
 
 func revision(src []byte) string {
@@ -117,8 +125,9 @@ func revision(src []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-func compile(f *policyfile.File, rev string, o Options) (*Policy, error) {
+func compile(f *policyfile.File, path, rev string, o Options) (*Policy, error) {
 	p := &Policy{File: f, Revision: rev, home: o.Home}
+	p.gov = request.Governance{Own: o.Own, Path: o.PATH, Policies: policyFiles(path, o.Managed)}
 	opt := policy.Options{Home: o.Home}
 	if o.Managed != "" {
 		m, err := policyfile.Load(o.Managed)
@@ -155,9 +164,28 @@ func (p *Policy) ManagedSet() *policy.Set {
 }
 
 // Action turns a request into the action the engine decides, resolved in
-// dir with both tiers' sensitive set.
+// dir with both tiers' sensitive set and the governance paths.
 func (p *Policy) Action(r *request.Request, dir string) (*action.Action, *request.Shell, error) {
-	return r.Action(request.Options{Dir: dir, Home: p.home, Sensitive: p.Sensitive()})
+	return r.Action(request.Options{Dir: dir, Home: p.home, Sensitive: p.Sensitive(), Governance: p.gov})
+}
+
+// policyFiles are the policy files in force, each as named and as
+// resolved: no agent tool writes them (DESIGN.md §13).
+func policyFiles(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(n); err == nil {
+			n = abs
+		}
+		out = append(out, n)
+		if real, err := filepath.EvalSymlinks(n); err == nil && real != n {
+			out = append(out, real)
+		}
+	}
+	return out
 }
 
 // Decide resolves a request in dir and decides it.

@@ -138,7 +138,8 @@ func checkGitFileTarget(dotGit, real, project string) error {
 // HooksPaths reads core.hooksPath from every configuration level git
 // would read for r (system, global, the repository's config and
 // config.worktree), following [include] and [includeIf] paths one level.
-// A relative value is relative to the work tree, workTree.
+// A relative value is relative to the work tree, workTree. A zero r
+// (no repository) reads the system and user levels only.
 func HooksPaths(r Repo, workTree, home string) []string {
 	files := []string{"/etc/gitconfig"}
 	if home != "" {
@@ -149,11 +150,13 @@ func HooksPaths(r Repo, workTree, home string) []string {
 		}
 		files = append(files, filepath.Join(xdg, "git", "config"))
 	}
-	files = append(files, filepath.Join(r.Common, "config"))
-	if r.Dir != r.Common {
-		files = append(files, filepath.Join(r.Dir, "config"))
+	if r.Dir != "" {
+		files = append(files, filepath.Join(r.Common, "config"))
+		if r.Dir != r.Common {
+			files = append(files, filepath.Join(r.Dir, "config"))
+		}
+		files = append(files, filepath.Join(r.Dir, "config.worktree"))
 	}
-	files = append(files, filepath.Join(r.Dir, "config.worktree"))
 	var out []string
 	seen := map[string]bool{}
 	add := func(v string) {

@@ -197,7 +197,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	}
 
 	// 1. The floor: nothing loosens it, and a denial here is final.
-	rule, reason, floorPrompt := ev.floor(unclassified)
+	rule, reason, floorRule, floorPrompt := ev.floor(unclassified)
 	if rule != "" {
 		return ev.deny(rule, reason)
 	}
@@ -222,7 +222,7 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	// escalated one; then the floor's minimum, which no mode lowers; then
 	// the approver.
 	ev.autonomy(&d, mode, gated || mutatingTool, floorPrompt != "" || sticky)
-	ev.atLeastPrompt(&d, floorPrompt)
+	ev.atLeastPrompt(&d, floorRule, floorPrompt)
 	ev.approver(&d)
 	if d.Verdict != action.Prompt {
 		d.Confirm = nil
@@ -237,18 +237,28 @@ func (ev *evaluation) run() (Decision, Explanation) {
 // resolved, failed to resolve or is sensitive is denied: floor returns the
 // rule and the reason, and nothing below can change that. Otherwise prompt
 // is why the action is at least prompt (see [evaluation.opaque]), or "".
-func (ev *evaluation) floor(unclassified bool) (rule, reason, prompt string) {
+func (ev *evaluation) floor(unclassified bool) (rule, reason, promptRule, prompt string) {
 	for _, p := range ev.a.Paths {
 		switch {
 		case !p.Checked:
-			return "floor:unresolved-path", fmt.Sprintf("path %q was never resolved (floor: unresolved paths are denied)", p.Raw), ""
+			return "floor:unresolved-path", fmt.Sprintf("path %q was never resolved (floor: unresolved paths are denied)", p.Raw), "", ""
 		case p.Err != "":
-			return "floor:unresolved-path", fmt.Sprintf("path %q cannot be resolved: %s (floor: resolution errors are denied)", p.Raw, p.Err), ""
+			return "floor:unresolved-path", fmt.Sprintf("path %q cannot be resolved: %s (floor: resolution errors are denied)", p.Raw, p.Err), "", ""
 		case p.Sensitive != "":
-			return "floor:sensitive-path", fmt.Sprintf("path %q is sensitive (%s): the floor denies it to every tool, for reading and writing", p.Raw, p.Sensitive), ""
+			return "floor:sensitive-path", fmt.Sprintf("path %q is sensitive (%s): the floor denies it to every tool, for reading and writing", p.Raw, p.Sensitive), "", ""
 		}
 	}
-	prompt = ev.opaque(unclassified)
+	denyRule, deny, gov := ev.governed()
+	switch {
+	case deny != "":
+		return denyRule, deny, "", ""
+	case gov != "":
+		if ev.env.Trace {
+			ev.tracef("floor: at least prompt — %s", gov)
+		}
+		return "", "", RuleGovernance, gov
+	}
+	promptRule, prompt = "floor", ev.opaque(unclassified)
 	if ev.env.Trace {
 		if prompt != "" {
 			ev.tracef("floor: at least prompt — %s", prompt)
@@ -256,7 +266,7 @@ func (ev *evaluation) floor(unclassified bool) (rule, reason, prompt string) {
 			ev.tracef("floor: no sensitive path, nothing opaque")
 		}
 	}
-	return "", "", prompt
+	return "", "", promptRule, prompt
 }
 
 // opaque is the floor's prompt (step 1): why no rule, level or autonomy
@@ -380,7 +390,7 @@ func (ev *evaluation) autonomy(d *Decision, mode action.Mode, acts, keepPrompt b
 // applied after autonomy so that no rule, level or mode makes an opaque
 // action allow: an allow becomes the floor's prompt, and a prompt is
 // given the floor's reason first. A deny stays.
-func (ev *evaluation) atLeastPrompt(d *Decision, floorPrompt string) {
+func (ev *evaluation) atLeastPrompt(d *Decision, floorRule, floorPrompt string) {
 	if floorPrompt == "" {
 		return
 	}
@@ -388,10 +398,10 @@ func (ev *evaluation) atLeastPrompt(d *Decision, floorPrompt string) {
 	case action.Prompt:
 		// The floor asks too; it is the reason that matters most.
 		d.Reason = floorPrompt + " (and " + d.Rule + ": " + d.Reason + ")"
-		d.Rule, d.Scope, d.Level = "floor", "floor", Hard
+		d.Rule, d.Scope, d.Level = floorRule, "floor", Hard
 	case action.Allow:
 		d.Verdict, d.Reason = action.Prompt, floorPrompt
-		d.Rule, d.Scope, d.Level = "floor", "floor", Hard
+		d.Rule, d.Scope, d.Level = floorRule, "floor", Hard
 		if ev.env.Trace {
 			ev.tracef("floor: raised allow to prompt")
 		}

@@ -59,6 +59,11 @@ func Format(f *File) []byte {
 	if len(f.Sensitive) > 0 {
 		top.add("sensitive", strs(f.Sensitive, quoted))
 	}
+	if len(set.Exempt) > 0 {
+		m := &mapping{}
+		m.add("exempt", strs(set.Exempt, quoted))
+		top.add("governance", m)
+	}
 	if f.Sandbox.Set {
 		top.add("sandbox", formatSandbox(&f.Sandbox))
 	}

@@ -21,7 +21,7 @@ const MaxSize = 1 << 20
 // topKeys are the top-level keys, in the order Format writes them.
 var topKeys = []string{
 	"version", "autonomy", "rules", "delegation", "override_holders",
-	"sensitive", "sandbox", "network", "tests",
+	"sensitive", "governance", "sandbox", "network", "tests",
 }
 
 // Load reads and parses the policy file at path. It reads at most
@@ -151,6 +151,10 @@ func (d *decoder) file(root *yaml.Node) (*File, error) {
 			}
 		case "sensitive":
 			if f.Sensitive, err = d.patterns(fl.V, "sensitive", true); err != nil {
+				return nil, err
+			}
+		case "governance":
+			if f.Policy.Exempt, err = d.governance(fl.V); err != nil {
 				return nil, err
 			}
 		case "sandbox":

@@ -141,6 +141,9 @@ type Options struct {
 	Home string
 	// Sensitive extends the sensitive set (the managed tier's additions).
 	Sensitive []string
+	// Governance says where Warden's own places are; the rest of the
+	// governance paths are found from Home and the project.
+	Governance Governance
 	// Shell analyses a bash command; nil means [Analyze].
 	Shell func(command, cwd string) Shell
 }
@@ -351,6 +354,7 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 			}
 		}
 	}
+	governed(a, opt)
 	return a, sh, nil
 }
 

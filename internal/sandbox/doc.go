@@ -37,7 +37,7 @@
 //     [Spec.ReadOnly] paths; what the host executes later kept read-only
 //     inside writable binds (every entry of each git directory but git's
 //     data, found without running git through .git files, commondir and
-//     nested repositories; core.hooksPath directories; [HostExecuted] and
+//     nested repositories; core.hooksPath directories; [governance.HostExecuted] and
 //     [Spec.Protect]; Spec.ReadOnly), with the directories between pinned
 //     as mount points so that they cannot be renamed away, and protected
 //     links' targets bound read-only; one private tmpfs whose directories

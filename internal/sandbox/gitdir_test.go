@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"warden.dev/warden/internal/governance"
 )
 
 func TestGitData(t *testing.T) {
@@ -25,8 +27,8 @@ func TestGitData(t *testing.T) {
 		"hooks": false, "info": false, "worktrees": false, "modules": false, "x": false,
 		"remotes": false, "head": false,
 	} {
-		if got := isGitData(name); got != want {
-			t.Errorf("isGitData(%q) = %v, want %v", name, got, want)
+		if got := governance.IsGitData(name); got != want {
+			t.Errorf("governance.IsGitData(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

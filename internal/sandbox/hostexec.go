@@ -3,9 +3,9 @@
 
 package sandbox
 
-// This file holds, as data, what the host executes later from a project:
-// the files that agent CLIs, editors, direnv and git read and act on after
-// the sandbox is gone. Everything a run could plant there is either kept
+// This file protects what the host executes later from a project: the
+// files that agent CLIs, editors, direnv and git read and act on after the
+// sandbox is gone, as package governance lists them. Everything a run could plant there is either kept
 // read-only (what exists when the run starts) or found by the post-run
 // check and quarantined (what the run created). Of a git directory only
 // the data git writes in ordinary work stays writable; every other entry,
@@ -22,131 +22,15 @@ import (
 	"strings"
 
 	"warden.dev/warden/internal/gitindex"
+	"warden.dev/warden/internal/governance"
 )
 
-// HostExecEntry is one later-executed entry of a project.
-type HostExecEntry struct {
-	// Name is the entry's name, a path.Match glob matched against one
-	// component (case as written): a file or a directory (whole).
-	Name string
-	// Anywhere says the host acts on the name in any directory of the
-	// project, not only at its top.
-	Anywhere bool
-	// Why says what runs it.
-	Why string
-}
-
-// HostExecuted lists the project entries the host executes or trusts after
-// a run. Each that exists when a run starts is kept read-only (a link:
-// its target, and the link is restored if replaced); each a run creates
-// is quarantined by the post-run check. Spec.Protect adds to it; naming
-// one exactly in Spec.ReadWrite lifts its protection; full-access mode
-// lifts them all.
-var HostExecuted = []HostExecEntry{
-	// Agent settings and instructions: hooks, permission lists, MCP
-	// servers, commands the agent CLI runs. Read where the agent is
-	// started, the project top.
-	{Name: ".claude", Why: "Claude Code settings, hooks and commands"},
-	{Name: ".codex", Why: "Codex settings"},
-	{Name: ".gemini", Why: "Gemini CLI settings and extensions"},
-	{Name: ".cursor", Why: "Cursor rules, MCP servers and hooks"},
-	{Name: ".windsurf", Why: "Windsurf rules and workflows"},
-	{Name: ".continue", Why: "Continue settings and MCP servers"},
-	{Name: ".aider.conf.yml", Why: "aider settings (lint and test commands)"},
-	{Name: ".mcp.json", Why: "MCP servers the agent CLI starts"},
-	// Editors: tasks and launch configurations run when the folder is
-	// opened or a task is picked; the folder opened is the project.
-	{Name: ".vscode", Why: "VS Code tasks, launch configurations and settings"},
-	{Name: ".idea", Why: "JetBrains run configurations and settings"},
-	{Name: ".zed", Why: "Zed tasks and settings"},
-	{Name: "*.code-workspace", Why: "VS Code workspace with its own tasks and settings"},
-	{Name: ".devcontainer", Why: "dev container definition (lifecycle commands run on the host's Docker)"},
-	// Read in whatever directory the user's shell or editor is in.
-	{Name: ".nvim.lua", Anywhere: true, Why: "Neovim exrc, run when nvim starts in its directory"},
-	{Name: ".envrc", Anywhere: true, Why: "direnv script, run by the shell on cd into its directory"},
-}
-
-// gitData are the entries at the top of a git directory that git writes in
-// ordinary work (commit, fetch, merge, rebase, bisect, gc), from git's
-// repository-layout(5) and the files its commands leave: they hold
-// objects, refs, state and messages, none of which git executes. Every
-// other entry of a git directory is host-executed: config,
-// config.worktree, commondir, gitdir, hooks/, info/, worktrees/,
-// modules/, remotes/ and anything unknown.
-var gitData = []string{
-	"objects",  // the object database; but see gitObjectsInfoExec
-	"refs",     // branches and tags
-	"logs",     // reflogs
-	"reftable", // refs in the reftable format
-	"packed-refs",
-	"index",
-	"sharedindex.*", // split index
-	"HEAD",
-	"ORIG_HEAD",
-	"FETCH_HEAD",
-	"MERGE_*", // MERGE_HEAD, MERGE_MSG, MERGE_MODE, MERGE_RR, MERGE_AUTOSTASH
-	"CHERRY_PICK_HEAD",
-	"REVERT_HEAD",
-	"REBASE_HEAD",
-	"BISECT_*", // BISECT_LOG, BISECT_START, BISECT_TERMS, BISECT_EXPECTED_REV...
-	"AUTO_MERGE",
-	"COMMIT_EDITMSG",
-	"TAG_EDITMSG",
-	"SQUASH_MSG",
-	"NOTES_EDITMSG",
-	"NOTES_MERGE_*", // git notes merge state
-	"*.lock",        // every lock file git takes (index.lock, HEAD.lock...)
-	"rebase-merge",
-	"rebase-apply",
-	"sequencer", // cherry-pick and revert state
-	"rr-cache",  // rerere's recorded resolutions
-	"shallow",
-	"gc.pid",
-	"gc.log",
-	"lost-found",    // git fsck --lost-found
-	"description",   // gitweb's text
-	"branches",      // legacy, read as remote shorthands without commands
-	"filter-repo",   // git filter-repo's state
-	"lfs",           // Git LFS's object store and temporary files
-	"index.stash.*", // git stash's temporary index
-}
-
-// gitObjectsInfoExec are the entries of objects/info that redirect where
-// git reads objects from: an alternate object store can hold a planted
-// repository's objects and, through http-alternates, make the host fetch.
-var gitObjectsInfoExec = []string{"alternates", "http-alternates"}
-
-// isGitData reports whether name, at the top of a git directory, is data
-// git writes in ordinary work.
-func isGitData(name string) bool {
-	for _, p := range gitData {
-		if ok, _ := path.Match(p, name); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// hostExecName reports whether the entry name at depth (1 is the project
-// top) is in [HostExecuted].
-func hostExecName(name string, depth int) bool {
-	for _, e := range HostExecuted {
-		if !e.Anywhere && depth != 1 {
-			continue
-		}
-		if ok, _ := path.Match(e.Name, name); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // protectedRel reports whether the project-relative path rel (a directory
-// when dir) is host-executed: in [HostExecuted], or matched by one of the
+// when dir) is host-executed: in [governance.HostExecuted], or matched by one of the
 // policy's patterns (Spec.Protect, in the syntax of Spec.Hide).
 func protectedRel(rel string, dir bool, extra []string) bool {
 	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	if hostExecName(name, strings.Count(rel, "/")+1) {
+	if governance.HostExecName(name, strings.Count(rel, "/")+1) {
 		return true
 	}
 	for _, pat := range extra {
@@ -385,7 +269,7 @@ func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw
 				}
 				for _, e := range ents {
 					snap.top[e.Name()] = true
-					if !isGitData(e.Name()) {
+					if !governance.IsGitData(e.Name()) {
 						ro = append(ro, filepath.Join(d, e.Name()))
 					}
 				}
@@ -394,7 +278,7 @@ func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw
 			if ents, err := os.ReadDir(info); err == nil {
 				for _, e := range ents {
 					snap.info[e.Name()] = true
-					if slices.Contains(gitObjectsInfoExec, e.Name()) {
+					if slices.Contains(governance.GitObjectsInfoExec, e.Name()) {
 						ro = append(ro, filepath.Join(info, e.Name()))
 					}
 				}
@@ -406,7 +290,7 @@ func planHostExec(spec Spec, project string, roots []string, pw *projectWalk, rw
 }
 
 // IsProtected reports whether p is one of the protected entries of the
-// project (an entry of [HostExecuted], or an entry of the project's .git
+// project (an entry of [governance.HostExecuted], or an entry of the project's .git
 // directory that is not git's data), so that naming it in
 // Spec.ReadWrite lifts its protection.
 func IsProtected(project, p string) bool {
@@ -415,7 +299,7 @@ func IsProtected(project, p string) bool {
 		return false
 	}
 	if git, rest, ok := strings.Cut(rel, "/"); ok && git == ".git" && !strings.Contains(rest, "/") {
-		return !isGitData(rest)
+		return !governance.IsGitData(rest)
 	}
-	return !strings.Contains(rel, "/") && hostExecName(rel, 1) || hostExecName(path.Base(rel), 2)
+	return !strings.Contains(rel, "/") && governance.HostExecName(rel, 1) || governance.HostExecName(path.Base(rel), 2)
 }

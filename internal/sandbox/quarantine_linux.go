@@ -26,6 +26,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/governance"
 )
 
 func statID(fi fs.FileInfo) fileID {
@@ -186,7 +187,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 			ents, _ := os.ReadDir(g.dir)
 			for _, e := range ents {
 				p := filepath.Join(g.dir, e.Name())
-				if g.top[e.Name()] || isGitData(e.Name()) || pc.lifted[p] || keptSet[p] {
+				if g.top[e.Name()] || governance.IsGitData(e.Name()) || pc.lifted[p] || keptSet[p] {
 					continue
 				}
 				q.take(p, "host-executed entry of a git directory (git reads it: config, hooks, commondir...)")
@@ -196,7 +197,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 		if !changed(info) {
 			continue
 		}
-		for _, name := range gitObjectsInfoExec {
+		for _, name := range governance.GitObjectsInfoExec {
 			p := filepath.Join(info, name)
 			if _, err := os.Lstat(p); err == nil && !g.info[name] && !pc.lifted[p] {
 				q.take(p, "alternate object store of a git directory")
@@ -275,11 +276,11 @@ func (pc *postCheck) takeNewGit(q *quarantiner, p string, e fs.DirEntry) {
 	ents, _ := os.ReadDir(p)
 	for _, e := range ents {
 		ep := filepath.Join(p, e.Name())
-		if !isGitData(e.Name()) && !benignNewGitEntry(ep, e.Name()) {
+		if !governance.IsGitData(e.Name()) && !benignNewGitEntry(ep, e.Name()) {
 			q.take(ep, "host-executed entry of a git directory created by the run (a config that runs commands, a hook, or an entry git init does not make)")
 		}
 	}
-	for _, name := range gitObjectsInfoExec {
+	for _, name := range governance.GitObjectsInfoExec {
 		ap := filepath.Join(p, "objects", "info", name)
 		if _, err := os.Lstat(ap); err == nil {
 			q.take(ap, "alternate object store of a git directory created by the run")

@@ -29,7 +29,7 @@ const (
 	// (and Spec.ReadWrite).
 	ReadOnly Mode = "read-only"
 	// WorkspaceWrite also makes the project directory writable, but for
-	// what the host executes later ([HostExecuted], the non-data entries
+	// what the host executes later ([governance.HostExecuted], the non-data entries
 	// of its git directories, Spec.Protect).
 	WorkspaceWrite Mode = "workspace-write"
 	// FullAccess lifts the filesystem ceiling: everything the caller may
@@ -74,7 +74,7 @@ type Spec struct {
 	HideHome bool
 	// ReadWrite lists more absolute host paths the command may write, in
 	// every mode; a missing directory whose parent exists is created.
-	// Naming one of the protected paths ([HostExecuted], an entry of a
+	// Naming one of the protected paths ([governance.HostExecuted], an entry of a
 	// git directory, Spec.Protect) exactly makes it writable.
 	ReadWrite []string
 	// ReadOnly lists absolute host paths kept read-only even inside a
@@ -82,7 +82,7 @@ type Spec struct {
 	// exist are ignored.
 	ReadOnly []string
 	// Protect lists more project entries the host executes later, on top
-	// of [HostExecuted], as patterns relative to the project in the
+	// of [governance.HostExecuted], as patterns relative to the project in the
 	// syntax of Spec.Hide (CLAUDE.md matches at any depth): those that
 	// exist are kept read-only, those the run creates are quarantined.
 	Protect []string

@@ -19,7 +19,7 @@ package sandbox
 //   - Masks come after every bind and cover it: the sensitive set can be
 //     named writable, never visible (masks.go).
 //   - What the host executes later from the project is kept read-only in
-//     every mode but full-access: the entries of [HostExecuted] and
+//     every mode but full-access: the entries of [governance.HostExecuted] and
 //     Spec.Protect, the directories core.hooksPath names, and every entry
 //     of each git directory but its data (see hostexec.go). Git discovery
 //     (gitdir.go) follows .git files to the real git directory and its

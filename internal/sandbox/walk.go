@@ -55,7 +55,7 @@ type projectWalk struct {
 	// gitEntries are the .git entries (directories, files, links) at any
 	// depth, the top's included.
 	gitEntries []string
-	// hostExec are the entries of [HostExecuted] and Spec.Protect.
+	// hostExec are the entries of [governance.HostExecuted] and Spec.Protect.
 	hostExec []string
 	// dirs are the directories read: the post-run check stats each and
 	// reads only those whose ctime moved.

@@ -148,6 +148,12 @@ func (a *analyzer) gitConfig(c *env, rest []field) bool {
 	if hasOpt(opts, "--system") {
 		a.pathStr(c, "/etc/gitconfig", action.Write, false)
 	}
+	if !hasOpt(opts, "--global", "--system", "-f", "--file") {
+		// The repository's configuration (config.worktree with
+		// --worktree): named from the directory git runs in, which is
+		// enough for the floor to know a git directory's configuration.
+		a.pathStr(c, ".git/config", action.Write, false)
+	}
 	return false
 }
 

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package governance holds, as data, the governance paths (DESIGN.md §5):
+// what governs an agent or runs later on the host — agent settings, git's
+// configuration and hooks, editor tasks, shell start-up files, the
+// directories on PATH — and Warden's own configuration, state and policy
+// files. Writing one is how an agent that was told to by a README or an
+// issue turns itself loose for the next session, so the policy engine's
+// floor holds them from every tool, and warden run protects the same
+// entries of a project (package sandbox reads [HostExecuted] and
+// [IsGitData] from here).
+//
+// How hard each is held is its [Tier]:
+//
+//   - [Own]: Warden's own configuration and state directories and the
+//     policy files in force. Denied; no rule changes that (an agent never
+//     governs itself).
+//   - [Locked]: git's configuration and hooks (everything in a git
+//     directory that is not git's data, and the core.hooksPath
+//     directories) and the agents' hook settings. At least prompt; no
+//     rule loosens them.
+//   - [Guarded]: everything else here. At least prompt, unless the policy
+//     exempts the path by name (policy file, governance.exempt).
+//
+// Matching is on clean absolute paths, case-insensitively (on a
+// case-insensitive filesystem .Claude is .claude; elsewhere the
+// difference costs one more question, never one less), and is pure:
+// finding where the places are (the project, its repositories, PATH) is
+// the caller's. The caller matches every spelling of a path: as written
+// and as the kernel resolves it.
+package governance
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// Tier is how hard the floor holds a governance path. The zero value is
+// no governance.
+type Tier uint8
+
+// The tiers, from least to most held.
+const (
+	None Tier = iota
+	Guarded
+	Locked
+	Own
+)
+
+var tierNames = [...]string{None: "none", Guarded: "guarded", Locked: "locked", Own: "warden's own"}
+
+func (t Tier) String() string {
+	if int(t) < len(tierNames) {
+		return tierNames[t]
+	}
+	return "locked"
+}
+
+// Entry is one governance entry named by its place in a directory.
+type Entry struct {
+	// Name is a path.Match glob of one path component, or of several
+	// separated by "/" (a file in a directory): ".claude",
+	// ".claude/settings.json", ".config/fish".
+	Name string
+	// Anywhere says the host acts on the name in any directory of the
+	// project, not only at its top (warden run protects it at every
+	// depth).
+	Anywhere bool
+	// Tier is how hard the floor holds it; zero means Guarded.
+	Tier Tier
+	// Why says what reads or runs it.
+	Why string
+}
+
+// HostExecuted lists the project entries the host executes or trusts
+// after a run: agent settings and instructions, editor tasks, dev
+// containers, direnv. warden run keeps each that exists read-only and
+// quarantines each a run creates (package sandbox); the engine's floor
+// holds every one at any depth, of any directory, since any directory
+// can be where an agent or an editor is started next.
+var HostExecuted = []Entry{
+	// Agent settings and instructions: hooks, permission lists, MCP
+	// servers, commands the agent CLI runs. Read where the agent is
+	// started, the project top.
+	{Name: ".claude", Why: "Claude Code settings, hooks and commands"},
+	{Name: ".codex", Why: "Codex settings and hooks"},
+	{Name: ".gemini", Why: "Gemini CLI settings and extensions"},
+	{Name: ".cursor", Why: "Cursor rules, MCP servers and hooks"},
+	{Name: ".windsurf", Why: "Windsurf rules and workflows"},
+	{Name: ".continue", Why: "Continue settings and MCP servers"},
+	{Name: ".aider.conf.yml", Why: "aider settings (lint and test commands)"},
+	{Name: ".mcp.json", Why: "MCP servers the agent CLI starts"},
+	// Editors: tasks and launch configurations run when the folder is
+	// opened or a task is picked; the folder opened is the project.
+	{Name: ".vscode", Why: "VS Code tasks, launch configurations and settings"},
+	{Name: ".idea", Why: "JetBrains run configurations and settings"},
+	{Name: ".zed", Why: "Zed tasks and settings"},
+	{Name: "*.code-workspace", Why: "VS Code workspace with its own tasks and settings"},
+	{Name: ".devcontainer", Why: "dev container definition (lifecycle commands run on the host's Docker)"},
+	// Read in whatever directory the user's shell or editor is in.
+	{Name: ".nvim.lua", Anywhere: true, Why: "Neovim exrc, run when nvim starts in its directory"},
+	{Name: ".envrc", Anywhere: true, Why: "direnv script, run by the shell on cd into its directory"},
+}
+
+// hookSettings are the files, inside the entries of [HostExecuted], that
+// hold an agent's hooks: Warden's own hook entry among them. No rule
+// exempts them.
+var hookSettings = []Entry{
+	{Name: ".claude/settings.json", Tier: Locked, Why: "Claude Code settings and hooks"},
+	{Name: ".claude/settings.local.json", Tier: Locked, Why: "Claude Code local settings and hooks"},
+	{Name: ".codex/hooks.json", Tier: Locked, Why: "Codex hooks"},
+	{Name: ".codex/config.toml", Tier: Locked, Why: "Codex settings (sandbox, approvals, MCP servers)"},
+	{Name: ".gemini/settings.json", Tier: Locked, Why: "Gemini CLI settings and hooks"},
+}
+
+// InHome are the governance entries of a home directory, beyond those of
+// [HostExecuted] (which hold there too): the agents' user settings, shell
+// start-up files, git's user configuration, what the session starts, and
+// the user's own bin directories.
+var InHome = []Entry{
+	{Name: ".claude.json", Tier: Locked, Why: "Claude Code user state, MCP servers and per-project settings"},
+	{Name: ".claude*", Why: "Claude Code user settings"},
+	{Name: ".bashrc", Why: "shell start-up file"},
+	{Name: ".bash_profile", Why: "shell start-up file"},
+	{Name: ".bash_login", Why: "shell start-up file"},
+	{Name: ".bash_logout", Why: "shell exit file"},
+	{Name: ".profile", Why: "shell start-up file"},
+	{Name: ".zshrc", Why: "shell start-up file"},
+	{Name: ".zshenv", Why: "shell start-up file"},
+	{Name: ".zprofile", Why: "shell start-up file"},
+	{Name: ".zlogin", Why: "shell start-up file"},
+	{Name: ".zlogout", Why: "shell exit file"},
+	{Name: ".config/fish", Why: "fish configuration and functions"},
+	{Name: ".pam_environment", Why: "environment of every login session"},
+	{Name: ".config/environment.d", Why: "environment of the user's systemd session"},
+	{Name: ".ssh/authorized_keys", Why: "who may log in as the user"},
+	{Name: ".ssh/config", Why: "ssh client configuration (ProxyCommand, LocalCommand)"},
+	{Name: ".gitconfig", Tier: Locked, Why: "git's user configuration (hooks, fsmonitor, aliases, pagers)"},
+	{Name: ".config/git", Tier: Locked, Why: "git's user configuration (hooks, fsmonitor, aliases, pagers)"},
+	{Name: ".config/systemd", Why: "systemd user units"},
+	{Name: ".local/share/systemd", Why: "systemd user units"},
+	{Name: ".config/autostart", Why: "programs the desktop session starts"},
+	{Name: ".local/bin", Why: "the user's programs, early on PATH"},
+	{Name: "bin", Why: "the user's programs, on PATH"},
+}
+
+// OnHost are the system's governance paths: what every login, every cron
+// run and every boot executes.
+var OnHost = []Entry{
+	{Name: "/etc/profile", Why: "start-up file of every login shell"},
+	{Name: "/etc/profile.d", Why: "start-up files of every login shell"},
+	{Name: "/etc/bash.bashrc", Why: "start-up file of every interactive bash"},
+	{Name: "/etc/bashrc", Why: "start-up file of every interactive bash"},
+	{Name: "/etc/zsh", Why: "start-up files of every zsh"},
+	{Name: "/etc/environment", Why: "environment of every session"},
+	{Name: "/etc/gitconfig", Tier: Locked, Why: "git's system configuration"},
+	{Name: "/etc/crontab", Why: "the system's cron table"},
+	{Name: "/etc/cron.*", Why: "the system's cron jobs"},
+	{Name: "/var/spool/cron", Why: "the users' crontabs"},
+	{Name: "/etc/systemd", Why: "systemd units"},
+	{Name: "/etc/sudoers", Why: "who may run what as root"},
+	{Name: "/etc/sudoers.d", Why: "who may run what as root"},
+	{Name: "/etc/ld.so.preload", Why: "libraries loaded into every program"},
+}
+
+// ProjectPolicy is where a project keeps its own policy (DESIGN.md §13):
+// the project cannot loosen its rules by editing it, so the agent cannot
+// either.
+const ProjectPolicy = ".warden"
+
+// gitData are the entries at the top of a git directory that git writes in
+// ordinary work (commit, fetch, merge, rebase, bisect, gc), from git's
+// repository-layout(5) and the files its commands leave: they hold
+// objects, refs, state and messages, none of which git executes. Every
+// other entry of a git directory is host-executed: config,
+// config.worktree, commondir, gitdir, hooks/, info/, worktrees/,
+// modules/, remotes/ and anything unknown.
+var gitData = []string{
+	"objects",  // the object database; but see GitObjectsInfoExec
+	"refs",     // branches and tags
+	"logs",     // reflogs
+	"reftable", // refs in the reftable format
+	"packed-refs",
+	"index",
+	"sharedindex.*", // split index
+	"HEAD",
+	"ORIG_HEAD",
+	"FETCH_HEAD",
+	"MERGE_*", // MERGE_HEAD, MERGE_MSG, MERGE_MODE, MERGE_RR, MERGE_AUTOSTASH
+	"CHERRY_PICK_HEAD",
+	"REVERT_HEAD",
+	"REBASE_HEAD",
+	"BISECT_*", // BISECT_LOG, BISECT_START, BISECT_TERMS, BISECT_EXPECTED_REV...
+	"AUTO_MERGE",
+	"COMMIT_EDITMSG",
+	"TAG_EDITMSG",
+	"SQUASH_MSG",
+	"NOTES_EDITMSG",
+	"NOTES_MERGE_*", // git notes merge state
+	"*.lock",        // every lock file git takes (index.lock, HEAD.lock...)
+	"rebase-merge",
+	"rebase-apply",
+	"sequencer", // cherry-pick and revert state
+	"rr-cache",  // rerere's recorded resolutions
+	"shallow",
+	"gc.pid",
+	"gc.log",
+	"lost-found",    // git fsck --lost-found
+	"description",   // gitweb's text
+	"branches",      // legacy, read as remote shorthands without commands
+	"filter-repo",   // git filter-repo's state
+	"lfs",           // Git LFS's object store and temporary files
+	"index.stash.*", // git stash's temporary index
+}
+
+// GitObjectsInfoExec are the entries of objects/info that redirect where
+// git reads objects from: an alternate object store can hold a planted
+// repository's objects and, through http-alternates, make the host fetch.
+var GitObjectsInfoExec = []string{"alternates", "http-alternates"}
+
+// IsGitData reports whether name, at the top of a git directory, is data
+// git writes in ordinary work. Case counts: on a case-insensitive
+// filesystem "Hooks" is hooks, and it is not data.
+func IsGitData(name string) bool {
+	for _, p := range gitData {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// HostExecName reports whether the entry name at depth (1 is the project
+// top) is in [HostExecuted], as warden run protects it (case as written).
+func HostExecName(name string, depth int) bool {
+	for _, e := range HostExecuted {
+		if !e.Anywhere && depth != 1 {
+			continue
+		}
+		if ok, _ := path.Match(e.Name, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Places are where the governance paths of one decision are: the
+// caller finds them (the home, the project's repositories, PATH) and
+// [Places.Match] judges paths against them without I/O. Every path is
+// absolute and clean; empty ones are ignored.
+type Places struct {
+	Home string
+	// Own are Warden's own directories, its configuration and state:
+	// every access is refused. Policies are the policy files in force:
+	// writing is.
+	Own      []string
+	Policies []string
+	// GitDirs are the git directories of the project's repositories
+	// that lie outside a ".git" entry (a linked worktree's, a
+	// submodule's common directory); every ".git" is known by its name.
+	GitDirs []string
+	// Hooks are the directories core.hooksPath names.
+	Hooks []string
+	// Path are the directories on PATH as the deciding process sees it.
+	Path []string
+}
+
+// Match is a governance path found.
+type Match struct {
+	// Path is the path matched (one spelling of what was asked).
+	Path string
+	Tier Tier
+	// Why names the entry and what reads it.
+	Why string
+}
+
+// Match reports whether p, an absolute clean path, is a governance path,
+// and the strongest entry it matches.
+func (pl *Places) Match(p string) (Match, bool) {
+	if p == "" || p[0] != '/' {
+		return Match{}, false
+	}
+	best := Match{Path: p}
+	take := func(t Tier, why string) {
+		if t > best.Tier {
+			best.Tier, best.Why = t, why
+		}
+	}
+	if m, ok := pl.MatchRead(p); ok {
+		return m, true
+	}
+	lp := strings.ToLower(p)
+	for _, o := range pl.Policies {
+		if under(lp, o) {
+			return Match{Path: p, Tier: Own, Why: "a policy file in force (" + o + "): an agent never governs itself"}, true
+		}
+	}
+	comps := strings.Split(p[1:], "/")
+	// The .git entry, and what is in a git directory but its data.
+	for i, c := range comps {
+		if !strings.EqualFold(c, ".git") {
+			continue
+		}
+		if why, ok := gitEntry(comps[i+1:]); ok {
+			take(Locked, why)
+		}
+	}
+	for _, g := range pl.GitDirs {
+		if rel, ok := relUnder(p, g); ok && rel != "" {
+			if why, ok := gitEntry(strings.Split(rel, "/")); ok {
+				take(Locked, why+" ("+g+")")
+			}
+		}
+	}
+	for _, h := range pl.Hooks {
+		if under(lp, h) {
+			take(Locked, "git hooks directory named by core.hooksPath ("+h+")")
+		}
+	}
+	// The entries of HostExecuted, in any directory; a project's policy.
+	for i := range comps {
+		if e, ok := entryAt(comps, i); ok {
+			take(e.tier(), e.Name+": "+e.Why)
+		}
+		if strings.EqualFold(comps[i], ProjectPolicy) {
+			take(Own, "a project's own policy ("+ProjectPolicy+"/): an agent never governs itself")
+		}
+	}
+	if rel, ok := relUnder(p, pl.Home); ok && rel != "" {
+		hc := strings.Split(rel, "/")
+		for _, e := range InHome {
+			if matchPrefix(e.Name, hc) {
+				take(e.tier(), "~/"+e.Name+": "+e.Why)
+			}
+		}
+	}
+	for _, e := range OnHost {
+		if matchPrefix(e.Name[1:], comps) {
+			take(e.tier(), e.Name+": "+e.Why)
+		}
+	}
+	for _, d := range pl.Path {
+		if under(lp, d) && lp != strings.ToLower(path.Clean(d)) {
+			take(Guarded, "a directory on PATH ("+d+"): what is put there runs in place of the commands the user types")
+		}
+	}
+	return best, best.Tier != None
+}
+
+// MatchRead reports whether reading p reaches Warden's own directories:
+// the store, the socket, the CA's key, the hooks' state.
+func (pl *Places) MatchRead(p string) (Match, bool) {
+	lp := strings.ToLower(p)
+	for _, o := range pl.Own {
+		if under(lp, o) {
+			return Match{Path: p, Tier: Own, Why: "Warden's own configuration or state (" + o + "): an agent never reads or governs it"}, true
+		}
+	}
+	return Match{}, false
+}
+
+func (e Entry) tier() Tier {
+	if e.Tier == None {
+		return Guarded
+	}
+	return e.Tier
+}
+
+// gitEntry reports whether the path rest, below a git directory, is not
+// git's data: the directory itself (replacing a .git redirects the
+// repository), any entry but gitData, or an object store redirection.
+func gitEntry(rest []string) (string, bool) {
+	switch {
+	case len(rest) == 0:
+		return ".git: a repository's git directory or gitdir file (replacing it redirects the repository)", true
+	case !IsGitData(rest[0]):
+		return ".git/" + rest[0] + ": git's configuration, hooks or layout (everything in .git but its data runs or steers git)", true
+	case rest[0] == "objects" && len(rest) >= 3 && rest[1] == "info" && slices.ContainsFunc(GitObjectsInfoExec, func(n string) bool { return strings.EqualFold(n, rest[2]) }):
+		return ".git/objects/info/" + rest[2] + ": redirects where git reads objects from", true
+	}
+	return "", false
+}
+
+// hostEntries are HostExecuted with the hook settings first: the more
+// specific entry decides the tier.
+var hostEntries = append(slices.Clone(hookSettings), HostExecuted...)
+
+// entryAt reports the entry of [HostExecuted] (or its hook settings)
+// that comps[i:] starts with.
+func entryAt(comps []string, i int) (Entry, bool) {
+	var found Entry
+	ok := false
+	for _, e := range hostEntries {
+		if matchPrefix(e.Name, comps[i:]) && (!ok || e.tier() > found.tier()) {
+			found, ok = e, true
+		}
+	}
+	return found, ok
+}
+
+// matchPrefix reports whether the components of the entry name match the
+// first components of comps, case-insensitively.
+func matchPrefix(name string, comps []string) bool {
+	parts := strings.Split(name, "/")
+	if len(parts) > len(comps) {
+		return false
+	}
+	for i, part := range parts {
+		if ok, _ := path.Match(strings.ToLower(part), strings.ToLower(comps[i])); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// under reports whether lp (lower case) is dir or below it.
+func under(lp, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	d := strings.ToLower(path.Clean(dir))
+	if d == "/" {
+		return true
+	}
+	return lp == d || strings.HasPrefix(lp, d+"/")
+}
+
+// relUnder returns p relative to dir when p is dir or below it
+// (case-insensitively), "" for dir itself.
+func relUnder(p, dir string) (string, bool) {
+	if dir == "" {
+		return "", false
+	}
+	d := path.Clean(dir)
+	if !under(strings.ToLower(p), d) {
+		return "", false
+	}
+	if len(p) == len(d) {
+		return "", true
+	}
+	if d == "/" {
+		return p[1:], true
+	}
+	return p[len(d)+1:], true
+}
