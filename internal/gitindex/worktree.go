@@ -38,6 +38,23 @@ func Project(cwd, home string) string {
 	}
 }
 
+// Enclosing is the top of the work tree that holds p, an absolute clean
+// path that need not exist, found by walking up from its directory
+// without resolving links (the caller gives every spelling), or "" when
+// no directory above it holds a repository.
+func Enclosing(p string) string {
+	for d := filepath.Dir(p); ; {
+		if isDotGit(filepath.Join(d, ".git")) {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
 // NotProject reports whether dir can never be a project: the root, the
 // home, or an ancestor of the home, each compared after resolving links.
 // Taking one for the project would make the whole home an ordinary

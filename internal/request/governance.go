@@ -5,6 +5,7 @@ package request
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/action"
@@ -26,11 +27,10 @@ type Governance struct {
 // governed marks every path of a with the governance paths it reaches:
 // each spelling of a write or a delete (as written, as resolved, and
 // each re-spelt under the project), and for a read, Warden's own
-// directories. The project's repositories and hooks directories are
-// found once, on the first write.
+// directories.
 func governed(a *action.Action, opt Options) {
 	pl := governance.Places{Home: opt.Home, Own: opt.Governance.Own, Policies: opt.Governance.Policies}
-	located := false
+	var repos map[string]bool // the work trees whose places are in pl
 	for i := range a.Paths {
 		p := &a.Paths[i]
 		if !p.Checked || p.Err != "" {
@@ -46,16 +46,18 @@ func governed(a *action.Action, opt Options) {
 			}
 			continue
 		}
-		if !located {
-			locate(&pl, a.Project, opt)
-			located = true
+		if repos == nil {
+			repos = map[string]bool{}
+			pl.Path = pathDirs(opt.Governance.Path, a.Project, opt.Home)
+			// The user's and the system's hooks directories, which
+			// hold in every repository.
+			pl.Hooks = gitindex.HooksPaths(gitindex.Repo{}, "", opt.Home)
 		}
-		seen := ""
-		for _, f := range forms {
-			if f == "" || f == seen {
+		for j, f := range forms {
+			if f == "" || slices.Contains(forms[:j], f) {
 				continue
 			}
-			seen = f
+			locateRepo(&pl, repos, f, opt.Home)
 			if m, ok := pl.Match(f); ok {
 				p.Governed = append(p.Governed, m)
 			}
@@ -63,38 +65,48 @@ func governed(a *action.Action, opt Options) {
 	}
 }
 
-// locate finds the places that need the filesystem: the git directories
-// of the project's repository that are not under a .git entry, the
-// core.hooksPath directories of every configuration level, and PATH.
-func locate(pl *governance.Places, project string, opt Options) {
-	var repo gitindex.Repo
-	if project != "" {
-		if r, err := gitindex.Discover(filepath.Join(project, ".git"), project, opt.Home); err == nil {
-			repo = r
-			for _, d := range []string{r.Dir, r.Common} {
-				if !strings.Contains("/"+d+"/", "/.git/") {
-					pl.GitDirs = append(pl.GitDirs, d)
-				}
-			}
+// locateRepo adds to pl the places of the repository that holds the path
+// p, once per repository: its git directories that are not under a .git
+// entry (a linked worktree's, a submodule's) and the hooks directories
+// its configuration names. A write in any repository counts, not only in
+// the project's: an agent started in the home writes in all of them.
+func locateRepo(pl *governance.Places, repos map[string]bool, p, home string) {
+	top := gitindex.Enclosing(p)
+	if top == "" || repos[top] {
+		return
+	}
+	repos[top] = true
+	r, err := gitindex.Discover(filepath.Join(top, ".git"), top, home)
+	if err != nil {
+		return
+	}
+	for _, d := range []string{r.Dir, r.Common} {
+		if !strings.Contains(d+"/", "/.git/") && !slices.Contains(pl.GitDirs, d) {
+			pl.GitDirs = append(pl.GitDirs, d)
 		}
 	}
-	if repo.Dir != "" {
-		pl.Hooks = repo.Hooks
-	} else {
-		pl.Hooks = gitindex.HooksPaths(repo, project, opt.Home)
+	for _, h := range r.Hooks {
+		if !slices.Contains(pl.Hooks, h) {
+			pl.Hooks = append(pl.Hooks, h)
+		}
 	}
-	for _, d := range filepath.SplitList(opt.Governance.Path) {
-		// A relative entry is relative to wherever a command is run;
-		// the root, the home or a directory holding the project would
-		// make every write a question: PATH's own places are judged by
-		// their other entries.
+}
+
+// pathDirs are the absolute directories of PATH that are governance
+// paths: a relative entry is relative to wherever a command runs, and
+// the root, the home or a directory holding the project would make every
+// write a question (their programs are judged by the other entries).
+func pathDirs(path, project, home string) []string {
+	var out []string
+	for _, d := range filepath.SplitList(path) {
 		if !filepath.IsAbs(d) {
 			continue
 		}
 		d = filepath.Clean(d)
-		if gitindex.NotProject(d, opt.Home) || project != "" && action.Within(d, project) {
+		if gitindex.NotProject(d, home) || project != "" && action.Within(d, project) {
 			continue
 		}
-		pl.Path = append(pl.Path, d)
+		out = append(out, d)
 	}
+	return out
 }

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package governance_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"warden.dev/warden/internal/governance"
+)
+
+func TestMatch(t *testing.T) {
+	pl := governance.Places{
+		Home:     "/home/u",
+		Own:      []string{"/home/u/.config/warden", "/home/u/.local/state/warden"},
+		Policies: []string{"/srv/policy.yaml"},
+		GitDirs:  []string{"/srv/main.git/worktrees/w"},
+		Hooks:    []string{"/home/u/src/p/.husky/_"},
+		Path:     []string{"/usr/local/bin", "/opt/tool/bin"},
+	}
+	for _, tt := range []struct {
+		path string
+		want governance.Tier
+	}{
+		// Warden's own.
+		{"/home/u/.config/warden/policy.yaml", governance.Own},
+		{"/home/u/.config/warden", governance.Own},
+		{"/HOME/U/.Config/Warden/ca/key.pem", governance.Own},
+		{"/home/u/.local/state/warden/warden.db", governance.Own},
+		{"/srv/policy.yaml", governance.Own},
+		{"/home/u/src/p/.warden/policy.yaml", governance.Own},
+		{"/home/u/src/p/.warden", governance.Own},
+		// Git: everything but its data, in any repository.
+		{"/home/u/src/p/.git/hooks/pre-commit", governance.Locked},
+		{"/home/u/src/p/.git/config", governance.Locked},
+		{"/home/u/src/p/.GIT/Config", governance.Locked},
+		{"/home/u/src/p/.git", governance.Locked},
+		{"/home/u/src/p/sub/.git", governance.Locked},
+		{"/home/u/src/p/.git/info/attributes", governance.Locked},
+		{"/home/u/src/p/.git/modules/m/hooks/post-checkout", governance.Locked},
+		{"/home/u/src/p/.git/objects/info/alternates", governance.Locked},
+		{"/home/u/src/p/.git/objects/ab/cdef", governance.None},
+		{"/home/u/src/p/.git/HEAD", governance.None},
+		{"/home/u/src/p/.git/head", governance.Locked}, // not git's own spelling of its data
+		{"/home/u/src/p/.git/refs/heads/main", governance.None},
+		{"/home/u/src/p/.git/index.lock", governance.None},
+		{"/srv/main.git/worktrees/w/config.worktree", governance.Locked},
+		{"/srv/main.git/worktrees/w/HEAD", governance.None},
+		{"/home/u/src/p/.husky/_/pre-commit", governance.Locked},
+		// Agents, editors, direnv: in any directory.
+		{"/home/u/src/p/.claude/settings.json", governance.Locked},
+		{"/home/u/src/p/.Claude/Settings.JSON", governance.Locked},
+		{"/home/u/src/p/.claude/settings.local.json", governance.Locked},
+		{"/home/u/src/p/.claude/commands/x.md", governance.Guarded},
+		{"/home/u/src/p/.codex/hooks.json", governance.Locked},
+		{"/home/u/src/p/.gemini/settings.json", governance.Locked},
+		{"/home/u/src/p/.mcp.json", governance.Guarded},
+		{"/home/u/src/p/.vscode/tasks.json", governance.Guarded},
+		{"/home/u/src/p/app.code-workspace", governance.Guarded},
+		{"/home/u/src/p/.devcontainer/devcontainer.json", governance.Guarded},
+		{"/home/u/src/p/deep/er/.envrc", governance.Guarded},
+		{"/tmp/elsewhere/.cursor/mcp.json", governance.Guarded},
+		// The home.
+		{"/home/u/.bashrc", governance.Guarded},
+		{"/home/u/.zshrc", governance.Guarded},
+		{"/home/u/.config/fish/config.fish", governance.Guarded},
+		{"/home/u/.claude.json", governance.Locked},
+		{"/home/u/.claude/settings.json", governance.Locked},
+		{"/home/u/.claude/CLAUDE.md", governance.Guarded},
+		{"/home/u/.gitconfig", governance.Locked},
+		{"/home/u/.config/git/config", governance.Locked},
+		{"/home/u/.config/systemd/user/x.service", governance.Guarded},
+		{"/home/u/.local/bin/git", governance.Guarded},
+		{"/home/u/bin/ls", governance.Guarded},
+		{"/home/u/.ssh/authorized_keys", governance.Guarded},
+		// The host.
+		{"/etc/cron.d/job", governance.Guarded},
+		{"/etc/profile.d/x.sh", governance.Guarded},
+		{"/var/spool/cron/crontabs/u", governance.Guarded},
+		{"/etc/gitconfig", governance.Locked},
+		{"/usr/local/bin/git", governance.Guarded},
+		{"/opt/tool/bin/x", governance.Guarded},
+		// Not governance.
+		{"/home/u/src/p/main.go", governance.None},
+		{"/home/u/src/p/.bashrc", governance.None}, // a project's file, not the home's
+		{"/home/u/src/p/.github/workflows/ci.yml", governance.None},
+		{"/home/u/src/p/.gitignore", governance.None},
+		{"/home/u/src/p/bin/tool", governance.None},
+		{"/usr/local/bin", governance.None}, // the directory itself: creating it runs nothing
+		{"/home/u/notes.txt", governance.None},
+		{"relative/.git/config", governance.None}, // never given: paths are absolute
+	} {
+		m, _ := pl.Match(tt.path)
+		if m.Tier != tt.want {
+			t.Errorf("Match(%s) = %s (%s), want %s", tt.path, m.Tier, m.Why, tt.want)
+		}
+	}
+}
+
+func TestMatchRead(t *testing.T) {
+	pl := governance.Places{Own: []string{"/home/u/.config/warden"}, Policies: []string{"/srv/policy.yaml"}}
+	var got []string
+	for _, p := range []string{"/home/u/.config/warden/ca/ca.key", "/srv/policy.yaml", "/home/u/.bashrc", "/home/u/.config/wardenx"} {
+		if _, ok := pl.MatchRead(p); ok {
+			got = append(got, p)
+		}
+	}
+	if diff := cmp.Diff([]string{"/home/u/.config/warden/ca/ca.key"}, got); diff != "" {
+		t.Errorf("MatchRead (-want +got):\n%s", diff)
+	}
+}
+
+func TestHostExecName(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		depth int
+		want  bool
+	}{
+		{".claude", 1, true}, {".claude", 2, false}, {".envrc", 3, true}, {"x.code-workspace", 1, true}, {"main.go", 1, false},
+	} {
+		if got := governance.HostExecName(tt.name, tt.depth); got != tt.want {
+			t.Errorf("HostExecName(%s, %d) = %t, want %t", tt.name, tt.depth, got, tt.want)
+		}
+	}
+}
