@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"warden.dev/warden/internal/adapter"
+	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/report"
@@ -30,10 +31,12 @@ func runDoctor(ctx context.Context, args []string) error {
 	if len(rest) != 0 {
 		return badInput(fmt.Sprintf("doctor takes no arguments, got %q", rest[0]), "run warden doctor, or warden doctor --json")
 	}
-	home, err := homeModeInForce(*policyPath)
+	lp, err := loadPolicy(*policyPath)
 	if err != nil {
 		return err
 	}
+	home := homeModeInForce(lp, *policyPath)
+	exempt := lp.File.Policy.Exempt
 	// The trial's cache sits where runs keep theirs.
 	o := sandbox.ProbeOptions{Home: homeDir()}
 	if cache := ownDirs().Cache; cache != "" {
@@ -46,7 +49,8 @@ func runDoctor(ctx context.Context, args []string) error {
 			sandbox.HostReport
 			Adapters []adapter.Honesty `json:"adapters"`
 			Home     string            `json:"home"`
-		}{r, adapters, string(home.mode)}, "", "  ")
+			Exempt   []string          `json:"governance_exempt"`
+		}{r, adapters, string(home.mode), append([]string{}, exempt...)}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("internal error: %v", err)
 		}
@@ -54,6 +58,7 @@ func runDoctor(ctx context.Context, args []string) error {
 	} else {
 		report.WriteDoctor(Stdout, r)
 		fmt.Fprintf(Stdout, "\nHome: %s\n", home.text)
+		fmt.Fprintf(Stdout, "Governance paths exempted by the policy: %s\n", report.Exemptions(exempt))
 		report.WriteAdapters(Stdout, adapters)
 	}
 	if len(r.Findings()) > 0 {
@@ -68,21 +73,17 @@ type homeMode struct {
 	text string
 }
 
-// homeModeInForce reads the home mode of the policy at path ("" for a run
-// without --policy, which has the default).
-func homeModeInForce(path string) (homeMode, error) {
+// homeModeInForce is the home mode of the policy lp read from path (""
+// for a run without --policy, which has the default).
+func homeModeInForce(lp *config.Policy, path string) homeMode {
 	m := policyfile.HomeVisible
 	from := "the default"
 	if path != "" {
-		lp, err := loadPolicy(path)
-		if err != nil {
-			return homeMode{}, err
-		}
 		if h := lp.File.Sandbox.Filesystem.Home; h != "" {
 			m, from = h, "as "+path+" sets"
 		} else {
 			from = "the default, which " + path + " keeps"
 		}
 	}
-	return homeMode{m, report.Home(m, from)}, nil
+	return homeMode{m, report.Home(m, from)}
 }

@@ -104,10 +104,10 @@ var HostExecuted = []Entry{
 	{Name: ".envrc", Anywhere: true, Why: "direnv script, run by the shell on cd into its directory"},
 }
 
-// hookSettings are the files, inside the entries of [HostExecuted], that
+// HookSettings are the files, inside the entries of [HostExecuted], that
 // hold an agent's hooks: Warden's own hook entry among them. No rule
 // exempts them.
-var hookSettings = []Entry{
+var HookSettings = []Entry{
 	{Name: ".claude/settings.json", Tier: Locked, Why: "Claude Code settings and hooks"},
 	{Name: ".claude/settings.local.json", Tier: Locked, Why: "Claude Code local settings and hooks"},
 	{Name: ".codex/hooks.json", Tier: Locked, Why: "Codex hooks"},
@@ -385,7 +385,7 @@ func gitEntry(rest []string) (string, bool) {
 
 // hostEntries are HostExecuted with the hook settings first: the more
 // specific entry decides the tier.
-var hostEntries = append(slices.Clone(hookSettings), HostExecuted...)
+var hostEntries = append(slices.Clone(HookSettings), HostExecuted...)
 
 // entryAt reports the entry of [HostExecuted] (or its hook settings)
 // that comps[i:] starts with.

@@ -6,10 +6,12 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/governance"
 	"warden.dev/warden/internal/pathguard"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/policyfile"
@@ -122,4 +124,43 @@ func Enumerate(w io.Writer, lp *config.Policy, o EnumerateOptions) {
 	}
 	fmt.Fprintln(w, "  - deny a path that cannot be resolved (loops, NUL bytes, permission)")
 	fmt.Fprintln(w, "  - prompt at least for commands that cannot be analysed or that execute downloaded or decoded text")
+	Governance(w, lp.File.Policy.Exempt)
+}
+
+// Governance prints the governance floor (DESIGN.md §5): what is denied,
+// what is always asked, and the paths the policy exempts.
+func Governance(w io.Writer, exempt []string) {
+	fmt.Fprintln(w, "  - deny any access to Warden's own configuration and state, writing the policy files in force or a project's .warden/, and running warden approvals, serve, init, policy remember|trust or hook install")
+	fmt.Fprintln(w, "  - prompt at least for writing, deleting, renaming or linking over a governance path, by any tool, contained or not:")
+	var locked, guarded []string
+	add := func(e governance.Entry, where string) {
+		line := fmt.Sprintf("      %s%s — %s", where, e.Name, e.Why)
+		if e.Tier == governance.Locked {
+			locked = append(locked, line)
+		} else {
+			guarded = append(guarded, line)
+		}
+	}
+	for _, e := range append(slices.Clone(governance.HookSettings), governance.HostExecuted...) {
+		add(e, "any directory: ")
+	}
+	for _, e := range governance.InHome {
+		add(e, "~/")
+	}
+	for _, e := range governance.OnHost {
+		add(e, "")
+	}
+	fmt.Fprintln(w, "    never exempted: everything in a .git directory but git's data, the core.hooksPath directories, the agents' hook settings,")
+	fmt.Fprintln(w, strings.Join(locked, "\n"))
+	fmt.Fprintln(w, "    exemptable by name (governance.exempt): the directories on PATH,")
+	fmt.Fprintln(w, strings.Join(guarded, "\n"))
+	fmt.Fprintf(w, "  - exempted by this policy: %s\n", Exemptions(exempt))
+}
+
+// Exemptions is the policy's governance exemptions in words.
+func Exemptions(exempt []string) string {
+	if len(exempt) == 0 {
+		return "none"
+	}
+	return strings.Join(exempt, ", ") + " (rules decide them)"
 }
