@@ -29,7 +29,8 @@ type Wrapper struct {
 	// Policy is the absolute path of the policy file; empty means
 	// warden run's embedded default.
 	Policy string
-	// Project is the sandbox's project (its writable root).
+	// Project is the sandbox's project (its writable root); empty
+	// leaves it to warden run.
 	Project string
 	// AuditDir, when set, is where each run's execution record goes,
 	// named after the tool call, for PostToolUse to read.
@@ -62,6 +63,9 @@ func (w *Wrapper) prefix() string {
 	s := quote(w.Exe) + " run --no-approver"
 	if w.Policy != "" {
 		s += " --policy " + quote(w.Policy)
+	}
+	if w.Project == "" {
+		return s // warden run finds it, or refuses
 	}
 	return s + " --project " + quote(w.Project)
 }

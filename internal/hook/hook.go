@@ -85,7 +85,14 @@ func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
 	}
 	opt := adapter.Options{Project: gitindex.Project(c.Cwd, o.Home)}
 	if o.Wrap {
-		if opt.Wrap, err = wrapper(ag, o, opt.Project); err != nil {
+		// A wrapped command's writable root is the project, or with
+		// none the directory it runs in, unless that is the home or
+		// the root, where warden run refuses (DESIGN.md §11).
+		root := opt.Project
+		if root == "" && !gitindex.NotProject(c.Cwd, o.Home) {
+			root = c.Cwd
+		}
+		if opt.Wrap, err = wrapper(ag, o, root); err != nil {
 			return nil, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/governance"
 	"warden.dev/warden/internal/policy"
 )
 
@@ -96,6 +97,41 @@ func BenchmarkEvaluate(b *testing.B) {
 				slices.Sort(durs)
 				b.ReportMetric(float64(durs[len(durs)/2].Nanoseconds()), "p50-ns")
 				b.ReportMetric(float64(durs[len(durs)*99/100].Nanoseconds()), "p99-ns")
+			}
+		})
+	}
+}
+
+// BenchmarkFloorGovernance is a decision on a write of three paths,
+// without governance paths (what the floor costs every write) and with
+// one held by the governance floor and one exempted.
+func BenchmarkFloorGovernance(b *testing.B) {
+	paths := func(gov bool) []action.Path {
+		ps := []action.Path{
+			{Raw: "main.go", Lexical: "/src/app/main.go", Resolved: "/src/app/main.go", Access: action.Write, Checked: true},
+			{Raw: "docs/a.md", Lexical: "/src/app/docs/a.md", Resolved: "/src/app/docs/a.md", Access: action.Write, Checked: true},
+			{Raw: ".vscode/tasks.json", Lexical: "/src/app/.vscode/tasks.json", Resolved: "/src/app/.vscode/tasks.json", Access: action.Write, Checked: true},
+		}
+		if gov {
+			ps[1].Governed = []governance.Match{{Path: "/src/app/docs/a.md", Tier: governance.Guarded, Why: "exempted"}}
+			ps[2].Governed = []governance.Match{{Path: "/src/app/.vscode/tasks.json", Tier: governance.Guarded, Why: ".vscode"}}
+		}
+		return ps
+	}
+	now := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	set := benchSet(100)
+	set.Exempt = []string{"docs", "~/.local/bin"}
+	eng, err := policy.Compile(set, policy.Options{Home: "/home/u"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, gov := range []bool{false, true} {
+		a := &action.Action{Tool: "write_file", Paths: paths(gov), Commands: [][]string{{"warden", "run", "--", "make"}},
+			Cwd: "/src/app", Project: "/src/app"}
+		b.Run(fmt.Sprintf("governed=%t", gov), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				eng.Evaluate(a, policy.Env{Now: now})
 			}
 		})
 	}
