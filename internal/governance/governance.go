@@ -361,6 +361,40 @@ func (pl *Places) MatchRead(p string) (Match, bool) {
 	return Match{}, false
 }
 
+// linkTargets are the governance files of a project or a home that a hard
+// link elsewhere could reach: a write through the link is a write of
+// them.
+var linkTargets = []string{
+	".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json", ".codex/config.toml",
+	".gemini/settings.json", ".mcp.json", ".envrc", ".git/config", ".vscode/tasks.json",
+	".vscode/settings.json", ".vscode/launch.json", ".devcontainer/devcontainer.json", ".aider.conf.yml",
+}
+
+// LinkTargets lists the governance files below each root (a project, a
+// repository's top, the home) that a hard link could reach, the home's
+// start-up files and git configuration, and the policy files in force.
+// The caller compares a multiply linked file it is asked to write with
+// each that exists.
+func (pl *Places) LinkTargets(roots ...string) []string {
+	var out []string
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		for _, t := range linkTargets {
+			out = append(out, path.Join(r, t))
+		}
+	}
+	if pl.Home != "" {
+		for _, e := range InHome {
+			if !strings.ContainsAny(e.Name, "*?[") {
+				out = append(out, path.Join(pl.Home, e.Name))
+			}
+		}
+	}
+	return append(out, pl.Policies...)
+}
+
 func (e Entry) tier() Tier {
 	if e.Tier == None {
 		return Guarded

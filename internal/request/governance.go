@@ -4,6 +4,7 @@
 package request
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/gitindex"
 	"warden.dev/warden/internal/governance"
+	"warden.dev/warden/internal/pathguard"
 )
 
 // Governance says where Warden's own places are, for the floor's
@@ -62,7 +64,44 @@ func governed(a *action.Action, opt Options) {
 				p.Governed = append(p.Governed, m)
 			}
 		}
+		if m, ok := hardLinked(&pl, p.Resolved, a.Project); ok {
+			p.Governed = append(p.Governed, m)
+		}
 	}
+}
+
+// hardLinked reports whether p, a file about to be written, is a hard
+// link to a governance file (one of [governance.Places.LinkTargets], or
+// a git hook): writing it writes that file, whatever its name. Only a
+// multiply linked regular file is compared.
+func hardLinked(pl *governance.Places, p, project string) (governance.Match, bool) {
+	fi, err := os.Lstat(p)
+	if err != nil || !pathguard.MultiplyLinked(fi) {
+		return governance.Match{}, false
+	}
+	top := gitindex.Enclosing(p)
+	targets := pl.LinkTargets(project, top, pl.Home)
+	for _, r := range []string{project, top} {
+		if r == "" {
+			continue
+		}
+		hooks, _ := os.ReadDir(filepath.Join(r, ".git", "hooks"))
+		for _, h := range hooks {
+			targets = append(targets, filepath.Join(r, ".git", "hooks", h.Name()))
+		}
+	}
+	for _, t := range targets {
+		if t == p {
+			continue
+		}
+		if ti, err := os.Lstat(t); err == nil && os.SameFile(fi, ti) {
+			if m, ok := pl.Match(t); ok {
+				m.Path, m.Why = p, "a hard link to "+t+", "+m.Why
+				return m, true
+			}
+		}
+	}
+	return governance.Match{}, false
 }
 
 // locateRepo adds to pl the places of the repository that holds the path

@@ -24,6 +24,7 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/gitindex"
+	"warden.dev/warden/internal/governance"
 	"warden.dev/warden/internal/pathguard"
 )
 
@@ -341,6 +342,7 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		for _, sp := range s.Paths {
 			for _, p := range expandGlob(sp.Path, cwd, opt.Home) {
 				rp := res.Resolve(p, sp.Access)
+				at := len(a.Paths)
 				a.Paths = append(a.Paths, rp)
 				if sp.Access == action.Write && sp.Truncate != "" {
 					if del, ok := trackedTruncation(&tracked, rp, sp.Truncate); ok {
@@ -348,8 +350,16 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 						a.Classes = append(a.Classes, action.FileDelete)
 					}
 				}
-				if sp.Recursive && rp.Err == "" && rp.Sensitive == "" {
+				switch {
+				case !sp.Recursive || rp.Err != "" || rp.Sensitive != "":
+				case sp.Access == action.Read:
 					a.Paths = append(a.Paths, sensitiveUnder(res, rp.Resolved)...)
+				case !a.Contained:
+					// Names not known before it runs: any of them may
+					// be a governance path. Contained, the sandbox
+					// keeps those read-only and quarantines new ones.
+					a.Paths[at].Governed = append(a.Paths[at].Governed, governance.Match{Path: rp.Resolved, Tier: governance.Guarded,
+						Why: "a directory the command writes names into that are not known before it runs (an archive extracted, a directory copied), any of which may be a governance path"})
 				}
 			}
 		}

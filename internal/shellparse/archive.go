@@ -80,7 +80,7 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 				a.path(e, f, action.Read)
 			}
 			for _, d := range dir {
-				a.path(e, d, action.Write)
+				a.pathRec(e, d, action.Write, true)
 			}
 			if strings.Contains(mode, "P") || hasOpt(opts, "--absolute-names") {
 				a.unresolved("tar --absolute-names extracts to the paths the archive names")
@@ -111,7 +111,7 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 			a.unresolved("unzip -: extracts to the paths the archive names, .. included")
 		}
 		for _, f := range d {
-			a.path(e, f, action.Write)
+			a.pathRec(e, f, action.Write, true)
 		}
 		return false, true
 	case "7z", "7za", "7zr":
@@ -137,7 +137,7 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 					out = field{s: v, dyn: f.dyn}
 				}
 			}
-			a.path(e, out, action.Write)
+			a.pathRec(e, out, action.Write, true)
 			return false, true
 		case "l", "t", "h", "i", "b":
 			for _, f := range ops {
@@ -230,7 +230,7 @@ func (a *analyzer) cpioCmd(e *env, c call) (bool, bool) {
 		}
 	case hasOpt(opts, "-p", "--pass-through"):
 		for _, f := range ops[:min(1, len(ops))] {
-			a.path(e, f, action.Write)
+			a.pathRec(e, f, action.Write, true)
 		}
 	case hasOpt(opts, "-i", "--extract"):
 		for _, f := range optVals(opts, "-F", "--file") {
@@ -244,7 +244,7 @@ func (a *analyzer) cpioCmd(e *env, c call) (bool, bool) {
 			dir = []field{{s: "."}}
 		}
 		for _, d := range dir {
-			a.path(e, d, action.Write)
+			a.pathRec(e, d, action.Write, true)
 		}
 		if !hasOpt(opts, "--no-absolute-filenames") {
 			a.unresolved("cpio -i extracts to the absolute paths the archive names (no --no-absolute-filenames)")

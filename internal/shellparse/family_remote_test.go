@@ -348,7 +348,7 @@ func TestLinkFacets(t *testing.T) {
 		"ln -s /etc x && echo k > ./x/f":     {remR("/etc"), remW("/work/p/x"), remW("/work/p/./x/f"), remW("/etc/f")},
 		"ln -s /etc x; rm -rf x/":            {remR("/etc"), remW("/work/p/x"), remD("/work/p/x/"), remD("/etc/")},
 		"ln -s /etc x; rm x":                 {remR("/etc"), remW("/work/p/x"), remD("/work/p/x")},
-		"cp -rs /etc x && echo y > x/passwd": {{Path: "/etc", Access: action.Read, Recursive: true}, remW("/work/p/x"), remW("/work/p/x/passwd"), remW("/etc/passwd")},
+		"cp -rs /etc x && echo y > x/passwd": {{Path: "/etc", Access: action.Read, Recursive: true}, {Path: "/work/p/x", Access: action.Write, Recursive: true}, remW("/work/p/x/passwd"), remW("/etc/passwd")},
 		"cp -l /etc/passwd p && echo x >> p": {remR("/etc/passwd"), remW("/work/p/p"), remW("/etc/passwd")},
 		"for i in 1 2; do cp f x/passwd; ln -sfn /etc x; done": {remR("/work/p/f"), remW("/work/p/x/passwd"), remR("/etc"),
 			remW("/work/p/x"), remW("/etc/passwd")},

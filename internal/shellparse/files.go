@@ -131,7 +131,9 @@ func (a *analyzer) copy(e *env, name string, args []field) (bool, bool) {
 	}
 	for _, f := range dest {
 		if f.dyn || remoteHost(f.s) == "" {
-			a.path(e, f, action.Write)
+			// A directory copied writes the names it holds below
+			// the destination.
+			a.pathRec(e, f, action.Write, rec)
 		}
 	}
 	intoDir := hasOpt(opts, "-t", "--target-directory") || len(ops) > 1

@@ -183,9 +183,12 @@ type Redirect struct {
 type Path struct {
 	Path   string
 	Access action.Access
-	// Recursive says the command reads every file under Path when it is a
-	// directory (grep -r, rg, git grep, tar -c, zip -r, cp -r, rsync -a,
-	// scp -r, find -exec): the caller must look inside it.
+	// Recursive, on a read, says the command reads every file under Path
+	// when it is a directory (grep -r, rg, git grep, tar -c, zip -r, cp
+	// -r, rsync -a, scp -r, find -exec): the caller must look inside it.
+	// On a write it says the command writes names below Path that are
+	// not known before it runs (an archive extracted, a directory copied
+	// into it).
 	Recursive bool `json:",omitempty"`
 }
 
@@ -549,7 +552,7 @@ func (a *analyzer) addPath(p string, acc action.Access, rec bool) {
 	if acc != action.Read {
 		a.notRO = true
 	}
-	rec = rec && acc == action.Read
+	rec = rec && acc != action.Delete
 	if acc != action.Read && len(a.writes) < maxInvocations {
 		a.writes = append(a.writes, p)
 	}
