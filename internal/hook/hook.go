@@ -11,7 +11,7 @@
 //
 //  1. Parse: the agent reads its payload into an [adapter.Call].
 //  2. Translate: the call in Warden's terms, in its project (the git work
-//     tree of its cwd, [gitindex.WorkTree]); with --wrap, shell commands
+//     tree of its cwd, [gitindex.Project], or none); with --wrap, shell commands
 //     are decided as contained, and one already wrapped is recognised.
 //  3. After the call ran (adapter.After), nothing is decided: a wrapped
 //     run's execution record becomes a note on what the sandbox refused.
