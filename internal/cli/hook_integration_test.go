@@ -221,13 +221,18 @@ func TestClaudeCodeRealClientAsk(t *testing.T) {
 	}
 }
 
-// gitProject makes the harness's project directory a git repository
-// before the harness plants its files there: Warden's project is a work
-// tree (DESIGN.md §11).
+// gitProject makes the harness's project directory (work/project) a git
+// repository before the harness plants its files there: Warden's project
+// is a work tree (DESIGN.md §11).
 func gitProject(t *testing.T, work string) {
 	t.Helper()
+	gitInit(t, filepath.Join(work, "project"))
+}
+
+// gitInit makes project a git repository.
+func gitInit(t *testing.T, project string) {
+	t.Helper()
 	sandboxtest.RequireCommand(t, "git")
-	project := filepath.Join(work, "project")
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		t.Fatal(err)
 	}
