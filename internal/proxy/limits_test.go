@@ -162,7 +162,11 @@ func socksConnect(t *testing.T, addr, host string, port int) byte {
 func TestAdversarialProxyPending(t *testing.T) {
 	proxytest.ResourceCheck(t)
 	const pending = 32
-	e := newEnv(t, withLimits(proxy.Limits{MaxPending: pending, MaxConns: 1000, HandshakeTimeout: 500 * time.Millisecond}))
+	// The handshake timeout is long enough that none of the held
+	// connections goes before the flood is over, even on a loaded
+	// machine under the race detector: a slot freed early would let one
+	// more connection be held instead of refused.
+	e := newEnv(t, withLimits(proxy.Limits{MaxPending: pending, MaxConns: 1000, HandshakeTimeout: 3 * time.Second}))
 	e.host("echo.example", []string{"203.0.113.4"}, startEcho(t), &hostRule{ports: []int{7}})
 	mem := proxytest.NewListener()
 	go e.p.Serve(mem)
