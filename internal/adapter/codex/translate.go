@@ -4,8 +4,6 @@
 package codex
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -122,17 +120,14 @@ func toolName(name string) string {
 	return "codex:" + name
 }
 
-// command reads tool_input.command, a non-blank string.
+// command reads tool_input.command, a non-blank string, by its exact key
+// ([adapter.Input]).
 func command(p *Payload) (string, error) {
 	var in struct {
 		Command *string `json:"command"`
 	}
-	if err := json.Unmarshal(p.ToolInput, &in); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return "", fmt.Errorf("%s tool_input: %q is not a %s", p.ToolName, te.Field, te.Type)
-		}
-		return "", fmt.Errorf("%s tool_input: %v", p.ToolName, err)
+	if err := adapter.Input(p.ToolName, p.ToolInput, &in); err != nil {
+		return "", err
 	}
 	if in.Command == nil || strings.TrimSpace(*in.Command) == "" {
 		return "", fmt.Errorf(`%s tool_input has no "command"`, p.ToolName)
