@@ -34,7 +34,7 @@ func Input(tool string, input json.RawMessage, v any) error {
 func keyHint(err error) string {
 	var ke *KeyError
 	if errors.As(err, &ke) {
-		return " (the agent reads keys exactly and another reader would not: give each key once, spelled exactly)"
+		return " (Warden reads keys exactly, as the agent does, and refuses what another reader could take otherwise: give each key once, spelled exactly)"
 	}
 	return ""
 }
