@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/adapter/codex"
 )
 
@@ -300,6 +301,41 @@ func FuzzPatchLines(f *testing.F) {
 		if err == nil {
 			if diff := cmp.Diff(want, accesses(got), cmp.AllowUnexported(access{})); diff != "" {
 				t.Fatalf("ParsePatch(%q) files (-model +got):\n%s", text, diff)
+			}
+		}
+	})
+}
+
+// FuzzBashPatch: any Bash command translates or is refused, never a
+// panic; the files of a patch it applies are named absolutely (or from
+// the home directory), so no relative path is judged against the wrong
+// directory.
+func FuzzBashPatch(f *testing.F) {
+	for _, s := range []string{
+		"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nEOF",
+		"apply_patch<<EOF\n*** Begin Patch\n*** Delete File: ~/b\n*** End Patch\nEOF\n",
+		"cd 'x y' && applypatch <<-'EOF'\n\t*** Begin Patch\n\t*** Delete File: b\n\t*** End Patch\n\tEOF",
+		"bash -lc 'cd sub && apply_patch <<'\"'\"'EOF'\"'\"'\n*** Begin Patch\n*** Delete File: ../c\n*** End Patch\nEOF\n'",
+		"printf '%s' '*** Begin Patch\n*** Delete File: d\n*** End Patch' | env apply_patch",
+		"cat p | apply_patch", "apply_patch \"$P\"", "ls",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		in, err := json.Marshal(map[string]string{"command": cmd})
+		if err != nil {
+			return
+		}
+		p := &codex.Payload{Event: codex.PreToolUse, ToolName: "Bash", Cwd: "/p", ToolInput: in}
+		c, err := translate(p, adapter.Options{})
+		if err != nil {
+			return
+		}
+		for _, r := range c.Requests[1:] {
+			for _, path := range r.Paths {
+				if !strings.HasPrefix(path, "/") && path != "~" && !strings.HasPrefix(path, "~/") {
+					t.Fatalf("Translate(Bash %q): %s of the relative path %q", cmd, r.Tool, path)
+				}
 			}
 		}
 	})
