@@ -28,7 +28,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -107,10 +109,12 @@ func CheckKeys(data []byte) error {
 }
 
 // Misspelled fails with a [*KeyError] when obj holds a key that is one of
-// known in another case and not known itself.
+// known in another case and not known itself: the first such key in the
+// order of known, then of the keys.
 func Misspelled(obj map[string]json.RawMessage, known ...string) error {
-	for k := range obj {
-		for _, want := range known {
+	keys := slices.Sorted(maps.Keys(obj))
+	for _, want := range known {
+		for _, k := range keys {
 			if k != want && FoldKey(k) == FoldKey(want) {
 				if _, ok := obj[want]; ok {
 					return &KeyError{Key: k, Other: want}
