@@ -6,9 +6,10 @@
 // implements, the common [Call] its payloads become and the [Answer] it
 // renders, the registry of agents and honesty rows ([Register],
 // [Agents], [Matrix]), the notes that tell the agent what was blocked and
-// what to do instead ([Note], [Repeat], [Held], [SandboxNote]) and the
+// what to do instead ([Note], [Repeat], [Held], [SandboxNote]), the
 // --wrap rewriting of shell commands to run under `warden run`
-// ([Wrapper]).
+// ([Wrapper]), and the reading of JSON by exact keys, as the agents read
+// it ([Unmarshal], [CheckKeys]).
 //
 // # Honesty
 //

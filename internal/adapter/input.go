@@ -9,29 +9,56 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
 )
 
-// Input decodes a tool input into v; fields v does not name are ignored,
-// fields it names must have its types. tool names the tool in errors.
+// Input decodes a tool input into v as the agent reads it ([Unmarshal]):
+// fields v does not name are ignored, fields it names must have its types
+// and be spelled exactly, and no object v reads may hold two keys that
+// differ only in case. tool names the tool in errors.
 func Input(tool string, input json.RawMessage, v any) error {
-	if err := json.Unmarshal(input, v); err != nil {
+	if err := Unmarshal(input, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return fmt.Errorf("%s tool_input: %q is not a %s", tool, te.Field, te.Type)
 		}
-		return fmt.Errorf("%s tool_input: %v", tool, err)
+		return fmt.Errorf("%s tool_input: %v%s", tool, err, keyHint(err))
 	}
 	return nil
 }
 
-// StringField reads one string field of a tool input. A required field
-// must be present and not empty; an absent optional one is "".
-func StringField(tool string, input json.RawMessage, name string, required bool) (string, error) {
+// keyHint says what to do about a [*KeyError].
+func keyHint(err error) string {
+	var ke *KeyError
+	if errors.As(err, &ke) {
+		return " (Warden reads keys exactly, as the agent does, and refuses what another reader could take otherwise: give each key once, spelled exactly)"
+	}
+	return ""
+}
+
+// Fields decodes a tool input into its fields, by exact key: no two keys
+// may differ only in case, and none may be one of names in another case
+// (the agent reads no "command" in {"Command":…}; encoding/json would).
+func Fields(tool string, input json.RawMessage, names ...string) (map[string]json.RawMessage, error) {
 	var in map[string]json.RawMessage
 	if err := Input(tool, input, &in); err != nil {
+		return nil, err
+	}
+	if err := Misspelled(in, names...); err != nil {
+		return nil, fmt.Errorf("%s tool_input: %v%s", tool, err, keyHint(err))
+	}
+	return in, nil
+}
+
+// StringField reads one string field of a tool input ([Fields]). A
+// required field must be present and not empty; an absent optional one
+// is "".
+func StringField(tool string, input json.RawMessage, name string, required bool) (string, error) {
+	in, err := Fields(tool, input, name)
+	if err != nil {
 		return "", err
 	}
 	raw, ok := in[name]
@@ -78,8 +105,10 @@ func LiteralDir(pat string) string {
 }
 
 // DecodePayload decodes a hook payload into v: data must be at most max
-// bytes of UTF-8 holding exactly one JSON value. agent names the sender in
-// the error for an empty payload ("Claude Code", "Codex", "Gemini CLI").
+// bytes of UTF-8 holding exactly one JSON value, whose objects v reads
+// hold no keys Warden would read otherwise than the agent ([Unmarshal]).
+// agent names the sender in the error for an empty payload ("Claude
+// Code", "Codex", "Gemini CLI").
 func DecodePayload(data []byte, max int, agent string, v any) error {
 	if len(data) > max {
 		return fmt.Errorf("payload larger than %d bytes", max)
@@ -96,6 +125,9 @@ func DecodePayload(data []byte, max int, agent string, v any) error {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("payload: unexpected data after the JSON object")
+	}
+	if err := checkTyped(data, reflect.TypeOf(v)); err != nil {
+		return fmt.Errorf("payload: %v%s", err, keyHint(err))
 	}
 	return nil
 }

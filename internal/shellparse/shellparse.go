@@ -171,6 +171,16 @@ type Invocation struct {
 	// decode_exec. The policy asks before running such an invocation
 	// uncontained unless a rule names it (DESIGN.md §3).
 	RunsCode bool `json:",omitempty"`
+	// Stdin is the text on the command's standard input when the analysis
+	// knows it (a heredoc, a here-string, a pipe of static text), as bash
+	// feeds it; StdinKnown says it does. A program that reads its input
+	// from there (Codex's apply_patch) is read with it. Neither is part of
+	// the analysis's printed form.
+	Stdin      string `json:"-"`
+	StdinKnown bool   `json:"-"`
+	// Dirs are the directories the command may start in (after the cd
+	// before it), nil when unknown.
+	Dirs []string `json:"-"`
 }
 
 // Redirect is one redirection: Op such as ">", "2>>", "<", "<<<".

@@ -55,8 +55,50 @@ func TestAnalyzeFacets(t *testing.T) {
 		}},
 	} {
 		got := shellparse.Analyze(tt.cmd, corpusOpts)
-		if diff := cmp.Diff(&tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+		// Standard input and directories have a test of their own.
+		if diff := cmp.Diff(&tt.want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(shellparse.Invocation{}, "Stdin", "StdinKnown", "Dirs")); diff != "" {
 			t.Errorf("Analyze(%q) (-want +got):\n%s", tt.cmd, diff)
+		}
+	}
+}
+
+// TestInvocationStdinAndDirs: what a program reads on standard input is
+// known when bash feeds it static text, as bash feeds it; where it starts
+// follows cd.
+func TestInvocationStdinAndDirs(t *testing.T) {
+	type inv struct {
+		Argv  []string
+		Stdin string
+		Known bool
+		Dirs  []string
+	}
+	for _, tt := range []struct {
+		cmd  string
+		want inv // of the last invocation
+	}{
+		{"apply_patch <<'EOF'\nA $x \\$\nEOF\n", inv{[]string{"apply_patch"}, "A $x \\$\n", true, []string{"/p"}}},
+		{"apply_patch<<'EOF'\nA\nEOF", inv{[]string{"apply_patch"}, "A\n", true, []string{"/p"}}},
+		{"cat <<EOF\nplain\nEOF", inv{[]string{"cat"}, "plain\n", true, []string{"/p"}}},
+		// bash expands an unquoted body, and removes a backslash there.
+		{"cat <<EOF\n$HOME\nEOF", inv{Argv: []string{"cat"}, Dirs: []string{"/p"}}},
+		{"cat <<EOF\na\\$b\nEOF", inv{Argv: []string{"cat"}, Dirs: []string{"/p"}}},
+		// <<- removes the leading tabs of every line.
+		{"cat <<-EOF\n\t\tx\n\ty\n\tEOF\n", inv{[]string{"cat"}, "x\ny\n", true, []string{"/p"}}},
+		{"cat <<< 'here'", inv{[]string{"cat"}, "here\n", true, []string{"/p"}}},
+		{"printf 'x' | apply_patch", inv{[]string{"apply_patch"}, "x", true, []string{"/p"}}},
+		{"cat f | apply_patch", inv{Argv: []string{"apply_patch"}, Dirs: []string{"/p"}}},
+		{"cd sub && apply_patch x", inv{Argv: []string{"apply_patch", "x"}, Dirs: []string{"/p/sub"}}},
+		{"bash -lc 'cd /a && apply_patch x'", inv{Argv: []string{"apply_patch", "x"}, Dirs: []string{"/a"}}},
+	} {
+		an := shellparse.Analyze(tt.cmd, shellparse.Options{Cwd: "/p"})
+		if len(an.Invocations) == 0 {
+			t.Errorf("Analyze(%q) found no invocation (%s)", tt.cmd, an.Unresolved)
+			continue
+		}
+		last := an.Invocations[len(an.Invocations)-1]
+		got := inv{last.Argv, last.Stdin, last.StdinKnown, last.Dirs}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Analyze(%q) last invocation (-want +got):\n%s", tt.cmd, diff)
 		}
 	}
 }

@@ -370,7 +370,7 @@ func (a *analyzer) redirects(e *env, rs []*syntax.Redirect) ([]Redirect, [][]str
 				sub = a.substs(e, r.Hdoc)
 				a.secretWord(r.Hdoc)
 			}
-			body, static := a.docText(e, r.Hdoc)
+			body, static := a.docText(e, r)
 			e.stdin = stdinInfo{kind: stdinDoc, sub: sub, body: body, bodyStatic: static}
 			out = append(out, Redirect{Op: op, Target: e.text(r.Word)})
 			continue
@@ -443,8 +443,13 @@ func devNet(p string) (string, bool) {
 	return "", false
 }
 
-// docText returns a heredoc body as the reading program sees it.
-func (a *analyzer) docText(e *env, w *syntax.Word) (string, bool) {
+// docText returns a heredoc body as the reading program sees it, and
+// whether it is static: bash removes the leading tabs of every line of a
+// <<- heredoc, and in one whose delimiter is unquoted it removes the
+// backslash before $, `, \ and a newline, which the parser keeps (a body
+// holding a backslash there is not taken as static).
+func (a *analyzer) docText(e *env, r *syntax.Redirect) (string, bool) {
+	w := r.Hdoc
 	if w == nil {
 		return "", true
 	}
@@ -457,7 +462,18 @@ func (a *analyzer) docText(e *env, w *syntax.Word) (string, bool) {
 			return "", false
 		}
 	}
-	return b.String(), true
+	body := b.String()
+	if r.Word.Lit() != "" && strings.Contains(e.text(w), `\`) {
+		return "", false
+	}
+	if r.Op == syntax.DashHdoc {
+		lines := strings.Split(body, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimLeft(l, "\t")
+		}
+		body = strings.Join(lines, "\n")
+	}
+	return body, true
 }
 
 // call handles a simple command.
@@ -677,7 +693,10 @@ func (a *analyzer) decl(e *env, c *syntax.DeclClause, redirs []Redirect) {
 // record appends an invocation and returns its index.
 func (a *analyzer) record(e *env, argv []field, envm map[string]string, redirs []Redirect) int {
 	*a.work++
-	inv := Invocation{Env: envm, Redirects: redirs, Argv: make([]string, 0, len(argv))}
+	inv := Invocation{Env: envm, Redirects: redirs, Argv: make([]string, 0, len(argv)), Dirs: e.cwd}
+	if in := e.stdin; (in.kind == stdinDoc || in.kind == stdinPipe) && in.bodyStatic {
+		inv.Stdin, inv.StdinKnown = in.body, true
+	}
 	for _, f := range argv {
 		inv.Argv = append(inv.Argv, f.s)
 		if f.dyn || f.glob {

@@ -5,7 +5,9 @@
 // through the agent's parse and translation and the hook's own decision
 // and answer ([hook.Judge], [hook.Respond]), on a bare policy, with and
 // without --wrap and headless, each step compared with
-// testdata/golden/NAME.txtar (goldentest's -update rewrites them).
+// testdata/golden/NAME.txtar (goldentest's -update rewrites them). A set
+// of refused payloads goes through [hook.Decide], which must refuse each
+// one: the golden file holds the hook's exit status and error.
 package adaptertest
 
 import (
@@ -26,9 +28,11 @@ import (
 )
 
 // Set is a folder of payloads; Prefix starts the name of each one's
-// golden file.
+// golden file. Refused payloads are ones the hook must refuse (it exits
+// 2, which blocks the call).
 type Set struct {
 	Glob, Prefix string
+	Refused      bool
 }
 
 // Golden says which payloads to run for an agent.
@@ -47,12 +51,15 @@ var now = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 // Run compares every payload's golden file.
 func Run(t *testing.T, g Golden) {
 	t.Helper()
-	type payload struct{ file, name string }
+	type payload struct {
+		file, name string
+		refused    bool
+	}
 	var files []payload
 	for _, s := range g.Sets {
 		m, _ := filepath.Glob(s.Glob)
 		for _, f := range m {
-			files = append(files, payload{f, s.Prefix + strings.TrimSuffix(filepath.Base(f), ".json")})
+			files = append(files, payload{f, s.Prefix + strings.TrimSuffix(filepath.Base(f), ".json"), s.Refused})
 		}
 	}
 	if len(files) < g.Min {
@@ -68,7 +75,13 @@ func Run(t *testing.T, g Golden) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			goldentest.Check(t, filepath.Join("testdata", "golden", f.name+".txtar"), archive(t, g, p, data))
+			var got []byte
+			if f.refused {
+				got = refusal(t, g, p, data)
+			} else {
+				got = archive(t, g, p, data)
+			}
+			goldentest.Check(t, filepath.Join("testdata", "golden", f.name+".txtar"), got)
 		})
 	}
 }
@@ -133,6 +146,24 @@ func archive(t *testing.T, g Golden, p *config.Policy, data []byte) []byte {
 			t.Fatal(err)
 		}
 		add("answer"+suffix+".json", indent(t, ag.Answer(c, ans)))
+	}
+	return txtar.Format(ar)
+}
+
+// refusal is the golden file of a payload the hook refuses: what
+// `warden hook` does with it.
+func refusal(t *testing.T, g Golden, p *config.Policy, data []byte) []byte {
+	t.Helper()
+	out, err := hook.Decide(g.Agent, data, hook.Options{
+		Policy: func() (*config.Policy, error) { return p, nil },
+		Now:    now, Home: g.Home,
+	})
+	if err == nil {
+		t.Fatalf("Decide answered %s, want a refusal", out)
+	}
+	ar := &txtar.Archive{
+		Comment: []byte("payload refused: the hook exits 2, which blocks the call\n"),
+		Files:   []txtar.File{{Name: "stderr", Data: []byte("warden: error: " + err.Error() + "\n")}},
 	}
 	return txtar.Format(ar)
 }

@@ -47,9 +47,12 @@
 // Codex names its shell-like tools (shell, shell_command, exec_command,
 // the unified exec) Bash in hook payloads, with tool_input {command}: a
 // Bash call goes through shell analysis. apply_patch has tool_input
-// {command: the patch}: every file the patch adds, updates or moves to is
-// a write_file, every file it deletes or moves from a delete_file, and the
-// strictest decision wins. An MCP tool mcp__server__tool is the
+// {command: the patch}, read as Codex's parser reads it (patch.go): every
+// file the patch adds, updates or moves to is a write_file, every file it
+// deletes or moves from a delete_file, each path resolved as Codex
+// resolves it, and the strictest decision wins. A Bash command that
+// applies a patch — intercepted by Codex or run by bash (shellpatch.go) —
+// writes those files too. An MCP tool mcp__server__tool is the
 // undeclared tool mcp:server/tool. Any other tool is the undeclared tool
 // codex:NAME: asked about (so denied at PreToolUse), never allowed blind.
 //

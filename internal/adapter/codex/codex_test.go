@@ -50,13 +50,27 @@ func TestTranslateRejects(t *testing.T) {
 		{"Bash", `{"command":" "}`, `no "command"`},
 		{"Bash", `{"command":["bash","-lc","ls"]}`, `"command" is not a string`},
 		{"Bash", `{"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Frobnicate File: x\n*** End Patch\nEOF"}`, "apply_patch: patch line 2"},
+		{"Bash", `{"command":"ls","Command":"rm -rf ~"}`, `the keys "command" and "Command" differ only in case`},
+		{"Bash", `{"Command":"rm -rf ~"}`, `"Command" is "command" in another case`},
+		{"Bash", `{"command":"cat patch.txt | apply_patch"}`, "standard input Warden cannot see"},
+		{"Bash", `{"command":"apply_patch \"$P\""}`, "known only when the command runs"},
+		{"Bash", `{"command":"cd ~/x && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nEOF"}`, "home directory"},
+		{"Bash", `{"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ~/../x\n+x\n*** End Patch\nEOF"}`, "leaves the home directory"},
 		{"apply_patch", `{}`, `no "command"`},
-		{"apply_patch", `{"command":"--- a/x\n+++ b/x\n"}`, `does not start with "*** Begin Patch"`},
-		{"apply_patch", `{"command":"*** Begin Patch\n*** Add File: x\n+y\n"}`, `does not end with "*** End Patch"`},
+		{"apply_patch", `{"command":"--- a/x\n+++ b/x\n"}`, `the first line of the patch must be "*** Begin Patch"`},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Add File: x\n+y\n"}`, `the last line of the patch must be "*** End Patch"`},
 		{"apply_patch", `{"command":"*** Begin Patch\n*** End Patch"}`, "touches no file"},
-		{"apply_patch", `{"command":"*** Begin Patch\n*** Add File: \n*** End Patch"}`, "no path"},
-		{"apply_patch", `{"command":"*** Begin Patch\n*** Move to: y\n*** End Patch"}`, "Move to that does not follow"},
-		{"apply_patch", `{"command":"*** Begin Patch\n+orphan\n*** Add File: x\n*** End Patch"}`, "before any file header"},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Add File: \n*** End Patch"}`, "is not a file header"},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Update File: a\n*** Move to: \n@@\n-x\n*** End Patch"}`, "a file header with no path"},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Move to: y\n*** End Patch"}`, "is not a file header"},
+		{"apply_patch", `{"command":"*** Begin Patch\n+orphan\n*** Add File: x\n*** End Patch"}`, "is not a file header"},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Delete File: a\ngarbage\n*** End Patch"}`, `patch line 3: "garbage" is not a file header`},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Add File: a\n+x\n\n*** Delete File: b\n*** End Patch"}`, `patch line 4: "" is not a file header`},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Update File: a\n*** End Patch"}`, "has no change"},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Update File: a\n@@\n-x\nstray\n*** End Patch"}`, `"stray" where a change starting with @@ was expected`},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Update File: a\n@@\n*** End of File\n*** End Patch"}`, "a change with no lines"},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Delete File: a\u0000b\n*** End Patch"}`, "NUL"},
+		{"apply_patch", `{"command":"*** Begin Patch\n*** Delete File: a\n*** End Patch","Command":"*** Begin Patch\n*** Delete File: ~/.bashrc\n*** End Patch"}`, "differ only in case"},
 	} {
 		t.Run(tt.tool+tt.input, func(t *testing.T) {
 			p := &codex.Payload{Event: codex.PreToolUse, ToolName: tt.tool, Cwd: "/p", ToolInput: json.RawMessage(tt.input)}
@@ -88,6 +102,8 @@ func TestToolNames(t *testing.T) {
 	}
 }
 
+// TestParsePatch: the files a patch touches, as Codex's parser reads
+// them (codex-rs/apply-patch/src/parser.rs).
 func TestParsePatch(t *testing.T) {
 	for _, tt := range []struct {
 		name, patch string
@@ -97,6 +113,20 @@ func TestParsePatch(t *testing.T) {
 			[]codex.Change{{Op: codex.Add, Path: "a.txt"}, {Op: codex.Update, Path: "b.go"}, {Op: codex.Delete, Path: "c.go"}, {Op: codex.Update, Path: "d.go", MoveTo: "e/d.go"}}},
 		{"crlf and blank edges", "\n*** Begin Patch\r\n*** Delete File: /abs/x\r\n*** End Patch\r\n\n", []codex.Change{{Op: codex.Delete, Path: "/abs/x"}}},
 		{"a header-like content line is content", "*** Begin Patch\n*** Add File: a\n+*** Delete File: b\n*** End Patch", []codex.Change{{Op: codex.Add, Path: "a"}}},
+		// Headers are trimmed: an indented header after an Add File's
+		// content is the next file, not content.
+		{"indented header", "*** Begin Patch\n*** Add File: a\n+x\n   *** Add File: /etc/cron.d/x  \n+y\n*** End Patch", []codex.Change{{Op: codex.Add, Path: "a"}, {Op: codex.Add, Path: "/etc/cron.d/x"}}},
+		{"padded markers", "  *** Begin Patch  \n\t*** Delete File: a\n *** End Patch ", []codex.Change{{Op: codex.Delete, Path: "a"}}},
+		// The path is the rest of the trimmed line: a second space is
+		// part of it. Move to is not trimmed.
+		{"path keeps inner space", "*** Begin Patch\n*** Delete File:  a\n*** End Patch", []codex.Change{{Op: codex.Delete, Path: " a"}}},
+		{"move keeps trailing space", "*** Begin Patch\n*** Update File: a\n*** Move to: b \n@@\n-x\n*** End Patch", []codex.Change{{Op: codex.Update, Path: "a", MoveTo: "b "}}},
+		// An indented Move to is a context line of the first change.
+		{"indented move is context", "*** Begin Patch\n*** Update File: a\n *** Move to: b\n+x\n*** End Patch", []codex.Change{{Op: codex.Update, Path: "a"}}},
+		{"first change without @@", "*** Begin Patch\n*** Update File: a\n import x\n+y\n*** End Patch", []codex.Change{{Op: codex.Update, Path: "a"}}},
+		{"blank lines between changes", "*** Begin Patch\n*** Update File: a\n@@\n-x\n\n   \n@@ f\n@@ g\n+y\n*** End Patch", []codex.Change{{Op: codex.Update, Path: "a"}}},
+		{"heredoc wrapped", "<<'EOF'\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF\n", []codex.Change{{Op: codex.Delete, Path: "a"}}},
+		{"empty add", "*** Begin Patch\n*** Add File: a\n*** Delete File: b\n*** End Patch", []codex.Change{{Op: codex.Add, Path: "a"}, {Op: codex.Delete, Path: "b"}}},
 	} {
 		got, err := codex.ParsePatch(tt.patch)
 		if err != nil {
@@ -111,33 +141,65 @@ func TestParsePatch(t *testing.T) {
 // TestPatchRequests: a patch becomes a write of every file written and a
 // delete of every file removed, a moved file being both.
 func TestPatchRequests(t *testing.T) {
-	in, _ := json.Marshal(map[string]string{"command": "*** Begin Patch\n*** Update File: a\n*** Move to: b\n*** Add File: c\n+x\n*** Delete File: d\n*** End Patch"})
-	p := &codex.Payload{Event: codex.PreToolUse, ToolName: "apply_patch", Cwd: "/p", ToolInput: in}
-	c, err := translate(p, adapter.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	type req struct {
 		Tool  string
 		Paths []string
 	}
-	var got []req
-	for _, r := range c.Requests {
-		got = append(got, req{r.Tool, r.Paths})
-	}
-	want := []req{{"write_file", []string{"b", "c"}}, {"delete_file", []string{"a", "d"}}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("requests (-want +got):\n%s", diff)
-	}
-	// A shell command that runs apply_patch after cd judges the patch in
-	// that directory.
-	in, _ = json.Marshal(map[string]string{"command": "cd sub && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x\n+y\n*** End Patch\nEOF"})
-	p = &codex.Payload{Event: codex.PreToolUse, ToolName: "Bash", Cwd: "/p", ToolInput: in}
-	if c, err = translate(p, adapter.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Requests) != 2 || c.Requests[1].Tool != "write_file" || c.Requests[1].Cwd != "/p/sub" {
-		t.Errorf("cd sub && apply_patch: requests %+v, want bash then write_file in /p/sub", c.Requests)
+	for _, tt := range []struct {
+		tool, command string
+		want          []req // after the shell command's own request
+	}{
+		{"apply_patch", "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n*** Add File: c\n+x\n*** Delete File: d\n*** End Patch",
+			[]req{{"write_file", []string{"/p/b", "/p/c"}}, {"delete_file", []string{"/p/a", "/p/d"}}}},
+		// Codex removes . and .. lexically; older versions joined the
+		// path as it is: both are judged. ~/ is the home directory (and a
+		// directory named ~ to older versions).
+		{"apply_patch", "*** Begin Patch\n*** Add File: link/../x\n+x\n*** Add File: ~/.bashrc\n+x\n*** Add File: /etc/./hosts\n+x\n*** End Patch",
+			[]req{{"write_file", []string{"/p/x", "/p/link/../x", "~/.bashrc", "/p/~/.bashrc", "/etc/hosts", "/etc/./hosts"}}}},
+		// A shell command that runs apply_patch after cd judges the patch
+		// in that directory, read both ways.
+		{"Bash", "cd sub && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x\n+y\n*** End Patch\nEOF",
+			[]req{{"write_file", []string{"/p/sub/x"}}}},
+		{"Bash", "apply_patch<<'EOF'\n*** Begin Patch\n*** Delete File: x\n*** End Patch\nEOF",
+			[]req{{"delete_file", []string{"/p/x"}}}},
+		// The shell tool's argv, joined: bash -lc 'SCRIPT'.
+		{"Bash", "bash -lc 'apply_patch <<'\"'\"'EOF'\"'\"'\n*** Begin Patch\n*** Add File: x\n+y\n*** End Patch\nEOF\n'",
+			[]req{{"write_file", []string{"/p/x"}}}},
+		{"Bash", "apply_patch '*** Begin Patch\n*** Add File: x\n+y\n*** End Patch'",
+			[]req{{"write_file", []string{"/p/x"}}}},
+		// Not Codex's form: bash runs the apply_patch program.
+		{"Bash", "echo start; cd /tmp/w && printf '%s' '*** Begin Patch\n*** Add File: x\n+y\n*** End Patch' | apply_patch",
+			[]req{{"write_file", []string{"/tmp/w/x"}}}},
+		{"Bash", "sudo -u ada apply_patch --preserve-crlf '*** Begin Patch\n*** Delete File: y\n*** End Patch'",
+			[]req{{"delete_file", []string{"/p/y"}}}},
+		// Codex reads the heredoc as written; bash would expand it. A
+		// <<- heredoc's tabs: Codex keeps them, bash removes them.
+		{"Bash", "apply_patch <<-'EOF'\n\t*** Begin Patch\n\t*** Update File: a\n\t*** Move to: b\n\t@@\n\t-x\n\t*** End Patch\n\tEOF",
+			nil},
+		{"Bash", "apply_patch --help", nil},
+	} {
+		in, _ := json.Marshal(map[string]string{"command": tt.command})
+		p := &codex.Payload{Event: codex.PreToolUse, ToolName: tt.tool, Cwd: "/p", ToolInput: in}
+		c, err := translate(p, adapter.Options{})
+		if tt.want == nil {
+			if err == nil {
+				t.Errorf("Translate(%s %q) = %+v, want an error", tt.tool, tt.command, c.Requests)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Translate(%s %q): %v", tt.tool, tt.command, err)
+			continue
+		}
+		var got []req
+		for _, r := range c.Requests {
+			if r.Tool != "bash" {
+				got = append(got, req{r.Tool, r.Paths})
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Translate(%s %q) requests (-want +got):\n%s", tt.tool, tt.command, diff)
+		}
 	}
 }
 

@@ -4,10 +4,8 @@
 package codex
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"path"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/adapter"
@@ -38,21 +36,22 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		c.Subject = adapter.Subject{Tool: name, Kind: "command", Value: cmd}
 		c.Requests = []request.Request{r}
 		// A shell command that runs apply_patch writes the files of its
-		// patch too: Codex may apply it itself, outside the shell.
-		if dir, patch, ok := patchInCommand(cmd); ok {
-			changes, err := ParsePatch(patch)
-			if err != nil {
-				return fmt.Errorf("Bash tool_input: apply_patch: %v", err)
-			}
-			pb := base
-			if dir != "" {
-				if !path.IsAbs(dir) {
-					dir = path.Join(p.Cwd, dir)
-				}
-				pb.Cwd = dir
-			}
-			c.Requests = append(c.Requests, patchRequests(pb, changes)...)
+		// patch too, whether Codex applies it itself or bash runs it.
+		sps, err := patchesInCommand(cmd, p.Cwd)
+		if err != nil {
+			return fmt.Errorf("Bash tool_input: %v", err)
 		}
+		var writes, deletes []string
+		for _, sp := range sps {
+			for _, dir := range sp.dirs {
+				w, d, err := patchFiles(dir, sp.changes)
+				if err != nil {
+					return fmt.Errorf("Bash tool_input: apply_patch: %v", err)
+				}
+				writes, deletes = union(writes, w), union(deletes, d)
+			}
+		}
+		c.Requests = append(c.Requests, patchRequests(base, writes, deletes)...)
 	case name == "apply_patch":
 		patch, err := command(p)
 		if err != nil {
@@ -62,7 +61,11 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		if err != nil {
 			return fmt.Errorf("apply_patch tool_input: %v", err)
 		}
-		c.Requests = patchRequests(base, changes)
+		writes, deletes, err := patchFiles(p.Cwd, changes)
+		if err != nil {
+			return fmt.Errorf("apply_patch tool_input: %v", err)
+		}
+		c.Requests = patchRequests(base, writes, deletes)
 		var files []string
 		for _, ch := range changes {
 			files = append(files, ch.Path)
@@ -82,20 +85,8 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 
 // patchRequests are the actions of a patch: one write_file of every file
 // added, updated or moved to, and one delete_file of every file deleted
-// or moved from.
-func patchRequests(base request.Request, changes []Change) []request.Request {
-	var writes, deletes []string
-	for _, ch := range changes {
-		switch {
-		case ch.Op == Delete:
-			deletes = append(deletes, ch.Path)
-		case ch.MoveTo != "":
-			deletes = append(deletes, ch.Path)
-			writes = append(writes, ch.MoveTo)
-		default:
-			writes = append(writes, ch.Path)
-		}
-	}
+// or moved from ([patchFiles]).
+func patchRequests(base request.Request, writes, deletes []string) []request.Request {
 	var out []request.Request
 	if len(writes) > 0 {
 		r := base
@@ -110,6 +101,16 @@ func patchRequests(base request.Request, changes []Change) []request.Request {
 	return out
 }
 
+// union appends to a the elements of b it does not hold.
+func union(a, b []string) []string {
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
+		}
+	}
+	return a
+}
+
 // toolName names a tool Warden has no table entry for: an MCP tool
 // mcp__server__tool is mcp:server/tool; anything else codex:NAME. Neither
 // declares a class, so the engine asks about it.
@@ -122,17 +123,14 @@ func toolName(name string) string {
 	return "codex:" + name
 }
 
-// command reads tool_input.command, a non-blank string.
+// command reads tool_input.command, a non-blank string, by its exact key
+// ([adapter.Input]).
 func command(p *Payload) (string, error) {
 	var in struct {
 		Command *string `json:"command"`
 	}
-	if err := json.Unmarshal(p.ToolInput, &in); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return "", fmt.Errorf("%s tool_input: %q is not a %s", p.ToolName, te.Field, te.Type)
-		}
-		return "", fmt.Errorf("%s tool_input: %v", p.ToolName, err)
+	if err := adapter.Input(p.ToolName, p.ToolInput, &in); err != nil {
+		return "", err
 	}
 	if in.Command == nil || strings.TrimSpace(*in.Command) == "" {
 		return "", fmt.Errorf(`%s tool_input has no "command"`, p.ToolName)

@@ -12,12 +12,13 @@ import (
 
 // TestGolden runs the payloads constructed from Gemini CLI's source (testdata/README.md) through translation, the hook's decision on a
 // bare policy and the answer, and compares each step with
-// testdata/golden/NAME.txtar.
+// testdata/golden/NAME.txtar; the payloads of testdata/refused must be
+// refused.
 func TestGolden(t *testing.T) {
 	adaptertest.Run(t, adaptertest.Golden{
 		Agent: gemini.Agent{},
 		Home:  "/tmp/gemini-EXAMPLE/home",
-		Sets:  []adaptertest.Set{{Glob: "testdata/payloads/*.json"}},
+		Sets:  []adaptertest.Set{{Glob: "testdata/payloads/*.json"}, {Glob: "testdata/refused/*.json", Prefix: "refused-", Refused: true}},
 		Min:   15,
 	})
 }

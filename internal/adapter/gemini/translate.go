@@ -201,8 +201,8 @@ func optionalPath(p *Payload, field, legacy string) (string, error) {
 
 // stringList reads a list of strings by its name or legacy name.
 func stringList(p *Payload, field, legacy string) ([]string, error) {
-	var in map[string]json.RawMessage
-	if err := adapter.Input(p.ToolName, p.ToolInput, &in); err != nil {
+	in, err := adapter.Fields(p.ToolName, p.ToolInput, field, legacy)
+	if err != nil {
 		return nil, err
 	}
 	raw, ok := in[field]

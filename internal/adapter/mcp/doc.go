@@ -33,8 +33,9 @@
 // is refused: an unanswered question is never a yes.
 // tools/list results lose the tools policy denies for every call; a tool
 // that would prompt stays listed. Malformed messages (not JSON, a wrong
-// jsonrpc version, a tools/call without a name) are answered with a
-// JSON-RPC error (-32700, -32600, -32602) and never forwarded. Everything
+// jsonrpc version, a tools/call without a name, keys that differ only in
+// case, which a Go server would read otherwise than Warden) are answered
+// with a JSON-RPC error (-32700, -32600, -32602) and never forwarded. Everything
 // else passes through unchanged, the server's requests to the client
 // (sampling, elicitation) included. --audit-json appends one JSON line per
 // tools/call: time, server, id, tool, decision, rule, reason, asked (the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/adapter/mcp"
 )
 
@@ -30,8 +31,10 @@ func validResponse(b json.RawMessage) bool {
 // FuzzFromClient: any line from the client is either forwarded (as it
 // came, unless a batch lost elements), answered with valid JSON-RPC on
 // one line, or held with a question to the client (an elicitation/create
-// request), never two of these for a single message, and never a panic. Lines
-// from the server never panic either, and valid JSON stays valid JSON.
+// request), never two of these for a single message, and never a panic;
+// nothing forwarded holds keys a server could read otherwise than
+// Warden. Lines from the server never panic either, and valid JSON stays
+// valid JSON.
 func FuzzFromClient(f *testing.F) {
 	files, _ := filepath.Glob("testdata/golden/*.txtar")
 	for _, file := range files {
@@ -85,6 +88,11 @@ func FuzzFromClient(f *testing.F) {
 		}
 		if out.Forward != nil && !json.Valid(out.Forward) {
 			t.Fatalf("line %q forwarded as invalid JSON %q", line, out.Forward)
+		}
+		// A server reads what is forwarded as Warden read it: no object
+		// holds keys that differ only in case.
+		if out.Forward != nil && adapter.CheckKeys(out.Forward) != nil {
+			t.Fatalf("line %q forwarded with keys a server could read otherwise: %v", line, adapter.CheckKeys(out.Forward))
 		}
 		if r := out.Reply; r != nil {
 			if bytes.IndexByte(r, '\n') >= 0 {

@@ -32,6 +32,7 @@ import (
 	"unicode/utf8"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/request"
 )
@@ -246,6 +247,9 @@ func (g *Gate) one(raw []byte, tr *Tracker, inBatch bool) step {
 	if p, ok := m.fields["params"]; !ok || json.Unmarshal(p, &params) != nil || params == nil {
 		return step{reply: ErrorResponse(m.id, CodeInvalidParams, "invalid params: tools/call needs params, an object with the tool's name")}
 	}
+	if err := adapter.Misspelled(params, "name", "arguments"); err != nil {
+		return step{reply: ErrorResponse(m.id, CodeInvalidParams, "invalid params: "+err.Error()+": a server could read the call otherwise than Warden")}
+	}
 	var name string
 	if n, ok := params["name"]; !ok || json.Unmarshal(n, &name) != nil || name == "" {
 		return step{reply: ErrorResponse(m.id, CodeInvalidParams, "invalid params: tools/call needs name, a non-empty string")}
@@ -386,8 +390,8 @@ func callStatus(fields map[string]json.RawMessage) string {
 }
 
 // FilterTools drops from a result's tools array every tool whose shape
-// policy denies, and every entry that has no name to judge it by (fail
-// closed). It reports whether anything was dropped; a result without a
+// policy denies, and every entry that has no name to judge it by, or
+// keys a client could read otherwise than Warden (fail closed). It reports whether anything was dropped; a result without a
 // tools array is returned unchanged.
 func (g *Gate) FilterTools(result json.RawMessage) (json.RawMessage, bool) {
 	var fields map[string]json.RawMessage
@@ -410,6 +414,11 @@ func (g *Gate) FilterTools(result json.RawMessage) (json.RawMessage, bool) {
 		var tf map[string]json.RawMessage
 		var name string
 		if json.Unmarshal(t, &tf) != nil || json.Unmarshal(tf["name"], &name) != nil || name == "" {
+			continue
+		}
+		// A tool whose keys a client could read otherwise ("name" and
+		// "Name") is judged by no name: dropped.
+		if adapter.CheckKeys(t) != nil || adapter.Misspelled(tf, "name") != nil {
 			continue
 		}
 		if g.Listed(g.Declaration.Shape(g.Server, name)).Verdict == action.Deny {

@@ -9,6 +9,14 @@ package mcp
 //     them: encoding/json's case-insensitive struct matching would let
 //     {"Name":…} be judged as one tool and run as another, so messages
 //     are decoded into maps of raw values;
+//   - a message the server could read otherwise than Warden is refused
+//     (-32600), never forwarded: one holding, in any object however deep,
+//     two keys that are one key to a reader ignoring case ("name" and
+//     "Name", "params" and "paramſ", a key twice), or a key of the
+//     envelope (jsonrpc, id, method, params, result, error) or of a
+//     tools/call's params (name, arguments) in another case. A Go server
+//     decoding into structs reads {"Method":"tools/call"} as a call that
+//     Warden, reading no method, would pass as a response;
 //   - a message from the client must be valid UTF-8 and valid JSON
 //     (-32700 otherwise), an object with jsonrpc "2.0", an id that is a
 //     string or a number when present, and a method that is a non-empty
@@ -21,6 +29,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"warden.dev/warden/internal/adapter"
 )
 
 // JSON-RPC error codes Warden answers with.
@@ -33,6 +43,9 @@ const (
 // MaxLine is the longest message a gateway reads, in bytes. A longer one
 // is answered with an error and never forwarded.
 const MaxLine = 16 << 20
+
+// envelope are the keys of a JSON-RPC message.
+var envelope = []string{"jsonrpc", "id", "method", "params", "result", "error"}
 
 // message is one JSON-RPC message, decoded shallowly.
 type message struct {
@@ -68,6 +81,12 @@ func parseMessage(raw []byte) (*message, *rpcError) {
 			return nil, &rpcError{code: CodeInvalidRequest, msg: "invalid request: id must be a string or a number"}
 		}
 		m.id = id
+	}
+	if err := adapter.CheckKeys(raw); err != nil {
+		return nil, &rpcError{code: CodeInvalidRequest, msg: "invalid request: " + err.Error() + ": a server could read the message otherwise than Warden", id: m.id}
+	}
+	if err := adapter.Misspelled(fields, envelope...); err != nil {
+		return nil, &rpcError{code: CodeInvalidRequest, msg: "invalid request: " + err.Error() + ": a server could read the message otherwise than Warden", id: m.id}
 	}
 	var version string
 	if v, ok := fields["jsonrpc"]; !ok || json.Unmarshal(v, &version) != nil || version != "2.0" {
