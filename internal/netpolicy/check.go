@@ -42,6 +42,19 @@ type Decision struct {
 	MethodDependent bool
 }
 
+// ByDefault reports whether d is a deny taken because no rule matched
+// (its Rule is "default: deny").
+func (d Decision) ByDefault() bool { return d.Verdict != action.Allow && d.Rule == ruleDefault }
+
+// AlwaysDenied reports whether d denies what no rule can open, and what
+// that is ("loopback", "localhost", "malformed target"…).
+func (d Decision) AlwaysDenied() (string, bool) {
+	if d.Verdict == action.Allow {
+		return "", false
+	}
+	return strings.CutPrefix(d.Rule, rulePrefix)
+}
+
 // Rule names for decisions not taken by a written rule.
 const (
 	ruleDefault = "default: deny"
@@ -315,15 +328,45 @@ func (p *Policy) CheckHostPattern(pattern string, now time.Time) Decision {
 				Reason: fmt.Sprintf("%s %s this deny rule, on every port and for every method", what, verb)}
 		}
 	}
-	host := n
-	if wild {
-		host = fmt.Sprintf("%q", "*."+n)
-	}
 	return Decision{
 		Rule:   ruleDefault,
 		Reason: fmt.Sprintf("no network rule allows any request to %s; the default is deny", what),
-		Hint:   fmt.Sprintf("a network rule such as allow: {host: %s, port: 443} would", host),
+		Hint:   "add a network rule such as " + SuggestAllow(pattern),
 	}
+}
+
+// SuggestAllow writes the network rule, as YAML, that lets requests on
+// port 443 through to the hosts a guardrail's host pattern covers: the
+// name, the wildcard, or the IP address (in allowed_ips for a private
+// address, which a rule naming the literal never opens). Port 443 is an
+// example: a suggestion to edit, not a rule to paste blindly.
+func SuggestAllow(pattern string) string {
+	if a, err := netip.ParseAddr(strings.Trim(pattern, "[]")); err == nil {
+		if classify(a.Unmap()).class == private {
+			return fmt.Sprintf("allow: {allowed_ips: [%q], port: 443}", a.Unmap().String())
+		}
+		return fmt.Sprintf("allow: {host: %q, port: 443}", a.Unmap().String())
+	}
+	return fmt.Sprintf("allow: {host: %s, port: 443}", yamlHost(pattern))
+}
+
+// SuggestDeny writes the network rule, as YAML, that denies every request
+// to the hosts a guardrail's host pattern covers; an IP address is
+// denied by allowed_ips, whatever name reaches it.
+func SuggestDeny(pattern string) string {
+	if a, err := netip.ParseAddr(strings.Trim(pattern, "[]")); err == nil {
+		return fmt.Sprintf("deny: {allowed_ips: [%q]}", a.Unmap().String())
+	}
+	return fmt.Sprintf("deny: {host: %s}", yamlHost(pattern))
+}
+
+// yamlHost writes a host name for a YAML flow mapping: a wildcard is
+// quoted, since "*" starts an alias there.
+func yamlHost(h string) string {
+	if strings.HasPrefix(h, "*") {
+		return fmt.Sprintf("%q", h)
+	}
+	return h
 }
 
 // checkIPPattern is CheckHostPattern for an IP address.
@@ -356,15 +399,10 @@ func (p *Policy) checkIPPattern(a netip.Addr, now time.Time) Decision {
 				Reason: fmt.Sprintf("%s matches this deny rule, on every port and for every method", a)}
 		}
 	}
-	hint := fmt.Sprintf("a network rule such as allow: {host: %q, port: 443} would", a.String())
-	if ai.class == private {
-		// A rule naming an IP literal never opens a private range.
-		hint = fmt.Sprintf("a network rule such as allow: {allowed_ips: [%q], port: 443} would", a.String())
-	}
 	return Decision{
 		Rule:   ruleDefault,
 		Reason: fmt.Sprintf("no network rule allows any request to %s; the default is deny", a),
-		Hint:   hint,
+		Hint:   "add a network rule such as " + SuggestAllow(a.String()),
 	}
 }
 

@@ -54,7 +54,7 @@ func (p *Policy) Remember(t Target, until, now time.Time) (Rule, error) {
 	switch {
 	case d.Verdict == action.Allow:
 		return Rule{}, fmt.Errorf("%w: %s by %s", ErrRememberAllowed, t.HostPort(), d.Rule)
-	case d.Rule != ruleDefault:
+	case !d.ByDefault():
 		return Rule{}, fmt.Errorf("%w: %s is denied by %s: %s", ErrRememberDenied, t.HostPort(), d.Rule, d.Reason)
 	}
 	for i := range p.ruleList() {

@@ -193,3 +193,22 @@ func TestCheckHostPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggest checks the network rules lint suggests for a guardrail's
+// host patterns (policyfile's lint tests parse them as a policy file).
+func TestSuggest(t *testing.T) {
+	for _, tt := range []struct{ pattern, allow, deny string }{
+		{"pypi.org", "allow: {host: pypi.org, port: 443}", "deny: {host: pypi.org}"},
+		{"*.github.com", `allow: {host: "*.github.com", port: 443}`, `deny: {host: "*.github.com"}`},
+		{"203.0.113.5", `allow: {host: "203.0.113.5", port: 443}`, `deny: {allowed_ips: ["203.0.113.5"]}`},
+		{"10.1.2.3", `allow: {allowed_ips: ["10.1.2.3"], port: 443}`, `deny: {allowed_ips: ["10.1.2.3"]}`},
+		{"[2001:db8::1]", `allow: {host: "2001:db8::1", port: 443}`, `deny: {allowed_ips: ["2001:db8::1"]}`},
+	} {
+		if got := netpolicy.SuggestAllow(tt.pattern); got != tt.allow {
+			t.Errorf("SuggestAllow(%s) = %s, want %s", tt.pattern, got, tt.allow)
+		}
+		if got := netpolicy.SuggestDeny(tt.pattern); got != tt.deny {
+			t.Errorf("SuggestDeny(%s) = %s, want %s", tt.pattern, got, tt.deny)
+		}
+	}
+}
