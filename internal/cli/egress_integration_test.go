@@ -821,6 +821,7 @@ func egressInNetns(t *testing.T, dir string) {
 			r := newRunner(t, l, u.name, u.uid, u.as)
 			t.Run("splice", func(t *testing.T) { testSplice(t, r) })
 			t.Run("intercept", func(t *testing.T) { testIntercept(t, r) })
+			t.Run("remembered", func(t *testing.T) { testRemembered(t, r) })
 		})
 	}
 }

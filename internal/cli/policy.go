@@ -94,8 +94,9 @@ func writeFileAtomic(name string, data []byte) error {
 	return safefile.WriteFile(name, data, info.Mode().Perm())
 }
 
-// policyLint reports syntax errors (exit 2) and unreachable or expired
-// rules (exit 1).
+// policyLint reports syntax errors and network rules that do not compile
+// (exit 2), and rules that cannot decide, have expired, or name hosts the
+// egress proxy does not treat alike (exit 1).
 func policyLint(args []string) error {
 	fs := newFlags("policy lint", "policy lint FILE...")
 	files, err := parseFlags(fs, args)
@@ -114,7 +115,11 @@ func policyLint(args []string) error {
 		if _, err := policy.Compile(f.Policy, policy.Options{}); err != nil {
 			return badInput(fmt.Sprintf("%s: %v", name, err))
 		}
-		for _, fd := range policy.Lint(f.Policy, now()) {
+		fds, err := policyfile.Lint(f, now())
+		if err != nil {
+			return badInput(err.Error())
+		}
+		for _, fd := range fds {
 			fmt.Fprintf(Stdout, "%s\n", fd)
 			found++
 		}

@@ -42,6 +42,19 @@ type Decision struct {
 	MethodDependent bool
 }
 
+// ByDefault reports whether d is a deny taken because no rule matched
+// (its Rule is "default: deny").
+func (d Decision) ByDefault() bool { return d.Verdict != action.Allow && d.Rule == ruleDefault }
+
+// AlwaysDenied reports whether d denies what no rule can open, and what
+// that is ("loopback", "localhost", "malformed target"…).
+func (d Decision) AlwaysDenied() (string, bool) {
+	if d.Verdict == action.Allow {
+		return "", false
+	}
+	return strings.CutPrefix(d.Rule, rulePrefix)
+}
+
 // Rule names for decisions not taken by a written rule.
 const (
 	ruleDefault = "default: deny"
@@ -244,7 +257,7 @@ func (p *Policy) CheckHost(name string, now time.Time) Decision {
 				Reason:  fmt.Sprintf("%s may be reached: this rule %s", n, cr.describe()),
 			}
 		}
-		if len(cr.ports) == 0 && cr.proto == "" && len(cr.methods) == 0 && len(cr.ips) == 0 {
+		if unconditional(cr) {
 			return Decision{
 				Rule:   cr.label,
 				Reason: fmt.Sprintf("%s matches this deny rule, on every port and for every method", n),
@@ -257,6 +270,146 @@ func (p *Policy) CheckHost(name string, now time.Time) Decision {
 		Reason: fmt.Sprintf("no network rule allows any request to %s; the default is deny", n),
 		Hint:   fmt.Sprintf("ask the user to add a network rule for this destination, such as allow: {host: %s, port: 443}", n),
 	}
+}
+
+// CheckHostPattern judges a host pattern as a guardrail rule writes one
+// (a name, "*.domain" or an IP address): could the egress proxy let some
+// request through to every host the pattern covers? It allows when the
+// first rule covering the pattern allows, before any deny covering it on
+// every port and for every method. For a name, a rule covers it when its
+// host matches the name, or it names no host and no addresses; for
+// "*.domain", when it is a wildcard of domain or of a parent of domain,
+// or names no host and no addresses; for an IP address, when it matches
+// that literal by host or allowed_ips (and, for a private address, opens
+// its range). A rule naming only addresses covers no name: whether a name
+// resolves into them is not known here. It is what `warden policy lint`
+// compares a guardrail rule's hosts with.
+func (p *Policy) CheckHostPattern(pattern string, now time.Time) Decision {
+	if a, err := netip.ParseAddr(strings.Trim(pattern, "[]")); err == nil {
+		return p.checkIPPattern(a.Unmap(), now)
+	}
+	domain, wild := strings.CutPrefix(pattern, "*.")
+	n, err := normalizeName(domain)
+	if err != nil {
+		return Refused(&TargetError{Target: pattern, Msg: err.Error(), Hint: "write a host name, or *. and one"})
+	}
+	what, probe, verb := n, n, "matches"
+	if wild {
+		what, probe, verb = "the names under "+n, "x."+n, "match"
+	}
+	if i, ok := deniedName(probe); ok {
+		return Decision{
+			Rule:   rulePrefix + deniedNames[i].what,
+			Reason: fmt.Sprintf("%s: always denied, whatever the rules", what),
+			Hint:   deniedNames[i].hint,
+		}
+	}
+	t := Target{name: n}
+	for i := range p.ruleList() {
+		cr := &p.rules[i]
+		covers := false
+		switch {
+		case cr.kind == anyHost:
+			covers = len(cr.ips) == 0
+		case wild:
+			covers = cr.kind == wildcardHost && strings.HasSuffix("."+n, cr.host)
+		default:
+			covers = cr.matchHost(&t)
+		}
+		if !covers || !cr.active(now) {
+			continue
+		}
+		if cr.allow {
+			return Decision{Verdict: action.Allow, Rule: cr.label,
+				Reason: fmt.Sprintf("%s may be reached: this rule %s", what, cr.describe())}
+		}
+		if unconditional(cr) {
+			return Decision{Rule: cr.label,
+				Reason: fmt.Sprintf("%s %s this deny rule, on every port and for every method", what, verb)}
+		}
+	}
+	return Decision{
+		Rule:   ruleDefault,
+		Reason: fmt.Sprintf("no network rule allows any request to %s; the default is deny", what),
+		Hint:   "add a network rule such as " + SuggestAllow(pattern),
+	}
+}
+
+// SuggestAllow writes the network rule, as YAML, that lets requests on
+// port 443 through to the hosts a guardrail's host pattern covers: the
+// name, the wildcard, or the IP address (in allowed_ips for a private
+// address, which a rule naming the literal never opens). Port 443 is an
+// example: a suggestion to edit, not a rule to paste blindly.
+func SuggestAllow(pattern string) string {
+	if a, err := netip.ParseAddr(strings.Trim(pattern, "[]")); err == nil {
+		if classify(a.Unmap()).class == private {
+			return fmt.Sprintf("allow: {allowed_ips: [%q], port: 443}", a.Unmap().String())
+		}
+		return fmt.Sprintf("allow: {host: %q, port: 443}", a.Unmap().String())
+	}
+	return fmt.Sprintf("allow: {host: %s, port: 443}", yamlHost(pattern))
+}
+
+// SuggestDeny writes the network rule, as YAML, that denies every request
+// to the hosts a guardrail's host pattern covers; an IP address is
+// denied by allowed_ips, whatever name reaches it.
+func SuggestDeny(pattern string) string {
+	if a, err := netip.ParseAddr(strings.Trim(pattern, "[]")); err == nil {
+		return fmt.Sprintf("deny: {allowed_ips: [%q]}", a.Unmap().String())
+	}
+	return fmt.Sprintf("deny: {host: %s}", yamlHost(pattern))
+}
+
+// yamlHost writes a host name for a YAML flow mapping: a wildcard is
+// quoted, since "*" starts an alias there.
+func yamlHost(h string) string {
+	if strings.HasPrefix(h, "*") {
+		return fmt.Sprintf("%q", h)
+	}
+	return h
+}
+
+// checkIPPattern is CheckHostPattern for an IP address.
+func (p *Policy) checkIPPattern(a netip.Addr, now time.Time) Decision {
+	ai := classify(a)
+	if ai.class == denied {
+		return Decision{
+			Rule:   rulePrefix + ai.rng.what,
+			Reason: fmt.Sprintf("%s is %s address (%s): always denied, whatever the rules", a, article(ai.rng.what), ai.rng.prefix),
+			Hint:   ai.rng.hint,
+		}
+	}
+	t := Target{addr: a}
+	for i := range p.ruleList() {
+		cr := &p.rules[i]
+		if !cr.active(now) || !cr.matchHost(&t) || !cr.matchIPs(ai) {
+			continue
+		}
+		if cr.allow {
+			if ai.class == private && !cr.grantsPrivate(&t, ai) {
+				continue
+			}
+			return Decision{Verdict: action.Allow, Rule: cr.label,
+				Reason: fmt.Sprintf("%s may be reached: this rule %s", a, cr.describe())}
+		}
+		// Its allowed_ips, if any, hold a: only the rest can spare
+		// some requests.
+		if len(cr.ports) == 0 && cr.proto == "" && len(cr.methods) == 0 {
+			return Decision{Rule: cr.label,
+				Reason: fmt.Sprintf("%s matches this deny rule, on every port and for every method", a)}
+		}
+	}
+	return Decision{
+		Rule:   ruleDefault,
+		Reason: fmt.Sprintf("no network rule allows any request to %s; the default is deny", a),
+		Hint:   "add a network rule such as " + SuggestAllow(a.String()),
+	}
+}
+
+// unconditional reports whether a rule matches every request to the
+// hosts it names: no port, protocol, method or address matcher.
+func unconditional(cr *rule) bool {
+	return len(cr.ports) == 0 && cr.proto == "" && len(cr.methods) == 0 && len(cr.ips) == 0
 }
 
 // precheck denies what no rule can open and needs no address: an invalid

@@ -23,9 +23,14 @@ import (
 //     standing policy;
 //   - it is constrained by the arguments of the approved action,
 //     generalised one step and never to a catch-all: refs feature/login
-//     → feature/**, paths src/app/x.go → src/app/**, hosts
-//     api.github.com → *.github.com, commands drop their last argument;
-//     a value that cannot be generalised without becoming "**" stays exact;
+//     → feature/**, paths src/app/x.go → src/app/**, commands drop their
+//     last argument; a value that cannot be generalised without becoming
+//     "**" stays exact;
+//   - hosts stay exact (api.github.com, never *.github.com): a network
+//     destination is approved as itself, and the network rule remembered
+//     beside the guardrail (package config, netpolicy's Remember) names
+//     the same host, so that the engine and the egress proxy let the same
+//     destination through;
 //   - it refuses a prefix that runs code it does not say (python, bash,
 //     node -e, sh -c, make, env… — [InterpreterWide]) or that runs code
 //     the agent can edit (make test, npm test, python tools/gen.py,
@@ -123,7 +128,7 @@ func Remember(a *action.Action, classes []action.Class, opt RememberOptions) ([]
 			r.Paths = appendNew(r.Paths, GeneralisePath(res, a.Project))
 		}
 		for _, h := range a.Hosts {
-			r.Hosts = appendNew(r.Hosts, GeneraliseHost(h))
+			r.Hosts = appendNew(r.Hosts, normHost(h))
 		}
 		if a.Count != nil {
 			n := *a.Count
@@ -187,17 +192,6 @@ func GeneralisePath(p, project string) string {
 		return p
 	}
 	return dir + "/**"
-}
-
-// GeneraliseHost widens a host one step: api.github.com → *.github.com.
-// A host of two labels stays exact, so no rule ever covers a whole
-// top-level domain.
-func GeneraliseHost(h string) string {
-	h = normHost(h)
-	if strings.Count(h, ".") < 2 {
-		return h
-	}
-	return "*" + h[strings.IndexByte(h, '.'):]
 }
 
 // GeneraliseCommand widens an invocation one step by dropping its last

@@ -25,8 +25,9 @@
 //	    action: {tool: git_push, refs: [main]}
 //	    expect: deny
 //
-// and, inside a rule, provenance: remembered | managed | builtin, so that
-// rules written by a remembered approval survive a trip through the file.
+// and, inside a rule or a network rule, provenance: remembered | managed |
+// builtin, so that rules written by a remembered approval survive a trip
+// through the file.
 //
 // # Rules
 //
@@ -52,10 +53,11 @@
 //
 // A network rule holds exactly one of allow: or deny:, whose value is a
 // matcher mapping (host, allowed_ips, port or ports, protocol, methods;
-// {} matches any destination), and beside it optionally until: (RFC 3339)
-// and enabled:. host is a DNS name, *.domain or an IP address; protocol is
-// http, https or tcp; methods are stored upper-case. A credential has a
-// name, from: env:NAME or file:PATH, and the hosts it may be sent to.
+// {} matches any destination), and beside it optionally until: (RFC 3339),
+// enabled: and provenance:. host is a DNS name, *.domain or an IP address;
+// protocol is http, https or tcp; methods are stored upper-case. A
+// credential has a name, from: env:NAME or file:PATH, and the hosts it may
+// be sent to.
 //
 // A test's action is the JSON action that `warden explain` reads
 // (DESIGN.md §11), a [request.Request], written in YAML: its keys are the

@@ -151,7 +151,11 @@ type NetRule struct {
 	Enabled *bool
 	// Until, when not zero, is when the rule stops applying.
 	Until time.Time
-	Pos   policy.Pos
+	// Provenance says where the rule came from, as a guardrail rule's
+	// does: "remembered" for a destination a person approved and asked
+	// Warden to remember; empty for one written by hand.
+	Provenance string
+	Pos        policy.Pos
 }
 
 // Credential binds a secret, read outside the sandbox, to the hosts that

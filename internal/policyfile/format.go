@@ -264,5 +264,8 @@ func formatNetRule(r *NetRule) *mapping {
 	if r.Enabled != nil {
 		m.add("enabled", rawVal(strconv.FormatBool(*r.Enabled)))
 	}
+	if r.Provenance != "" {
+		m.add("provenance", str(r.Provenance))
+	}
 	return m
 }

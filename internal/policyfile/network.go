@@ -18,7 +18,7 @@ import (
 
 var (
 	networkKeys    = []string{"rules", "credentials"}
-	netRuleKeys    = []string{"allow", "deny", "until", "enabled"}
+	netRuleKeys    = []string{"allow", "deny", "until", "enabled", "provenance"}
 	matcherKeys    = []string{"host", "allowed_ips", "port", "ports", "protocol", "methods"}
 	credentialKeys = []string{"name", "from", "hosts"}
 
@@ -110,6 +110,10 @@ func (d *decoder) netRule(n *yaml.Node) (NetRule, error) {
 				return NetRule{}, err
 			}
 			r.Enabled = &b
+		case "provenance":
+			if r.Provenance, err = d.oneOf(f.V, "provenance", provenanceNames...); err != nil {
+				return NetRule{}, err
+			}
 		}
 	}
 	if verb == nil {

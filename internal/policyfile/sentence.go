@@ -144,3 +144,60 @@ func expiry(t time.Time) string {
 	}
 	return t.Format(time.RFC3339)
 }
+
+// NetSentence renders the network rule at index i of a file's network
+// section as one line, as `warden policy remember` reports a rule it
+// wrote: the verdict, what it matches, and in brackets its name in
+// decisions, its expiry and its provenance:
+//
+//	allow pypi.org, port 443 [network.rules[2], until 2026-12-02T17:52:31Z, remembered]
+//	deny *.evil.example [network.rules[0]]
+//	allow any host, ports 80 or 443, protocol https, methods GET or HEAD, disabled [network.rules[1]]
+func NetSentence(r NetRule, i int) string {
+	var parts []string
+	switch {
+	case r.Host != "":
+		parts = append(parts, pattern(r.Host))
+	case len(r.AllowedIPs) == 0:
+		parts = append(parts, "any host")
+	}
+	if len(r.AllowedIPs) > 0 {
+		parts = append(parts, "addresses in "+strings.Join(r.AllowedIPs, " or "))
+	}
+	ports := r.Ports
+	if r.Port != 0 {
+		ports = []int{r.Port}
+	}
+	if len(ports) > 0 {
+		s := make([]string, len(ports))
+		for j, p := range ports {
+			s[j] = strconv.Itoa(p)
+		}
+		noun := "port "
+		if len(ports) > 1 {
+			noun = "ports "
+		}
+		parts = append(parts, noun+strings.Join(s, " or "))
+	}
+	if r.Protocol != "" {
+		parts = append(parts, "protocol "+r.Protocol)
+	}
+	if len(r.Methods) > 0 {
+		parts = append(parts, "methods "+strings.Join(r.Methods, " or "))
+	}
+	if r.Enabled != nil && !*r.Enabled {
+		parts = append(parts, "disabled")
+	}
+	verb := "deny"
+	if r.Action == action.Allow {
+		verb = "allow"
+	}
+	tags := []string{fmt.Sprintf("network.rules[%d]", i)}
+	if !r.Until.IsZero() {
+		tags = append(tags, "until "+expiry(r.Until))
+	}
+	if r.Provenance != "" {
+		tags = append(tags, r.Provenance)
+	}
+	return fmt.Sprintf("%s %s [%s]", verb, strings.Join(parts, ", "), strings.Join(tags, ", "))
+}

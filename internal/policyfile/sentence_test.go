@@ -42,3 +42,33 @@ func TestSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestNetSentence checks network rules built in code, as warden policy
+// remember reports the rule it wrote.
+func TestNetSentence(t *testing.T) {
+	off := false
+	for _, tt := range []struct {
+		r    policyfile.NetRule
+		i    int
+		want string
+	}{{
+		r:    policyfile.NetRule{Action: action.Allow, Host: "pypi.org", Port: 443, Until: time.Date(2026, 12, 2, 17, 52, 31, 0, time.UTC), Provenance: policy.ProvenanceRemembered},
+		i:    2,
+		want: `allow pypi.org, port 443 [network.rules[2], until 2026-12-02T17:52:31Z, remembered]`,
+	}, {
+		r:    policyfile.NetRule{Action: action.Deny, Host: "*.evil.example"},
+		want: `deny *.evil.example [network.rules[0]]`,
+	}, {
+		r:    policyfile.NetRule{Action: action.Allow, Ports: []int{80, 443}, Protocol: "https", Methods: []string{"GET", "HEAD"}, Enabled: &off},
+		i:    1,
+		want: `allow any host, ports 80 or 443, protocol https, methods GET or HEAD, disabled [network.rules[1]]`,
+	}, {
+		r:    policyfile.NetRule{Action: action.Allow, AllowedIPs: []string{"10.1.0.0/16"}, Port: 5432},
+		i:    3,
+		want: `allow addresses in 10.1.0.0/16, port 5432 [network.rules[3]]`,
+	}} {
+		if got := policyfile.NetSentence(tt.r, tt.i); got != tt.want {
+			t.Errorf("NetSentence(%+v) =\n\t%s\nwant\n\t%s", tt.r, got, tt.want)
+		}
+	}
+}
