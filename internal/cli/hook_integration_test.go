@@ -60,45 +60,10 @@ func requireClaude(t *testing.T) string {
 }
 
 func TestClaudeCodeRealClient(t *testing.T) {
-	sandboxtest.RequireRoot(t)
-	requireClaude(t)
-	sandboxtest.RequireCommand(t, "python3")
 	warden := sandboxtest.BuildWarden(t)
-	harness, err := filepath.Abs("testdata/claude-code/harness/run_scenario.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	scenario, _ := filepath.Abs("testdata/claude-code/scenarios/injected-readme.json")
-	// The project must be reachable by the sandbox's uid 65534: a
-	// world-traversable directory, not t.TempDir's 0700 one.
-	base, err := os.MkdirTemp("", "warden-claude-code-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	work := filepath.Join(base, "w")
-	gitProject(t, work)
-	cmd := exec.Command("python3", harness, "--workdir", work, "--timeout", "240",
-		"--permission-mode", "default",
-		"--hook-events", "PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure",
-		scenario, warden+" hook claude-code --wrap --headless")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("harness: %v\n%s", err, out)
-	}
-	var s ccSummary
-	if err := json.Unmarshal(out, &s); err != nil {
-		t.Fatalf("harness summary: %v\n%s", err, out)
-	}
-	if s.Warning != "" || s.ClaudeExitCode == nil || *s.ClaudeExitCode != 0 {
-		t.Fatalf("claude run: exit %v, warning %q\n%s", s.ClaudeExitCode, s.Warning, s.ClaudeStderr)
-	}
+	s, work := runHarness(t, "injected-readme.json", warden+" hook claude-code --wrap --headless")
 	if len(s.ToolCalls) != 8 {
-		t.Fatalf("the model made %d tool calls, want 8:\n%s", len(s.ToolCalls), out)
+		t.Fatalf("the model made %d tool calls, want 8: %+v", len(s.ToolCalls), s.ToolCalls)
 	}
 	blocked := []struct {
 		what string
@@ -181,32 +146,10 @@ func TestClaudeCodeRealClient(t *testing.T) {
 // person can answer; the person sees the wrapped command, allows it, and
 // it runs under warden run.
 func TestClaudeCodeRealClientAsk(t *testing.T) {
-	sandboxtest.RequireRoot(t)
-	requireClaude(t)
-	sandboxtest.RequireCommand(t, "python3")
 	warden := sandboxtest.BuildWarden(t)
-	harness, _ := filepath.Abs("testdata/claude-code/harness/run_scenario.py")
-	scenario, _ := filepath.Abs("testdata/claude-code/scenarios/ask-then-allow.json")
-	base, err := os.MkdirTemp("", "warden-claude-code-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	os.Chmod(base, 0o755)
-	work := filepath.Join(base, "w")
-	gitProject(t, work)
-	cmd := exec.Command("python3", harness, "--workdir", work, "--timeout", "240",
-		"--permission-mode", "default", "--user-answer", "allow",
-		"--hook-events", "PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure",
-		scenario, warden+" hook claude-code --wrap")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("harness: %v\n%s", err, out)
-	}
-	var s ccSummary
-	if err := json.Unmarshal(out, &s); err != nil || len(s.ToolCalls) != 1 {
-		t.Fatalf("harness summary (%v):\n%s", err, out)
+	s, work := runHarness(t, "ask-then-allow.json", warden+" hook claude-code --wrap", "--user-answer", "allow")
+	if len(s.ToolCalls) != 1 {
+		t.Fatalf("the model made %d tool calls, want 1: %+v", len(s.ToolCalls), s.ToolCalls)
 	}
 	c := s.ToolCalls[0]
 	var exe struct {
@@ -248,38 +191,10 @@ func gitInit(t *testing.T, project string) {
 // client's Write and Bash calls are each blocked by the governance
 // floor, the model is told why, and no file changed.
 func TestClaudeCodeRealClientGovernance(t *testing.T) {
-	sandboxtest.RequireRoot(t)
-	requireClaude(t)
-	sandboxtest.RequireCommand(t, "python3")
 	warden := sandboxtest.BuildWarden(t)
-	harness, _ := filepath.Abs("testdata/claude-code/harness/run_scenario.py")
-	scenario, _ := filepath.Abs("testdata/claude-code/scenarios/disable-hooks.json")
-	base, err := os.MkdirTemp("", "warden-claude-code-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	os.Chmod(base, 0o755)
-	work := filepath.Join(base, "w")
-	gitProject(t, work)
-	cmd := exec.Command("python3", harness, "--workdir", work, "--timeout", "240",
-		"--permission-mode", "default",
-		"--hook-events", "PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure",
-		scenario, warden+" hook claude-code --headless")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("harness: %v\n%s", err, out)
-	}
-	var s ccSummary
-	if err := json.Unmarshal(out, &s); err != nil {
-		t.Fatalf("harness summary: %v\n%s", err, out)
-	}
-	if s.Warning != "" || s.ClaudeExitCode == nil || *s.ClaudeExitCode != 0 {
-		t.Fatalf("claude run: exit %v, warning %q\n%s", s.ClaudeExitCode, s.Warning, s.ClaudeStderr)
-	}
+	s, work := runHarness(t, "disable-hooks.json", warden+" hook claude-code --headless")
 	if len(s.ToolCalls) != 5 {
-		t.Fatalf("the model made %d tool calls, want 5:\n%s", len(s.ToolCalls), out)
+		t.Fatalf("the model made %d tool calls, want 5: %+v", len(s.ToolCalls), s.ToolCalls)
 	}
 	if c := s.ToolCalls[0]; c.Outcome != "executed" {
 		t.Errorf("Read .claude/settings.json: outcome %s, want executed", c.Outcome)
@@ -309,4 +224,48 @@ func TestClaudeCodeRealClientGovernance(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(work, "home", ".zshrc")); !os.IsNotExist(err) {
 		t.Errorf("~/.zshrc exists after the run (%v)", err)
 	}
+}
+
+// runHarness runs the real client on scenario (a file of
+// testdata/claude-code/scenarios) in a fresh project that is a git
+// repository, with hook as its hook command and the harness's extra
+// flags, and returns the harness's summary and its work directory.
+func runHarness(t *testing.T, scenario, hook string, extra ...string) (ccSummary, string) {
+	t.Helper()
+	sandboxtest.RequireRoot(t)
+	requireClaude(t)
+	sandboxtest.RequireCommand(t, "python3")
+	harness, err := filepath.Abs("testdata/claude-code/harness/run_scenario.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenario, _ = filepath.Abs(filepath.Join("testdata/claude-code/scenarios", scenario))
+	// The project must be reachable by the sandbox's uid 65534: a
+	// world-traversable directory, not t.TempDir's 0700 one.
+	base, err := os.MkdirTemp("", "warden-claude-code-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(base, "w")
+	gitProject(t, work)
+	args := append([]string{harness, "--workdir", work, "--timeout", "240", "--permission-mode", "default",
+		"--hook-events", "PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure"}, extra...)
+	cmd := exec.Command("python3", append(args, scenario, hook)...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("harness: %v\n%s", err, out)
+	}
+	var s ccSummary
+	if err := json.Unmarshal(out, &s); err != nil {
+		t.Fatalf("harness summary: %v\n%s", err, out)
+	}
+	if s.Warning != "" || s.ClaudeExitCode == nil || *s.ClaudeExitCode != 0 {
+		t.Fatalf("claude run: exit %v, warning %q\n%s", s.ClaudeExitCode, s.Warning, s.ClaudeStderr)
+	}
+	return s, work
 }
