@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -16,7 +16,29 @@ import (
 
 // Input decodes a tool input into v; fields v does not name are ignored,
 // fields it names must have its types. tool names the tool in errors.
+//
+// encoding/json matches a struct's field names without regard to case,
+// and the last match wins, so {"command":"rm -rf ~","Command":"ls"}
+// would be judged as ls while the agent runs the command it reads by
+// its exact name. A tool input holding a name that differs only in case
+// from a field of v is therefore refused: Warden cannot read it as the
+// agent will.
 func Input(tool string, input json.RawMessage, v any) error {
+	if names := jsonNames(v); len(names) > 0 {
+		var clash error
+		err := Members(input, func(key []byte, _ json.RawMessage) bool {
+			for _, n := range names {
+				if len(key) == len(n) && string(key) != n && strings.EqualFold(string(key), n) {
+					clash = fmt.Errorf("%s tool_input: %q differs from %q only in case, so the agent may read another value than Warden", tool, key, n)
+					return false
+				}
+			}
+			return true
+		})
+		if err == nil && clash != nil {
+			return clash
+		}
+	}
 	if err := json.Unmarshal(input, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -27,14 +49,48 @@ func Input(tool string, input json.RawMessage, v any) error {
 	return nil
 }
 
-// StringField reads one string field of a tool input. A required field
-// must be present and not empty; an absent optional one is "".
-func StringField(tool string, input json.RawMessage, name string, required bool) (string, error) {
-	var in map[string]json.RawMessage
-	if err := Input(tool, input, &in); err != nil {
-		return "", err
+// jsonNames returns the JSON names of the fields of the struct v points
+// to, or nil when v is not a pointer to a struct.
+func jsonNames(v any) []string {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return nil
 	}
-	raw, ok := in[name]
+	t = t.Elem()
+	var names []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = f.Name
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// StringField reads one string field of a tool input. A required field
+// must be present and not empty; an absent optional one is "". The name
+// is matched exactly, and of names given twice the last counts, as a
+// JavaScript or Python reader takes it. Only that field's value is
+// copied: a tool input may carry megabytes in its other fields.
+func StringField(tool string, input json.RawMessage, name string, required bool) (string, error) {
+	var raw json.RawMessage
+	ok := false
+	if err := Members(input, func(key []byte, v json.RawMessage) bool {
+		if string(key) == name {
+			raw, ok = v, true
+		}
+		return true
+	}); err != nil {
+		return "", fmt.Errorf("%s tool_input: %v", tool, err)
+	}
 	if !ok || string(raw) == "null" {
 		if required {
 			return "", fmt.Errorf("%s tool_input has no %q", tool, name)
@@ -80,6 +136,7 @@ func LiteralDir(pat string) string {
 // DecodePayload decodes a hook payload into v: data must be at most max
 // bytes of UTF-8 holding exactly one JSON value. agent names the sender in
 // the error for an empty payload ("Claude Code", "Codex", "Gemini CLI").
+// It decodes in place, without a copy of data: a payload may be 16 MiB.
 func DecodePayload(data []byte, max int, agent string, v any) error {
 	if len(data) > max {
 		return fmt.Errorf("payload larger than %d bytes", max)
@@ -87,15 +144,18 @@ func DecodePayload(data []byte, max int, agent string, v any) error {
 	if !utf8.Valid(data) {
 		return errors.New("payload is not UTF-8")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
-		if errors.Is(err, io.EOF) {
-			return fmt.Errorf("empty payload (want the JSON object %s sends)", agent)
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("empty payload (want the JSON object %s sends)", agent)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		// json.Unmarshal checks the whole input before it decodes; a
+		// value followed by more is its syntax error "… after
+		// top-level value".
+		var se *json.SyntaxError
+		if errors.As(err, &se) && strings.HasSuffix(se.Error(), "after top-level value") {
+			return errors.New("payload: unexpected data after the JSON object")
 		}
 		return fmt.Errorf("payload: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("payload: unexpected data after the JSON object")
 	}
 	return nil
 }

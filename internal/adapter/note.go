@@ -96,8 +96,18 @@ func Held(s Subject, d policy.Decision) string {
 // Key identifies a block for the rate limit: the same tool, rule and
 // subject are the same block.
 func Key(s Subject, rule string) string {
-	h := sha256.Sum256([]byte(s.Tool + "\x00" + rule + "\x00" + s.Value))
-	return hex.EncodeToString(h[:12])
+	// Hashed a piece at a time: the value may be megabytes, not to be
+	// copied whole.
+	h := sha256.New()
+	var buf [4 << 10]byte
+	for _, part := range []string{s.Tool, "\x00", rule, "\x00", s.Value} {
+		for part != "" {
+			n := copy(buf[:], part)
+			h.Write(buf[:n])
+			part = part[n:]
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // clip bounds a value shown in a note.
