@@ -24,7 +24,7 @@ package adapter
 //     field) are not looked into, but by [CheckKeys].
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,7 +105,10 @@ func Unmarshal(data []byte, v any) error {
 // CheckKeys fails with a [*KeyError] when any object in data, however
 // deep, holds two keys equal under [FoldKey]. data must be valid JSON.
 func CheckKeys(data []byte) error {
-	return walkKeys(json.NewDecoder(bytes.NewReader(data)), deep{})
+	if !json.Valid(data) {
+		return errors.New("not valid JSON")
+	}
+	return walkRaw(data, skipSpace(data, 0), deep{})
 }
 
 // Misspelled fails with a [*KeyError] when obj holds a key that is one of
@@ -127,7 +130,7 @@ func Misspelled(obj map[string]json.RawMessage, known ...string) error {
 }
 
 func checkTyped(data []byte, t reflect.Type) error {
-	return walkKeys(json.NewDecoder(bytes.NewReader(data)), shapeOf(t))
+	return walkRaw(data, skipSpace(data, 0), shapeOf(t))
 }
 
 // shape says how deep the key check goes into one value.
@@ -208,6 +211,10 @@ func shapeOf(t reflect.Type) shape {
 type fields struct {
 	exact  map[string]reflect.Type
 	folded map[string]string
+	// longest is the byte length of the longest folded key: a key
+	// more than three times longer (folding can shrink a rune from
+	// three bytes to one) cannot be one of them in another case.
+	longest int
 }
 
 var fieldCache sync.Map // reflect.Type → *fields
@@ -248,6 +255,7 @@ func structFields(t reflect.Type) *fields {
 			}
 			fs.exact[name] = sf.Type
 			fs.folded[FoldKey(name)] = name
+			fs.longest = max(fs.longest, len(FoldKey(name)))
 		}
 	}
 	add(t)
@@ -255,53 +263,167 @@ func structFields(t reflect.Type) *fields {
 	return fs
 }
 
-// walkKeys reads one JSON value from dec, checking the keys of every
-// object sh looks into. A nil shape skips the value.
-func walkKeys(dec *json.Decoder, sh shape) error {
-	if sh == nil {
-		var skip json.RawMessage
-		return dec.Decode(&skip)
+// walkRaw checks the keys of the JSON value at data[i:] (valid JSON)
+// in every object sh looks into, without decoding or copying values: a
+// payload may be 16 MiB. A nil shape skips the value. Of a struct's
+// object only the keys that could be its fields are remembered; of a map
+// or a deep check, every key.
+func walkRaw(data []byte, i int, sh shape) error {
+	if sh == nil || i >= len(data) {
+		return nil
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	switch tok {
-	case json.Delim('{'):
-		seen := map[string]string{}
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			k, ok := kt.(string)
-			if !ok {
-				return errors.New("an object key that is not a string")
-			}
-			f := FoldKey(k)
-			if prev, dup := seen[f]; dup {
-				return &KeyError{Key: k, Other: prev}
-			}
-			seen[f] = k
-			child, kerr := sh.field(k)
-			if kerr != nil {
-				return kerr
-			}
-			if err := walkKeys(dec, child); err != nil {
-				return err
+	switch data[i] {
+	case '{':
+		var fs *fields
+		if ts, ok := sh.(typed); ok {
+			if t := ts.resolve(); t != nil && t.Kind() == reflect.Struct {
+				fs = structFields(t)
 			}
 		}
-		_, err = dec.Token() // }
-		return err
-	case json.Delim('['):
+		// Keys are remembered by the hash of their folded form and
+		// where they are, in one slice of the object's size: no copy
+		// of a key, whatever their number. Equal hashes are compared
+		// on the keys themselves once the object is read.
+		n := 0
+		scanAt(data, i, func([]byte, int, int) bool { n++; return true })
+		keys := make([]foldedKey, 0, n)
+		var kerr error
+		var misspelled *KeyError // a field's name in another case
+		misAt := -1
+		_, err := scanAt(data, i, func(name []byte, vs, _ int) bool {
+			at := keyStart(data, vs)
+			keys = append(keys, foldedKey{foldHash(name), at})
+			if fs != nil && len(name) > 3*fs.longest {
+				return true // no field of the struct, in any case
+			}
+			child, ke := sh.field(string(name))
+			if ke != nil {
+				if misspelled == nil {
+					misspelled, misAt = ke, at
+				}
+				return true
+			}
+			kerr = walkRaw(data, vs, child)
+			return kerr == nil
+		})
+		if err != nil || kerr != nil {
+			return cmp.Or(err, kerr)
+		}
+		// The first refusal in the object's order, as a reader going
+		// through it would meet it.
+		dup, dupAt := collision(data, keys)
+		switch {
+		case dup != nil && (misspelled == nil || dupAt <= misAt):
+			return dup
+		case misspelled != nil:
+			return misspelled
+		}
+		return nil
+	case '[':
 		el := sh.elem()
-		for dec.More() {
-			if err := walkKeys(dec, el); err != nil {
+		if el == nil {
+			return nil
+		}
+		j := skipSpace(data, i+1)
+		for j < len(data) && data[j] != ']' {
+			if err := walkRaw(data, j, el); err != nil {
 				return err
 			}
+			j = skipSpace(data, skipValue(data, j))
+			if j < len(data) && data[j] == ',' {
+				j = skipSpace(data, j+1)
+			}
 		}
-		_, err = dec.Token() // ]
-		return err
 	}
 	return nil
+}
+
+// foldHash is the FNV-1a hash of the runes of [FoldKey] of name, made
+// without allocating.
+func foldHash(name []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); {
+		r, n := rune(name[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(name[i:])
+			r = foldRune(r)
+		} else if 'a' <= r && r <= 'z' {
+			r -= 'a' - 'A'
+		}
+		i += n
+		for r > 0 {
+			h ^= uint64(r & 0xff)
+			h *= 1099511628211
+			r >>= 8
+		}
+		h ^= 0xff // rune separator
+		h *= 1099511628211
+	}
+	return h
+}
+
+// keyStart is the offset in data of the opening quote of the member
+// whose value starts at vs and whose unescaped name is name.
+func keyStart(data []byte, vs int) int {
+	j := vs - 1
+	for j > 0 && data[j] != ':' {
+		j--
+	}
+	for j--; j > 0 && data[j] != '"'; j-- {
+	}
+	// data[j] is the closing quote; find the opening one, past escapes.
+	for j--; j > 0; j-- {
+		if data[j] == '"' && !escaped(data, j) {
+			return j
+		}
+	}
+	return 0
+}
+
+// escaped reports whether the byte at j is escaped by the backslashes
+// before it.
+func escaped(data []byte, j int) bool {
+	n := 0
+	for k := j - 1; k >= 0 && data[k] == '\\'; k-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// keyAt returns the unescaped key whose opening quote is at data[at].
+func keyAt(data []byte, at int) string {
+	end := skipString(data, at)
+	var k string
+	if err := json.Unmarshal(data[at:end], &k); err != nil {
+		return ""
+	}
+	return k
+}
+
+// foldedKey is an object key by the hash of its folded form and the
+// offset of its opening quote.
+type foldedKey struct {
+	hash uint64
+	at   int
+}
+
+// collision reports the first pair of an object's keys (by the later
+// one's place, returned) that are equal under [FoldKey].
+func collision(data []byte, keys []foldedKey) (*KeyError, int) {
+	slices.SortFunc(keys, func(a, b foldedKey) int { return cmp.Or(cmp.Compare(a.hash, b.hash), cmp.Compare(a.at, b.at)) })
+	var found *KeyError
+	at := -1
+	for i := 1; i < len(keys); i++ {
+		if keys[i].hash != keys[i-1].hash {
+			continue
+		}
+		// Within a run of equal hashes, compare with each earlier one.
+		for j := i - 1; j >= 0 && keys[j].hash == keys[i].hash; j-- {
+			k, prev := keyAt(data, keys[i].at), keyAt(data, keys[j].at)
+			if FoldKey(k) == FoldKey(prev) && (at < 0 || keys[i].at < at) {
+				found, at = &KeyError{Key: k, Other: prev}, keys[i].at
+			}
+		}
+	}
+	return found, at
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -53,15 +52,34 @@ func Fields(tool string, input json.RawMessage, names ...string) (map[string]jso
 	return in, nil
 }
 
-// StringField reads one string field of a tool input ([Fields]). A
-// required field must be present and not empty; an absent optional one
-// is "".
+// StringField reads one string field of a tool input. A required field
+// must be present and not empty; an absent optional one is "". The name
+// is matched exactly; a name given twice, or another in another case, is
+// refused ([Unmarshal]). Only that field's value is copied: a tool input
+// may carry megabytes in its other fields.
 func StringField(tool string, input json.RawMessage, name string, required bool) (string, error) {
-	in, err := Fields(tool, input, name)
-	if err != nil {
-		return "", err
+	var raw json.RawMessage
+	ok := false
+	var clash *KeyError
+	fold := FoldKey(name)
+	if err := Members(input, func(key []byte, v json.RawMessage) bool {
+		switch {
+		case string(key) == name && ok:
+			clash = &KeyError{Key: name, Other: name}
+			return false
+		case string(key) == name:
+			raw, ok = v, true
+		case clash == nil && FoldKey(string(key)) == fold:
+			clash = &KeyError{Key: string(key), Other: name}
+		}
+		return true
+	}); err != nil {
+		return "", fmt.Errorf("%s tool_input: %v", tool, err)
 	}
-	raw, ok := in[name]
+	if clash != nil {
+		clash.Known = !ok
+		return "", fmt.Errorf("%s tool_input: %v%s", tool, clash, keyHint(clash))
+	}
 	if !ok || string(raw) == "null" {
 		if required {
 			return "", fmt.Errorf("%s tool_input has no %q", tool, name)
@@ -108,7 +126,8 @@ func LiteralDir(pat string) string {
 // bytes of UTF-8 holding exactly one JSON value, whose objects v reads
 // hold no keys Warden would read otherwise than the agent ([Unmarshal]).
 // agent names the sender in the error for an empty payload ("Claude
-// Code", "Codex", "Gemini CLI").
+// Code", "Codex", "Gemini CLI"). It decodes in place, without a copy of
+// data: a payload may be 16 MiB.
 func DecodePayload(data []byte, max int, agent string, v any) error {
 	if len(data) > max {
 		return fmt.Errorf("payload larger than %d bytes", max)
@@ -116,15 +135,18 @@ func DecodePayload(data []byte, max int, agent string, v any) error {
 	if !utf8.Valid(data) {
 		return errors.New("payload is not UTF-8")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
-		if errors.Is(err, io.EOF) {
-			return fmt.Errorf("empty payload (want the JSON object %s sends)", agent)
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("empty payload (want the JSON object %s sends)", agent)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		// json.Unmarshal checks the whole input before it decodes; a
+		// value followed by more is its syntax error "… after
+		// top-level value".
+		var se *json.SyntaxError
+		if errors.As(err, &se) && strings.HasSuffix(se.Error(), "after top-level value") {
+			return errors.New("payload: unexpected data after the JSON object")
 		}
 		return fmt.Errorf("payload: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("payload: unexpected data after the JSON object")
 	}
 	if err := checkTyped(data, reflect.TypeOf(v)); err != nil {
 		return fmt.Errorf("payload: %v%s", err, keyHint(err))

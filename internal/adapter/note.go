@@ -22,9 +22,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/approval"
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/policy"
 )
@@ -63,7 +65,11 @@ func Note(s Subject, a *action.Action, d policy.Decision, verdict action.Verdict
 		}
 		return fmt.Sprintf("Warden: allowed by rule %q", d.Rule)
 	case action.Prompt:
-		fmt.Fprintf(&b, "Warden asks before this %s call", s.Tool)
+		// A person reads this before answering: what the call reaches
+		// is shown whole (approval).
+		fmt.Fprintf(&b, "Warden asks before this %s call (%s %s). ", approval.Printable(s.Tool), s.Kind, shown(s))
+		fmt.Fprintf(&b, "Rule %q: %s.", d.Rule, strconv.Quote(d.Reason))
+		return b.String()
 	default:
 		fmt.Fprintf(&b, "Warden denied this %s call", s.Tool)
 	}
@@ -73,12 +79,22 @@ func Note(s Subject, a *action.Action, d policy.Decision, verdict action.Verdict
 		b.WriteString(" ")
 		b.WriteString(unanswered)
 	}
-	if verdict == action.Prompt {
-		return b.String()
-	}
 	b.WriteString(" Instead: ")
 	b.WriteString(instead(a, d))
 	return b.String()
+}
+
+// shown quotes a subject for a question: a path, a URL, files or a
+// pattern whole, a command whole up to approval.MaxCode, anything else
+// as free text (cut when long, with the paths it names).
+func shown(s Subject) string {
+	switch s.Kind {
+	case "path", "url", "files", "pattern":
+		return approval.Path(s.Value)
+	case "command":
+		return approval.Code(s.Value)
+	}
+	return approval.Text(s.Value)
 }
 
 // Repeat is the reason for a block already explained within the rate
@@ -96,8 +112,18 @@ func Held(s Subject, d policy.Decision) string {
 // Key identifies a block for the rate limit: the same tool, rule and
 // subject are the same block.
 func Key(s Subject, rule string) string {
-	h := sha256.Sum256([]byte(s.Tool + "\x00" + rule + "\x00" + s.Value))
-	return hex.EncodeToString(h[:12])
+	// Hashed a piece at a time: the value may be megabytes, not to be
+	// copied whole.
+	h := sha256.New()
+	var buf [4 << 10]byte
+	for _, part := range []string{s.Tool, "\x00", rule, "\x00", s.Value} {
+		for part != "" {
+			n := copy(buf[:], part)
+			h.Write(buf[:n])
+			part = part[n:]
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // clip bounds a value shown in a note.

@@ -4,7 +4,6 @@
 package adapter
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"path"
@@ -48,12 +47,32 @@ func (w *Wrapper) Wrap(cmd, cwd, id string) string {
 		b.WriteString(quote(w.AuditPath(id)))
 	}
 	b.WriteString(" -- bash -c ")
-	script := cmd
+	cd := ""
 	if cwd != "" && cwd != w.Project {
-		script = "cd -- " + quote(cwd) + " || exit 125\n" + cmd
+		cd = "cd -- " + quote(cwd) + " || exit 125\n"
 	}
-	b.WriteString(quote(script))
+	// quote(cd + cmd), written into b sized once: cmd may be megabytes.
+	b.Grow(len(cd) + len(cmd) + 3*(strings.Count(cd, "'")+strings.Count(cmd, "'")) + 2)
+	b.WriteByte('\'')
+	writeQuoted(&b, cd)
+	writeQuoted(&b, cmd)
+	b.WriteByte('\'')
 	return b.String()
+}
+
+// writeQuoted writes s as the inside of a single-quoted word: each quote
+// closes the quoting, is escaped, and reopens it.
+func writeQuoted(b *strings.Builder, s string) {
+	for {
+		i := strings.IndexByte(s, '\'')
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		b.WriteString(`'\''`)
+		s = s[i+1:]
+	}
 }
 
 // AuditPath is where the execution record of call id goes.
@@ -154,28 +173,12 @@ func validID(id string) bool {
 }
 
 // ReplaceString returns the JSON object input with its field set to the
-// string value; every other field is kept as it was. It is how an adapter
-// writes the rewritten tool input of --wrap.
+// string value; every other field is kept as it was, byte for byte. It
+// is how an adapter writes the rewritten tool input of --wrap.
 func ReplaceString(input json.RawMessage, field, value string) (json.RawMessage, error) {
-	var in map[string]json.RawMessage
-	if err := json.Unmarshal(input, &in); err != nil || in == nil {
+	out, err := setString(input, field, value)
+	if err != nil {
 		return nil, errors.New("tool_input is not a JSON object")
 	}
-	v, err := encode(value)
-	if err != nil {
-		return nil, err
-	}
-	in[field] = v
-	return encode(in)
-}
-
-// encode is json.Marshal without HTML escaping, trimmed.
-func encode(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSpace(b.Bytes()), nil
+	return out, nil
 }

@@ -14,6 +14,8 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"warden.dev/warden/internal/approval"
 )
 
 // approver asks a person at the terminal (a contain.Approver).
@@ -45,12 +47,15 @@ func (a *approver) close() {
 	}
 }
 
-// Tell writes a line on the terminal.
-func (a *approver) Tell(text string) { fmt.Fprintf(a.tty, "warden: %s\n", text) }
+// Tell writes a line on the terminal. Like every text written there, it
+// is made printable first: a value of the command's (a path, a reason
+// quoting its words) could otherwise carry an escape sequence or a
+// carriage return that redraws the question being answered.
+func (a *approver) Tell(text string) { fmt.Fprintf(a.tty, "warden: %s\n", approval.Printable(text)) }
 
 // Ask writes the question on the terminal and reads one line of answer.
 func (a *approver) Ask(question string) string {
-	fmt.Fprintf(a.tty, "warden: %s ", question)
+	fmt.Fprintf(a.tty, "warden: %s ", approval.Printable(question))
 	line, _ := a.in.ReadString('\n')
 	return strings.TrimSpace(line)
 }

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,9 +93,9 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 	// out must not touch the package's streams.
 	in := Stdin
 	out, err := hook.Bounded(hookDeadline, func() ([]byte, error) {
-		payload, err := io.ReadAll(io.LimitReader(in, hook.MaxPayload+1))
+		payload, err := hook.ReadPayload(in)
 		if err != nil {
-			return nil, fmt.Errorf("reading the hook payload: %v", err)
+			return nil, err
 		}
 		return decide(ag, payload, o)
 	})

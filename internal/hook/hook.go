@@ -50,8 +50,11 @@ import (
 	"warden.dev/warden/internal/policy"
 )
 
-// MaxPayload bounds the payload read; each agent's Parse checks its own
-// bound (all are 16 MiB).
+// MaxPayload is the largest payload a hook reads, 16 MiB: a write of a
+// large file carries its content. Each agent's Parse checks its own
+// bound too (all are the same). A longer payload is refused
+// ([ReadPayload]), never read whole: a hook killed for its memory would
+// fail open.
 const MaxPayload = 16 << 20
 
 // Options are what one hook call is decided with.

@@ -34,7 +34,7 @@ func (s *sink) Write(ev audit.Event) error {
 	return nil
 }
 
-func options(t *testing.T, s audit.Sink) hook.Options {
+func options(t testing.TB, s audit.Sink) hook.Options {
 	home := t.TempDir()
 	return hook.Options{
 		Policy: func() (*config.Policy, error) { return config.Load("", config.Options{Home: home}) },
@@ -44,7 +44,7 @@ func options(t *testing.T, s audit.Sink) hook.Options {
 	}
 }
 
-func agent(t *testing.T, name string) adapter.Agent {
+func agent(t testing.TB, name string) adapter.Agent {
 	t.Helper()
 	ag, ok := adapter.Lookup(name)
 	if !ok {

@@ -138,7 +138,11 @@ func (r *Resolver) Resolve(raw string, acc action.Access) action.Path {
 // link itself or the resolved path matches, by name or by identity.
 func (r *Resolver) sensitive(lexical, entry, resolved string, w *walk) string {
 	for _, p := range [...]string{lexical, entry, resolved} {
-		if p == "" {
+		// A path of PATH_MAX bytes or more cannot be opened, and its
+		// error (ENAMETOOLONG) denies it already; matching its
+		// components would cost memory and time in proportion to a
+		// payload that may be megabytes.
+		if p == "" || len(p) >= pathMax {
 			continue
 		}
 		if e, ok := match(builtin(), p, r.home); ok {

@@ -6,8 +6,10 @@ package policy
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"warden.dev/warden/internal/action"
 )
@@ -233,6 +235,25 @@ func (ev *evaluation) run() (Decision, Explanation) {
 	return d, ev.x
 }
 
+// maxQuotedPath bounds a path quoted whole in a reason: PATH_MAX, past
+// which no system call takes a path.
+const maxQuotedPath = 4096
+
+// quotePath quotes p for a reason. A path longer than any system call
+// takes is shown by its start and its length: it is denied whatever it
+// says, and a payload's megabytes need not be copied into the reason and
+// every record that keeps it.
+func quotePath(p string) string {
+	if len(p) <= maxQuotedPath {
+		return strconv.Quote(p)
+	}
+	cut := 256
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes)", p[:cut], len(p))
+}
+
 // floor is step 1 of resolution (package doc). A path that was never
 // resolved, failed to resolve or is sensitive is denied: floor returns the
 // rule and the reason, and nothing below can change that. Otherwise prompt
@@ -241,11 +262,11 @@ func (ev *evaluation) floor(unclassified bool) (rule, reason, promptRule, prompt
 	for _, p := range ev.a.Paths {
 		switch {
 		case !p.Checked:
-			return "floor:unresolved-path", fmt.Sprintf("path %q was never resolved (floor: unresolved paths are denied)", p.Raw), "", ""
+			return "floor:unresolved-path", fmt.Sprintf("path %s was never resolved (floor: unresolved paths are denied)", quotePath(p.Raw)), "", ""
 		case p.Err != "":
-			return "floor:unresolved-path", fmt.Sprintf("path %q cannot be resolved: %s (floor: resolution errors are denied)", p.Raw, p.Err), "", ""
+			return "floor:unresolved-path", fmt.Sprintf("path %s cannot be resolved: %s (floor: resolution errors are denied)", quotePath(p.Raw), p.Err), "", ""
 		case p.Sensitive != "":
-			return "floor:sensitive-path", fmt.Sprintf("path %q is sensitive (%s): the floor denies it to every tool, for reading and writing", p.Raw, p.Sensitive), "", ""
+			return "floor:sensitive-path", fmt.Sprintf("path %s is sensitive (%s): the floor denies it to every tool, for reading and writing", quotePath(p.Raw), p.Sensitive), "", ""
 		}
 	}
 	denyRule, deny, gov := ev.governed()

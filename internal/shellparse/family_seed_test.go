@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/shellparse"
 )

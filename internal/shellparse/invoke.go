@@ -439,5 +439,5 @@ const maxSideText = 16 << 10
 func (a *analyzer) side() *analyzer {
 	return &analyzer{opt: a.opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
 		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: a.fetched,
-		ifs: a.ifs, homeDyn: a.homeDyn, pwdDyn: a.pwdDyn, cur: -1, probing: true, work: a.work, finds: a.finds}
+		ifs: a.ifs, homeDyn: a.homeDyn, pwdDyn: a.pwdDyn, cur: -1, probing: true, work: a.work, finds: a.finds, spent: a.spent}
 }

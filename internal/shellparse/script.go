@@ -720,7 +720,7 @@ func (a *analyzer) procProgram(e *env, src, fam, name string, here bool) {
 	}
 	sub := &analyzer{opt: a.opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
 		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{}, cur: -1,
-		work: a.work, finds: a.finds, probing: a.probing}
+		work: a.work, finds: a.finds, spent: a.spent, probing: a.probing}
 	c := &env{src: inner, cwd: e.cwd, ok: e.cwd, depth: e.depth}
 	sub.code(c, inner, false)
 	if sub.out.ok && sub.why == "" {

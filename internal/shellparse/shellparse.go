@@ -99,6 +99,21 @@ const maxInvocations = 2048
 // is unresolved, unparsed (a hook payload may carry megabytes).
 const maxCommand = 256 << 10
 
+// maxTokens bounds the shell code parsed for one command string, in
+// words and operators ([tokens]), nested strings (sh -c, eval, a
+// script written and run) and side analyses included. The syntax tree
+// and the walk cost up to about 1 KiB for each, so whatever the command
+// holds, its analysis allocates tens of MiB at most; a command longer
+// than maxCommand but with few words is cut off by that bound first.
+// Deeper re-parsing of the same text would otherwise multiply the cost:
+// eval eval eval … parses the whole command once per level.
+const maxTokens = 32 << 10
+
+// maxExpanded bounds the fields words expand to over one analysis:
+// brace expansion makes up to maxFields of one word, and a command of
+// such words would make millions.
+const maxExpanded = 8 << 10
+
 // maxNest bounds how deeply substitutions and subshells nest: the text of
 // every level is kept, so the work grows with the square of the depth.
 const maxNest = 64
@@ -276,9 +291,39 @@ type analyzer struct {
 	// does not probe again.
 	probing bool
 	// work counts the invocations analysed, shared with side analyses;
-	// finds holds what sideFinds found for a text, shared too.
+	// finds holds what sideFinds found for a text, shared too; spent
+	// counts the tokens parsed and the fields expanded, shared too.
 	work  *int
 	finds map[string]bool
+	spent *spent
+}
+
+// spent is what one analysis has used of its bounds ([maxTokens],
+// [maxExpanded]).
+type spent struct {
+	tokens, fields int
+}
+
+// tokens counts the words and operators of src: each run of bytes
+// between blanks and shell metacharacters, and each metacharacter. It
+// allocates nothing, so that it can bound the parse before it happens.
+func tokens(src string) int {
+	n, in := 0, false
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case ' ', '\t', '\n':
+			in = false
+		case ';', '&', '|', '<', '>', '(', ')', '`', '$', '{', '}', '\'', '"':
+			n++
+			in = false
+		default:
+			if !in {
+				n++
+			}
+			in = true
+		}
+	}
+	return n
 }
 
 // env is the shell state at one point of the walk. It is copied for a
@@ -347,7 +392,7 @@ func Analyze(cmd string, opt Options) *Analysis {
 	}
 	a := &analyzer{opt: opt, flags: map[action.Flag]bool{}, pathSeen: map[Path]int{},
 		funcs: map[string]*syntax.Stmt{}, called: map[string]bool{}, fetched: map[string]bool{},
-		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8), cur: -1, work: new(int), finds: map[string]bool{}}
+		inv: make([]Invocation, 0, 8), meta: make([]invMeta, 0, 8), cur: -1, work: new(int), finds: map[string]bool{}, spent: new(spent)}
 	e := &env{src: cmd, cwd: []string{opt.Cwd}}
 	e.settle()
 	if len(cmd) > maxCommand {
@@ -387,6 +432,12 @@ func (a *analyzer) code(e *env, src string, nested bool) {
 	if strings.IndexByte(src, 0) >= 0 {
 		a.unresolved("the command holds a NUL byte")
 		return
+	}
+	if n := tokens(src); a.spent.tokens+n > maxTokens {
+		a.unresolved(fmt.Sprintf("the command holds more than %d words and operators to analyse", maxTokens))
+		return
+	} else {
+		a.spent.tokens += n
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false)).Parse(strings.NewReader(src), "")
 	if err != nil {

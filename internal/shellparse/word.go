@@ -61,7 +61,7 @@ func (s subInfo) or(o subInfo) subInfo { return subInfo{s.fetch || o.fetch, s.de
 
 // words expands a list of words into fields.
 func (a *analyzer) words(e *env, ws []*syntax.Word) []field {
-	var out []field
+	out := make([]field, 0, len(ws))
 	for _, w := range ws {
 		fs := a.word(e, w)
 		if len(fs) == 1 && fs[0].s == "" && !fs[0].dyn && !quoted(w) {
@@ -92,6 +92,12 @@ func (a *analyzer) word(e *env, w *syntax.Word) []field {
 		return []field{{}}
 	}
 	src := e.text(w)
+	if a.spent.fields >= maxExpanded {
+		// Past the bound nothing more is expanded (nor walked): the
+		// word is unknown, and the command unresolved.
+		a.unresolved(fmt.Sprintf("the command's words expand to more than %d fields to analyse", maxExpanded))
+		return []field{{s: src, dyn: true}}
+	}
 	sub := a.substs(e, w)
 	// A word that is only a process substitution: bash passes a
 	// /dev/fd path whose content is the substitution's output.
@@ -117,6 +123,7 @@ func (a *analyzer) word(e *env, w *syntax.Word) []field {
 			return []field{{s: src, dyn: true, sub: sub}}
 		}
 	}
+	a.spent.fields += len(alts)
 	out := make([]field, 0, len(alts))
 	for _, p := range alts {
 		if p.dyn {

@@ -96,7 +96,8 @@ func TestUpdatedInputKeepsFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"command":"wrapped & quoted","description":"List <files>","run_in_background":true,"timeout":120000}`
+	// Every other field is kept as it was, in its place.
+	want := `{"command":"wrapped & quoted","description":"List <files>","timeout":120000,"run_in_background":true}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("UpdatedInput (-want +got):\n%s", diff)
 	}

@@ -14,6 +14,10 @@ package mcp
 //     gets an elicitation/create request (id "warden-PREFIX-N", a prefix
 //     the server cannot guess, so it cannot answer for the user) with a
 //     single boolean, approve.
+//   - The question shows the call as it will run (package approval):
+//     every path-like argument whole and first, the declared ones
+//     included whatever their names, code whole, and only long free text
+//     cut, marked, with the paths it names.
 //   - Only {"action":"accept","content":{"approve":true}} forwards the
 //     call, exactly as the client sent it. Anything else — decline,
 //     cancel, an error, approve false or missing — refuses it, as does
@@ -25,6 +29,7 @@ import (
 	"fmt"
 	"strings"
 
+	"warden.dev/warden/internal/approval"
 	"warden.dev/warden/internal/audit"
 )
 
@@ -36,9 +41,6 @@ type heldCall struct {
 	tool string
 	d    Decision
 }
-
-// maxShownArgs bounds the arguments quoted in a question.
-const maxShownArgs = 1000
 
 // initialize notes whether the client can be asked: its capabilities
 // hold elicitation, an object that is empty (form mode, as before
@@ -68,7 +70,10 @@ func (tr *Tracker) elicits() bool {
 }
 
 // ask holds h and returns the elicitation/create request and its id.
-func (g *Gate) ask(tr *Tracker, h heldCall, args json.RawMessage) ([]byte, string) {
+// The question shows the arguments as [approval.Args] renders them:
+// every path whole and first, declared (the arguments the server's
+// declaration says hold paths or a URL) or not.
+func (g *Gate) ask(tr *Tracker, h heldCall, args json.RawMessage, declared []string) ([]byte, string) {
 	tr.mu.Lock()
 	tr.asks++
 	id := fmt.Sprintf("warden-%s-%d", g.AskPrefix, tr.asks)
@@ -78,18 +83,15 @@ func (g *Gate) ask(tr *Tracker, h heldCall, args json.RawMessage) ([]byte, strin
 	tr.held[id] = h
 	tr.mu.Unlock()
 
-	shown := "no arguments"
-	if len(args) > 0 {
-		shown = string(marshal(args))
-		if len(shown) > maxShownArgs {
-			shown = shown[:maxShownArgs] + "… (cut)"
-		}
+	shown := " no arguments. "
+	if a := approval.Args(args, declared...); a != "" {
+		shown = ":\n" + a + "\n"
 	}
 	rule := ""
 	if h.d.Rule != "" {
 		rule = " (rule " + h.d.Rule + ")"
 	}
-	msg := fmt.Sprintf("Warden: the agent asks to call %s with %s. It needs your approval%s: %s. Allow this one call?", h.tool, shown, rule, h.d.Reason)
+	msg := fmt.Sprintf("Warden: the agent asks to call %s with%sIt needs your approval%s: %s. Allow this one call?", approval.Printable(h.tool), shown, rule, approval.Printable(h.d.Reason))
 	type prop struct {
 		Type        string `json:"type"`
 		Title       string `json:"title"`
@@ -110,7 +112,7 @@ func (g *Gate) ask(tr *Tracker, h heldCall, args json.RawMessage) ([]byte, strin
 	}{JSONRPC: "2.0", ID: id, Method: "elicitation/create"}
 	req.Params.Message = msg
 	req.Params.RequestedSchema.Type = "object"
-	req.Params.RequestedSchema.Properties = map[string]prop{"approve": {Type: "boolean", Title: "Allow " + h.tool,
+	req.Params.RequestedSchema.Properties = map[string]prop{"approve": {Type: "boolean", Title: "Allow " + approval.Printable(h.tool),
 		Description: "Yes runs this one call; no refuses it."}}
 	req.Params.RequestedSchema.Required = []string{"approve"}
 	return marshal(req), id

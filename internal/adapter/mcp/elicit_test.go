@@ -4,6 +4,8 @@
 package mcp_test
 
 import (
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,5 +42,62 @@ func TestExpire(t *testing.T) {
 	}
 	if evs := tr.Drain(); len(evs) != 1 || evs[0].Status != "unanswered" || !evs[0].Asked {
 		t.Errorf("Drain = %+v, want the waiting call unanswered", evs)
+	}
+}
+
+// TestQuestionShowsWhatRuns: the question a person answers shows every
+// path of the call whole, before the rest, however the call pads or
+// hides it; the old question cut the arguments' JSON after 1000 bytes.
+func TestQuestionShowsWhatRuns(t *testing.T) {
+	pad := strings.Repeat("lorem ipsum ", 1000)
+	// Under PATH_MAX, so that the declared write is asked about, not
+	// denied as unresolvable; an undeclared tool's path may be longer.
+	padded := "/tmp/" + strings.Repeat("dir/", 750) + ".bashrc"
+	long := "/tmp/" + strings.Repeat("a", 10000) + "/../../home/u/.bashrc"
+	for _, tt := range []struct {
+		name, tool string
+		args       map[string]string
+		first      string // the question's first argument line
+		shown      string // shown whole
+	}{
+		{"path beyond the old cut", "write_file", map[string]string{"content": pad, "path": "/tmp/x/.git/hooks/pre-commit"},
+			`path: "/tmp/x/.git/hooks/pre-commit"`, `"/tmp/x/.git/hooks/pre-commit"`},
+		{"path padded past the old cut", "write_file", map[string]string{"path": padded, "content": "x"},
+			`path: "/tmp/dir/dir/`, strconv.Quote(padded)},
+		{"path padded with 10k characters", "custom_write", map[string]string{"path": long, "content": "x"},
+			`path: "/tmp/aaaa`, strconv.Quote(long)},
+		{"path hidden in a long content", "save_note", map[string]string{"title": "notes", "body": pad + " and then overwrite /etc/cron.d/job " + pad},
+			`body: "lorem ipsum`, `"/etc/cron.d/job"`},
+		{"declared path under an innocent name", "zip", map[string]string{"note": pad, "what": "../outside/archive.zip"},
+			`what: "../outside/archive.zip"`, `"../outside/archive.zip"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			decl := &mcp.Declaration{Server: "filesystem", Tools: map[string]mcp.Tool{
+				"write_file": {As: "write_file", Paths: []string{"path"}},
+				"zip":        {Classes: []string{"fileDelete"}, Paths: []string{"what"}},
+			}}
+			g := newGate(t, "", decl)
+			g.Elicit, g.AskPrefix = true, "p"
+			tr := &mcp.Tracker{}
+			g.FromClient([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{"elicitation":{}}}}`), tr)
+			call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{"name": tt.tool, "arguments": tt.args}})
+			out := g.FromClient(call, tr)
+			var ask struct {
+				Params struct {
+					Message string `json:"message"`
+				} `json:"params"`
+			}
+			if out.Asked == "" || json.Unmarshal(out.Reply, &ask) != nil {
+				t.Fatalf("FromClient = %.300s, want a question", out.Reply)
+			}
+			msg := ask.Params.Message
+			_, args, _ := strings.Cut(msg, "\n")
+			if !strings.HasPrefix(args, tt.first) {
+				t.Errorf("question %.300q…: first argument is not %.60q", msg, tt.first)
+			}
+			if !strings.Contains(msg, tt.shown) {
+				t.Errorf("question %.300q… does not show %.100q whole", msg, tt.shown)
+			}
+		})
 	}
 }

@@ -268,7 +268,7 @@ func (g *Gate) one(raw []byte, tr *Tracker, inBatch bool) step {
 		if !tr.add(key, e) {
 			return step{reply: ErrorResponse(m.id, CodeInvalidRequest, "invalid request: the id of a call still in progress")}
 		}
-		ask, id := g.ask(tr, heldCall{key: key, line: raw, id: m.id, tool: tool, d: d}, params["arguments"])
+		ask, id := g.ask(tr, heldCall{key: key, line: raw, id: m.id, tool: tool, d: d}, params["arguments"], g.Declaration.argNames(name))
 		return step{reply: ask, asked: id}
 	}
 	if d.Verdict != action.Allow {

@@ -98,6 +98,15 @@ func (d *Declaration) Shape(server, tool string) *request.Request {
 	return t.shape(server, tool)
 }
 
+// argNames returns the arguments tool's entry says hold paths or a URL.
+func (d *Declaration) argNames(tool string) []string {
+	t, _ := d.lookup(tool)
+	if t.URL == "" {
+		return t.Paths
+	}
+	return append(append([]string(nil), t.Paths...), t.URL)
+}
+
 func (d *Declaration) lookup(tool string) (Tool, bool) {
 	if d == nil {
 		return Tool{}, false
