@@ -281,3 +281,25 @@ func TestRunJudgesGrant(t *testing.T) {
 		}
 	})
 }
+
+// scriptIn writes body as a shell script in dir (the project, or below it),
+// owned by uid, and returns the argv that runs it. The containment tests
+// run their attacks so: code the policy allowed to run (a script is
+// processSpawn that runs code, allowed contained) doing something else,
+// which is the threat the sandbox answers (docs/security-model.md). A
+// command line the policy can read would be refused before the sandbox
+// is built, and prove nothing about it.
+func scriptIn(t *testing.T, dir string, uid int, body string) []string {
+	t.Helper()
+	f, err := os.CreateTemp(dir, ".attack-*.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(body + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	os.Chmod(f.Name(), 0o644)
+	os.Chown(f.Name(), uid, uid)
+	return []string{"sh", f.Name()}
+}
