@@ -6,6 +6,7 @@ package adapter
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 
 	"warden.dev/warden/internal/action"
@@ -139,16 +140,30 @@ func (c *Call) Base(agent string, opt Options) request.Request {
 }
 
 // Unwrap recognises a shell command that --wrap already rewrote and
-// sets the request to judge its inner command, contained. Every shell
-// command of a session with --wrap is decided as contained: whatever
-// runs, runs wrapped.
+// sets the request to judge its inner command, contained, in the
+// directory its cd names (a line the agent wrote in that form itself
+// runs there, whatever the payload's cwd says). Every shell command of a
+// session with --wrap is decided as contained: whatever runs, runs
+// wrapped.
 func (c *Call) Unwrap(r *request.Request, opt Options) {
 	if opt.Wrap == nil {
 		return
 	}
 	r.Contained = true
-	if inner, audit, ok := opt.Wrap.Unwrap(r.Command); ok {
-		r.Command, c.Wrapped, c.Audit = inner, true, audit
+	if u, ok := opt.Wrap.Unwrap(r.Command); ok {
+		r.Command, c.Wrapped, c.Audit = u.Command, true, u.Audit
+		if u.Dir != "" {
+			// A relative cd is taken where the line runs.
+			dir := u.Dir
+			if !path.IsAbs(dir) {
+				base := r.Cwd
+				if base == "" {
+					base = c.Cwd
+				}
+				dir = path.Join(base, dir)
+			}
+			r.Cwd, c.Dir = dir, dir
+		}
 	}
 }
 

@@ -15,13 +15,15 @@ import (
 // agent lets a hook rewrite the tool input uses it. The rewritten command
 // is
 //
-//	'EXE' run --no-approver [--policy 'POLICY'] --project 'PROJECT' [--audit-json 'AUDITDIR/ID.json'] -- bash -c 'SCRIPT'
+//	'EXE' run --no-approver [--policy 'POLICY'] --project 'PROJECT' [--grant ID] [--audit-json 'AUDITDIR/ID.json'] -- bash -c 'SCRIPT'
 //
 // where SCRIPT is the command, preceded by a cd to the call's working
 // directory when that is not the project. Every value is single-quoted
 // (a quote inside closes the quoting, is escaped, and reopens it), so
 // nothing in the command can end the quoting: bash -c receives the
-// command byte for byte.
+// command byte for byte. ID names the single-use grant the hook issued
+// for exactly this run (package grant): warden run redeems it instead of
+// judging the command again, and judges in full a line without one.
 type Wrapper struct {
 	// Exe is the absolute path of the warden binary.
 	Exe string
@@ -34,6 +36,9 @@ type Wrapper struct {
 	// AuditDir, when set, is where each run's execution record goes,
 	// named after the tool call, for PostToolUse to read.
 	AuditDir string
+	// Grant, when set, is the id of the grant issued for the command
+	// being wrapped (see [Wrapper.Argv]); the hook sets it per call.
+	Grant string
 }
 
 // Wrap returns cmd rewritten to run under warden run in directory cwd.
@@ -42,15 +47,16 @@ type Wrapper struct {
 func (w *Wrapper) Wrap(cmd, cwd, id string) string {
 	var b strings.Builder
 	b.WriteString(w.prefix())
+	if w.Grant != "" && validID(w.Grant) {
+		b.WriteString(" --grant ")
+		b.WriteString(w.Grant)
+	}
 	if w.AuditDir != "" && validID(id) {
 		b.WriteString(" --audit-json ")
 		b.WriteString(quote(w.AuditPath(id)))
 	}
 	b.WriteString(" -- bash -c ")
-	cd := ""
-	if cwd != "" && cwd != w.Project {
-		cd = "cd -- " + quote(cwd) + " || exit 125\n"
-	}
+	cd := w.cd(cwd)
 	// quote(cd + cmd), written into b sized once: cmd may be megabytes.
 	b.Grow(len(cd) + len(cmd) + 3*(strings.Count(cd, "'")+strings.Count(cmd, "'")) + 2)
 	b.WriteByte('\'')
@@ -58,6 +64,20 @@ func (w *Wrapper) Wrap(cmd, cwd, id string) string {
 	writeQuoted(&b, cmd)
 	b.WriteByte('\'')
 	return b.String()
+}
+
+// cd is the line the script Wrap writes starts with to run in cwd, or "".
+func (w *Wrapper) cd(cwd string) string {
+	if cwd != "" && cwd != w.Project {
+		return "cd -- " + quote(cwd) + " || exit 125\n"
+	}
+	return ""
+}
+
+// Argv is the argv that the line [Wrapper.Wrap] writes for cmd and cwd
+// hands warden run after "--": what a grant for it is bound to.
+func (w *Wrapper) Argv(cmd, cwd string) []string {
+	return []string{"bash", "-c", w.cd(cwd) + cmd}
 }
 
 // writeQuoted writes s as the inside of a single-quoted word: each quote
@@ -89,47 +109,68 @@ func (w *Wrapper) prefix() string {
 	return s + " --project " + quote(w.Project)
 }
 
+// Unwrapped is what a line in [Wrapper.Wrap]'s form runs.
+type Unwrapped struct {
+	// Command is the command bash -c runs, after the cd.
+	Command string
+	// Dir is the directory the cd names, "" when there is none (the
+	// command runs where warden run is started).
+	Dir string
+	// Audit is the execution record's path, "" when it has none.
+	Audit string
+	// Grant is the grant id the line names, "" when it names none. It is
+	// not checked here: warden run redeems it or judges in full.
+	Grant string
+}
+
 // Unwrap recognises a command Wrap produced with this wrapper's binary,
-// policy and project, and returns the command it runs and its execution
-// record's path (empty when it has none). Anything else — another binary,
-// another policy, a record outside AuditDir, a quoting Wrap would not
-// write — is not recognised, and is judged as the command it is.
-func (w *Wrapper) Unwrap(s string) (inner, audit string, ok bool) {
+// policy and project, and returns what it runs. Anything else — another
+// binary, another policy, a record outside AuditDir, a quoting Wrap would
+// not write — is not recognised, and is judged as the command it is.
+func (w *Wrapper) Unwrap(s string) (Unwrapped, bool) {
+	var u Unwrapped
 	rest, ok := strings.CutPrefix(s, w.prefix())
 	if !ok {
-		return "", "", false
+		return u, false
+	}
+	if r, ok := strings.CutPrefix(rest, " --grant "); ok {
+		id, r, _ := strings.Cut(r, " ")
+		if !validID(id) {
+			return u, false
+		}
+		u.Grant, rest = id, " "+r
 	}
 	if r, ok := strings.CutPrefix(rest, " --audit-json "); ok {
 		a, r, ok := UnquoteWord(r)
 		if !ok || w.AuditDir == "" || path.Dir(a) != w.AuditDir || !validID(strings.TrimSuffix(path.Base(a), ".json")) || !strings.HasSuffix(a, ".json") {
-			return "", "", false
+			return u, false
 		}
-		audit, rest = a, r
+		u.Audit, rest = a, r
 	}
 	rest, ok = strings.CutPrefix(rest, " -- bash -c ")
 	if !ok {
-		return "", "", false
+		return u, false
 	}
 	script, r, ok := UnquoteWord(rest)
 	if !ok || r != "" {
-		return "", "", false
+		return u, false
 	}
-	inner = script
+	u.Command = script
 	if r, ok := strings.CutPrefix(script, "cd -- "); ok {
 		dir, r, ok := UnquoteWord(r)
 		if !ok {
-			return "", "", false
+			return u, false
 		}
 		r, ok = strings.CutPrefix(r, " || exit 125\n")
-		if !ok || dir == w.Project {
-			return "", "", false
+		if !ok || dir == w.Project || dir == "" {
+			return u, false
 		}
-		inner = r
+		u.Command, u.Dir = r, dir
 	}
-	if inner == "" {
-		return "", "", false
+	if u.Command == "" {
+		return u, false
 	}
-	return inner, audit, true
+	return u, true
 }
 
 // quote single-quotes s for a POSIX shell.

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"warden.dev/warden/internal/adapter"
+	"warden.dev/warden/internal/request"
 )
 
 // TestWrapRoundTrip: Unwrap recognises exactly what Wrap wrote, and bash
@@ -22,16 +25,23 @@ func TestWrapRoundTrip(t *testing.T) {
 		{"' -- bash -c 'evil", "/p", "../../etc/x"},
 	} {
 		s := w.Wrap(tt.cmd, tt.cwd, tt.id)
-		inner, audit, ok := w.Unwrap(s)
-		if !ok || inner != tt.cmd {
-			t.Errorf("Unwrap(Wrap(%q)) = %q, %v", tt.cmd, inner, ok)
+		u, ok := w.Unwrap(s)
+		if !ok || u.Command != tt.cmd {
+			t.Errorf("Unwrap(Wrap(%q)) = %q, %v", tt.cmd, u.Command, ok)
 		}
 		wantAudit := ""
 		if tt.id == "toolu_1" || tt.id == "toolu_2" {
 			wantAudit = "/state/runs/" + tt.id + ".json"
 		}
-		if audit != wantAudit {
-			t.Errorf("Unwrap(Wrap(%q)) audit = %q, want %q", tt.cmd, audit, wantAudit)
+		if u.Audit != wantAudit {
+			t.Errorf("Unwrap(Wrap(%q)) audit = %q, want %q", tt.cmd, u.Audit, wantAudit)
+		}
+		wantDir := tt.cwd
+		if tt.cwd == w.Project {
+			wantDir = ""
+		}
+		if u.Dir != wantDir {
+			t.Errorf("Unwrap(Wrap(%q)) dir = %q, want %q", tt.cmd, u.Dir, wantDir)
 		}
 		if _, err := exec.LookPath("bash"); err == nil {
 			// bash -n parses the wrapped line: the quoting holds.
@@ -48,8 +58,58 @@ func TestWrapRoundTrip(t *testing.T) {
 		strings.Replace(w.Wrap("ls", "/p", "x"), "--no-approver", "", 1),
 	}
 	for _, s := range other {
-		if inner, _, ok := w.Unwrap(s); ok {
-			t.Errorf("Unwrap(%q) = %q, true; want not recognised", s, inner)
+		if u, ok := w.Unwrap(s); ok {
+			t.Errorf("Unwrap(%q) = %q, true; want not recognised", s, u.Command)
+		}
+	}
+}
+
+// TestWrapGrant: the grant id goes on the line between the project and
+// the record, Unwrap reads it back, and the argv a grant is bound to is
+// the one bash hands warden run.
+func TestWrapGrant(t *testing.T) {
+	w := &adapter.Wrapper{Exe: "/w/warden", Project: "/p", AuditDir: "/s/runs", Grant: "0123456789abcdef0123456789abcdef"}
+	s := w.Wrap("make", "/p/sub", "toolu_1")
+	want := "'/w/warden' run --no-approver --project '/p' --grant 0123456789abcdef0123456789abcdef --audit-json '/s/runs/toolu_1.json' -- bash -c 'cd -- '\\''/p/sub'\\'' || exit 125\nmake'"
+	if s != want {
+		t.Errorf("Wrap = %s\nwant   %s", s, want)
+	}
+	u, ok := w.Unwrap(s)
+	if !ok || u.Grant != w.Grant || u.Dir != "/p/sub" || u.Command != "make" || u.Audit != "/s/runs/toolu_1.json" {
+		t.Errorf("Unwrap = %+v, %v", u, ok)
+	}
+	if diff := cmp.Diff([]string{"bash", "-c", "cd -- '/p/sub' || exit 125\nmake"}, w.Argv("make", "/p/sub")); diff != "" {
+		t.Errorf("Argv (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"bash", "-c", "make"}, w.Argv("make", "/p")); diff != "" {
+		t.Errorf("Argv in the project (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{"../x", "a b", ""} {
+		forged := strings.Replace(s, w.Grant, bad, 1)
+		if _, ok := w.Unwrap(forged); ok && bad != "" {
+			t.Errorf("Unwrap with grant %q recognised", bad)
+		}
+	}
+}
+
+// TestUnwrapJudgedWhereItRuns: a line in --wrap's form that the agent
+// writes itself is judged in the directory its cd names, not the
+// payload's cwd; a relative one is taken where the line runs.
+func TestUnwrapJudgedWhereItRuns(t *testing.T) {
+	w := &adapter.Wrapper{Exe: "/w/warden", Project: "/p"}
+	for _, tt := range []struct{ line, want string }{
+		{w.Wrap("rm -rf x", "/elsewhere", ""), "/elsewhere"},
+		{w.Wrap("rm -rf x", "/p", ""), "/p/sub"},
+		{strings.Replace(w.Wrap("rm -rf x", "/q", ""), "'/q'", "'../..'", 1), "/"},
+	} {
+		c := &adapter.Call{Cwd: "/p/sub", Dir: "/p/sub"}
+		r := request.Request{Tool: "bash", Command: tt.line, Cwd: "/p/sub"}
+		c.Unwrap(&r, adapter.Options{Project: "/p", Wrap: w})
+		if !c.Wrapped || r.Command != "rm -rf x" || !r.Contained {
+			t.Fatalf("Unwrap(%q): wrapped %v, command %q", tt.line, c.Wrapped, r.Command)
+		}
+		if r.Cwd != tt.want || c.Dir != tt.want {
+			t.Errorf("Unwrap(%q): judged in %q (call dir %q), want %q", tt.line, r.Cwd, c.Dir, tt.want)
 		}
 	}
 }

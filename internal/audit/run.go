@@ -18,6 +18,9 @@ type Run struct {
 	Project       string    `json:"project"`
 	Mode          string    `json:"mode"`
 	StartedAt     time.Time `json:"started_at"`
+	// Decision is how the policy judged the command before anything
+	// started; nil when the run stopped before it was judged.
+	Decision *RunDecision `json:"decision,omitempty"`
 	// Status is warden run's exit status; Error the message of a run
 	// that did not end with the command's own status (the sandbox could
 	// not be built, the approval policy refused it).
@@ -60,13 +63,35 @@ type Run struct {
 	Quarantined    []Quarantined `json:"quarantined"`
 	NotRecorded    []NotRecorded `json:"not_recorded"`
 	PolicyRevision string        `json:"policy_revision"`
-	// Approval is the approval policy in force; Denied says it refused
-	// the run before it started.
+	// Approval is the approval policy in force; Denied says the policy,
+	// the person or the approval policy refused the run before it
+	// started.
 	Approval string `json:"approval"`
 	Denied   bool   `json:"denied,omitempty"`
 	// FirstAttempt is the failed run that on-failure reran, with what
 	// the person allowed for this one.
 	FirstAttempt *Attempt `json:"first_attempt,omitempty"`
+}
+
+// RunDecision is the policy's decision on a run's command.
+type RunDecision struct {
+	// By is "run" when warden run judged the command itself, "grant"
+	// when the hook that wrapped it had, and handed its decision over in
+	// a single-use grant.
+	By      string `json:"by"`
+	Verdict string `json:"verdict"`
+	Rule    string `json:"rule,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	// Answered is the verdict that stood after any question: "allow"
+	// or "deny" as the person answered at warden run's terminal; for a
+	// grant, what the hook told the agent ("prompt": the person was
+	// asked in the agent's own prompt).
+	Answered string `json:"answered,omitempty"`
+	// Grant is the grant's id, or the id warden run was given and could
+	// not redeem (GrantRefused says why: the command was then judged in
+	// full).
+	Grant        string `json:"grant,omitempty"`
+	GrantRefused string `json:"grant_refused,omitempty"`
 }
 
 // Attempt is a run that was retried.

@@ -144,8 +144,9 @@ func TestDoctorAgreesWithRun(t *testing.T) {
 
 			// A run whose policy sets limits.memory.
 			record := filepath.Join(u.home, "cgroup-run.json")
-			r := runWarden(t, u.as, u.home, "run", "--policy", policy, "--project", project, "--audit-json", record, "--",
-				"sh", "-c", "cat /proc/self/cgroup; echo ran > ran")
+			uid := map[bool]int{true: 0, false: 65534}[u.name == "root"]
+			r := runWarden(t, u.as, u.home, append([]string{"run", "--policy", policy, "--project", project, "--audit-json", record, "--"},
+				scriptIn(t, project, uid, "cat /proc/self/cgroup; echo ran > ran")...)...)
 			_, ranErr := os.Stat(filepath.Join(project, "ran"))
 			switch limit.Status {
 			case sandbox.Enforced:

@@ -933,13 +933,14 @@ func (r *runner) run(t *testing.T, name, policy string, steps []step) *outcome {
 			t.Fatal(err)
 		}
 	}
-	var script strings.Builder
+	var body strings.Builder
 	for _, s := range steps {
-		fmt.Fprintf(&script, "echo '=== begin %s'\n{ %s\n} 2>&1\necho \"=== end %s $?\"\n", s.name, s.cmd, s.name)
+		fmt.Fprintf(&body, "echo '=== begin %s'\n{ %s\n} 2>&1\necho \"=== end %s $?\"\n", s.name, s.cmd, s.name)
 	}
 	l.dns.resetRebind()
 	argv := append(slices.Clone(r.as), l.warden, "run", "--policy", policyPath, "--project", project,
-		"--audit-json", auditPath, "--timeout", "10m", "--no-approver", "--", "sh", "-c", script.String())
+		"--audit-json", auditPath, "--timeout", "10m", "--no-approver", "--")
+	argv = append(argv, scriptIn(t, project, r.uid, body.String())...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = project
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin", "HOME=" + r.home,

@@ -80,7 +80,7 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 	if len(pos) > 0 {
 		return badInput(fmt.Sprintf("warden hook %s reads its payload on stdin, not %q", name, pos[0]))
 	}
-	o := hook.Options{Wrap: *wrap, Headless: *headless, Now: now(), Home: homeDir(), StateDir: hook.StateDir(name)}
+	o := hook.Options{Wrap: *wrap, Headless: *headless, Now: now(), Home: homeDir(), StateDir: hook.StateDir(name), Grants: hook.GrantDir()}
 	if *policyPath != "" {
 		abs, err := filepath.Abs(*policyPath)
 		if err != nil {

@@ -51,6 +51,12 @@ func (l *linkLab) write(t *testing.T, p, body string) {
 	os.Chown(p, l.uid, l.uid)
 }
 
+// script is [script] in dir, as l's user.
+func (l *linkLab) script(t *testing.T, dir, body string) []string {
+	t.Helper()
+	return scriptIn(t, dir, l.uid, body)
+}
+
 func (l *linkLab) run(t *testing.T, args ...string) result {
 	t.Helper()
 	return runWarden(t, l.as, l.home, args...)
@@ -139,7 +145,7 @@ func TestAdversarialLinksPolicyReadWrite(t *testing.T) {
 		build := filepath.Join(project, "build")
 		policy := filepath.Join(l.home, "policy.yaml")
 		l.write(t, policy, "version: 1\nsandbox:\n  filesystem:\n    read_write: [\""+build+"\"]\n")
-		wantCode(t, l.run(t, "run", "--project", project, "--", "ln", "-s", l.outside, "build"), 0)
+		wantCode(t, l.run(t, append([]string{"run", "--project", project, "--"}, l.script(t, project, "ln -s "+l.outside+" build")...)...), 0)
 
 		r := l.run(t, "run", "--policy", policy, "--project", project, "--", "sh", "-c", "echo pwned > build/pwned")
 		wantCode(t, r, 125, "read_write path "+build+" is a symbolic link (to "+l.outside+") inside a directory the sandbox can write")
@@ -175,7 +181,7 @@ func TestAdversarialLinksPolicyFile(t *testing.T) {
 			}
 		})
 		t.Run("through a link in the project", func(t *testing.T) {
-			wantCode(t, l.run(t, "run", "--project", project, "--", "ln", "-s", conf, "conf"), 0)
+			wantCode(t, l.run(t, append([]string{"run", "--project", project, "--"}, l.script(t, project, "ln -s "+conf+" conf")...)...), 0)
 			via := filepath.Join(project, "conf/policy.yaml")
 			r := l.run(t, "run", "--policy", via, "--project", project, "--", "touch", "ran")
 			wantCode(t, r, 125, filepath.Join(project, "conf")+" is a symbolic link (to "+conf+") inside a directory the sandbox can write", "pass the real path")
@@ -204,8 +210,8 @@ func TestAdversarialLinksPolicyReplaced(t *testing.T) {
 		l.write(t, filepath.Join(project, "evil.yaml"), "version: 1\nsandbox:\n  mode: full-access\n")
 		var before syscall.Stat_t
 		syscall.Lstat(policy, &before)
-		r := l.run(t, "run", "--policy", policy, "--project", project, "--", "sh", "-c",
-			"rm -f warden.yaml; ln -sf evil.yaml warden.yaml; mv -f evil.yaml warden.yaml; echo x >> warden.yaml; true")
+		r := l.run(t, append([]string{"run", "--policy", policy, "--project", project, "--"},
+			l.script(t, project, "rm -f warden.yaml; ln -sf evil.yaml warden.yaml; mv -f evil.yaml warden.yaml; echo x >> warden.yaml; true")...)...)
 		wantCode(t, r, 0)
 		var after syscall.Stat_t
 		if err := syscall.Lstat(policy, &after); err != nil || after.Mode&syscall.S_IFMT != syscall.S_IFREG || after.Ino != before.Ino {
@@ -233,9 +239,9 @@ func TestAdversarialAuditForgery(t *testing.T) {
 		t.Run("a process left behind rewrites it", func(t *testing.T) {
 			project := l.dir(t, "race")
 			rec := filepath.Join(project, "audit.json")
-			r := l.run(t, "run", "--audit-json", rec, "--project", project, "--", "sh", "-c",
+			r := l.run(t, append([]string{"run", "--audit-json", rec, "--project", project, "--"}, l.script(t, project,
 				`(while :; do printf '{"status":0,"exit_code":0}' > forged; mv -f forged audit.json; `+
-					`for f in .audit.json.*.tmp; do [ -e "$f" ] && printf '{"status":0}' > forged2 && mv -f forged2 "$f"; done; done) & sleep 0.3; exit 3`)
+					`for f in .audit.json.*.tmp; do [ -e "$f" ] && printf '{"status":0}' > forged2 && mv -f forged2 "$f"; done; done) & sleep 0.3; exit 3`)...)...)
 			wantCode(t, r, 3)
 			if s := recordStatus(t, rec); s != 3 {
 				t.Errorf("the record says status %d, want 3", s)
@@ -248,8 +254,8 @@ func TestAdversarialAuditForgery(t *testing.T) {
 		t.Run("a link at the name", func(t *testing.T) {
 			project := l.dir(t, "link")
 			rec := filepath.Join(project, "audit.json")
-			r := l.run(t, "run", "--audit-json", rec, "--project", project, "--", "sh", "-c",
-				"ln -s "+filepath.Join(l.outside, "canary")+" audit.json; exit 3")
+			r := l.run(t, append([]string{"run", "--audit-json", rec, "--project", project, "--"},
+				l.script(t, project, "ln -s "+filepath.Join(l.outside, "canary")+" audit.json; exit 3")...)...)
 			wantCode(t, r, 3)
 			if s := recordStatus(t, rec); s != 3 {
 				t.Errorf("the record says status %d, want 3", s)
@@ -259,7 +265,7 @@ func TestAdversarialAuditForgery(t *testing.T) {
 		t.Run("a link planted before the run", func(t *testing.T) {
 			project := l.dir(t, "link-before")
 			rec := filepath.Join(project, "audit.json")
-			wantCode(t, l.run(t, "run", "--project", project, "--", "ln", "-s", filepath.Join(l.outside, "canary"), "audit.json"), 0)
+			wantCode(t, l.run(t, append([]string{"run", "--project", project, "--"}, l.script(t, project, "ln -s "+filepath.Join(l.outside, "canary")+" audit.json")...)...), 0)
 			wantCode(t, l.run(t, "run", "--audit-json", rec, "--project", project, "--", "sh", "-c", "exit 3"), 3)
 			if s := recordStatus(t, rec); s != 3 {
 				t.Errorf("the record says status %d, want 3", s)
@@ -270,8 +276,8 @@ func TestAdversarialAuditForgery(t *testing.T) {
 			project := l.dir(t, "swap")
 			recDir := l.dir(t, "swap/rec")
 			rec := filepath.Join(recDir, "audit.json")
-			r := l.run(t, "run", "--audit-json", rec, "--project", project, "--", "sh", "-c",
-				`mv rec rec.old && mkdir rec && printf '{"status":0,"exit_code":0}' > rec/audit.json; exit 3`)
+			r := l.run(t, append([]string{"run", "--audit-json", rec, "--project", project, "--"},
+				l.script(t, project, `mv rec rec.old && mkdir rec && printf '{"status":0,"exit_code":0}' > rec/audit.json; exit 3`)...)...)
 			wantCode(t, r, 3, "was replaced during the run")
 			if s := recordStatus(t, rec); s != 3 {
 				t.Errorf("the record says status %d, want 3", s)
@@ -280,14 +286,14 @@ func TestAdversarialAuditForgery(t *testing.T) {
 		t.Run("the directory swapped for a link", func(t *testing.T) {
 			project := l.dir(t, "swap-link")
 			recDir := l.dir(t, "swap-link/rec")
-			r := l.run(t, "run", "--audit-json", filepath.Join(recDir, "audit.json"), "--project", project, "--", "sh", "-c",
-				"mv rec rec.old && ln -s "+l.outside+" rec; exit 3")
+			r := l.run(t, append([]string{"run", "--audit-json", filepath.Join(recDir, "audit.json"), "--project", project, "--"},
+				l.script(t, project, "mv rec rec.old && ln -s "+l.outside+" rec; exit 3")...)...)
 			wantCode(t, r, 125, "the execution record was not written", recDir+" is a symbolic link (to "+l.outside+") inside a directory the sandbox can write")
 			l.wantUntouched(t)
 		})
 		t.Run("the directory a link before the run", func(t *testing.T) {
 			project := l.dir(t, "dir-link")
-			wantCode(t, l.run(t, "run", "--project", project, "--", "ln", "-s", l.outside, "rec"), 0)
+			wantCode(t, l.run(t, append([]string{"run", "--project", project, "--"}, l.script(t, project, "ln -s "+l.outside+" rec")...)...), 0)
 			r := l.run(t, "run", "--audit-json", filepath.Join(project, "rec/audit.json"), "--project", project, "--", "touch", "ran")
 			wantCode(t, r, 125, filepath.Join(project, "rec")+" is a symbolic link (to "+l.outside+") inside a directory the sandbox can write")
 			if _, err := os.Stat(filepath.Join(project, "ran")); err == nil {

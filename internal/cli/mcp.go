@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/gateway"
 )
 
@@ -36,7 +37,7 @@ func runMCP(ctx context.Context, args []string) error {
 	policyPath := fs.String("policy", "", "policy `file` (default: the embedded default policy)")
 	toolsPath := fs.String("tools", "", "declaration `file` of the server's tools, or the name of a built-in one (filesystem)")
 	name := fs.String("name", "", "the server's `name` in tool names mcp:NAME/TOOL (default: the declaration's server, else the command's base name)")
-	project := fs.String("project", "", "the project `dir` paths are judged against (default: the git work tree of the current directory)")
+	project := fs.String("project", "", "the project `dir` paths are judged against (default: the git work tree of the current directory; with --sandbox, else the current directory, never the home)")
 	headless := fs.Bool("headless", false, "never ask the user: a call that prompts is refused even when the client can answer an elicitation")
 	auditPath := fs.String("audit-json", "", "append one JSON line per tools/call to `file`")
 	listen := fs.String("listen", "", "serve MCP over streamable HTTP on `addr` (loopback only) instead of stdio")
@@ -71,6 +72,16 @@ func runMCP(ctx context.Context, args []string) error {
 	lp, err := loadPolicy(*policyPath)
 	if err != nil {
 		return err
+	}
+	if *sandboxed {
+		// The server's project is the one warden run takes (never the
+		// home): the gateway judges paths against the project the
+		// sandbox makes writable.
+		p, err := contain.Project(*project, cwd(), homeDir())
+		if err != nil {
+			return runError(err)
+		}
+		*project = p
 	}
 	gw, err := gateway.New(gateway.Options{
 		Policy: lp, Tools: *toolsPath, Name: *name, Project: *project, Dir: cwd(),

@@ -400,6 +400,14 @@ func TestMCPSandboxedServer(t *testing.T) {
 		server = mods + server[i+len("/node_modules"):]
 	}
 	w.serverCmd = []string{node, server, w.project, elsewhere}
+	// warden run judges the server's command before it starts it: it
+	// names directories outside the project, which the default policy
+	// asks about, and a server has nobody to ask. The person who
+	// configured the server answers through the policy.
+	free := filepath.Join(w.base, "free.yaml")
+	if err := os.WriteFile(free, []byte("version: 1\nautonomy: actFreely\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tt := range []struct {
 		name    string
@@ -407,7 +415,7 @@ func TestMCPSandboxedServer(t *testing.T) {
 		escapes bool
 	}{
 		{"uncontained", nil, true},
-		{"sandboxed", []string{"--sandbox"}, false},
+		{"sandboxed", []string{"--sandbox", "--policy", free}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -24,7 +24,8 @@ var runSynopsis string
 func runRun(ctx context.Context, args []string) error {
 	fs := newFlags("run", runSynopsis)
 	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies")
-	project := fs.String("project", "", "project `DIR`, the command's working directory (default: the current directory)")
+	project := fs.String("project", "", "project `DIR`, the writable root (default: the git work tree holding the current directory, else the current directory; never the home, / or an ancestor of the home); the command starts in the current directory when it is inside, else in DIR")
+	grantID := fs.String("grant", "", "the `ID` of the single-use grant a hook's --wrap issued for this very command; without a valid one the command is judged in full")
 	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s; 0 for none (default: the policy's sandbox.limits.timeout, else 10m, else none at a terminal; none for --server)")
 	server := fs.Bool("server", false, "CMD is a long-lived server, as warden mcp --sandbox runs one: no default timeout")
 	auditPath := fs.String("audit-json", "", "write the execution record as JSON to `FILE`")
@@ -60,7 +61,7 @@ func runRun(ctx context.Context, args []string) error {
 		return badInput("--timeout must not be negative", "give a duration such as 30s or 10m, or 0 for none")
 	}
 	o := contain.Options{
-		Argv: argv, Project: *project, Dir: cwd(), Home: homeDir(),
+		Argv: argv, Project: *project, Dir: cwd(), Home: homeDir(), Grant: *grantID,
 		PolicyPath: *policyPath, Policy: policyOptions(),
 		Timeout: *timeout, Server: *server,
 		RecordPath: *auditPath, Agent: *agent, Task: *task,

@@ -120,14 +120,16 @@ func TestAdversarialSecretsWardenOwn(t *testing.T) {
 			os.Chmod(project, 0o777)
 			env := secretsEnv(home)
 
-			script := `for f in "$@"; do echo "== $f"; cat "$f" 2>&1; echo; done; echo "placeholder=$API_TOKEN"; ` +
-				`grep -r -e ` + secretCanary + ` -e "PRIVATE KEY" "$HOME" ` + creds + ` 2>/dev/null; true`
+			// The script is in the project, which grep reads too: it
+			// spells what it looks for so that it does not find itself.
+			attack := `for f in "$@"; do echo "== $f"; cat "$f" 2>&1; echo; done; echo "placeholder=$API_TOKEN"; ` +
+				`grep -r -e ` + secretCanary + ` -e "PRIVATE"" KEY" "$HOME" ` + creds + ` 2>/dev/null; true`
 			read := []string{
 				filepath.Join(creds, "token"), filepath.Join(home, ".config", "warden", "ca", "ca.key"),
 				filepath.Join(home, "state", "token"), policy, filepath.Join(home, ".cache", "warden", "hook", "x", "note.json"),
 				filepath.Join(creds, "ordinary"), filepath.Join(home, "state-sibling"), filepath.Join(home, ".config", "other.conf"),
 			}
-			r := runAs(t, u.as, project, env, append([]string{"run", "--policy", policy, "--", "sh", "-c", script, "sh"}, read...)...)
+			r := runAs(t, u.as, project, env, append(append([]string{"run", "--policy", policy, "--"}, scriptIn(t, project, u.uid, attack)...), read...)...)
 			if r.code != 0 {
 				t.Fatalf("warden run exited %d", r.code)
 			}
@@ -151,13 +153,13 @@ func TestAdversarialSecretsWardenOwn(t *testing.T) {
 			}
 			// The home as visible: the note is read (the control of the
 			// hidden run below).
-			if !strings.Contains(runAs(t, u.as, project, env, "run", "--policy", policy, "--", "cat", filepath.Join(home, "notes.txt")).stdout, secretCanary+"-home-note") {
+			if !strings.Contains(runAs(t, u.as, project, env, append([]string{"run", "--policy", policy, "--"}, scriptIn(t, project, u.uid, "cat "+filepath.Join(home, "notes.txt"))...)...).stdout, secretCanary+"-home-note") {
 				t.Error("control: with the home visible, ~/notes.txt was not read")
 			}
 
 			writePolicy("sandbox:\n  filesystem:\n    home: hidden\n")
-			r = runAs(t, u.as, project, env, "run", "--policy", policy, "--", "sh", "-c",
-				`cat ~/notes.txt; cat README; head -1 "$SSL_CERT_FILE"; echo made > made`)
+			r = runAs(t, u.as, project, env, append([]string{"run", "--policy", policy, "--"},
+				scriptIn(t, project, u.uid, `cat ~/notes.txt; cat README; head -1 "$SSL_CERT_FILE"; echo made > made`)...)...)
 			if strings.Contains(r.stdout+r.stderr, secretCanary) {
 				t.Error("with home: hidden, a file of the home came out of the sandbox")
 			}

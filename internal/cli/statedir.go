@@ -72,7 +72,7 @@ func trustBundle() (string, error) {
 
 // ownDirs are Warden's own directories, which no run may see.
 func ownDirs() contain.Dirs {
-	d := contain.Dirs{State: stateDir(), Config: configDirs(), CA: caDir(), TrustBundle: trustBundle, HookState: hook.StateRoot()}
+	d := contain.Dirs{State: stateDir(), Config: configDirs(), CA: caDir(), TrustBundle: trustBundle, HookState: hook.StateRoot(), Grants: hook.GrantDir()}
 	if cache, err := os.UserCacheDir(); err == nil {
 		d.Cache = cache
 	}

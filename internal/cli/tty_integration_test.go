@@ -289,8 +289,14 @@ func TestAdversarialTerminalShell(t *testing.T) {
 			rec := filepath.Join(records, "shell.json")
 			argv := append(append([]string(nil), u.as...), warden, "run", "--audit-json", rec, "--", bash, "--norc", "--noprofile", "-i")
 			cmd := o.start(project, home, argv...)
+			// An interactive shell runs commands nobody can know in
+			// advance: the policy asks, at this terminal, before the
+			// sandbox is built.
+			at := o.waitFor(0, `warden: floor: cannot be analysed statically: opens a shell whose commands are not known\r?\n`+
+				`warden: policy: run \S+ --norc --noprofile -i in the sandbox\? \[y/N\] $`)
+			o.typeText("y\r")
 			prompt := `bash-[0-9.]+\$ $`
-			at := o.waitFor(0, prompt)
+			at = o.waitFor(at, prompt)
 
 			o.typeText("echo hi$((6*7))\r")
 			at = o.waitFor(at, `[\r\n]hi42\r\n`)
@@ -507,8 +513,9 @@ func TestAdversarialTerminalIoctls(t *testing.T) {
 			o := newOuterTTY(t)
 			before := o.state()
 			rec := filepath.Join(records, "ioctls.json")
-			argv := append(append([]string(nil), u.as...), warden, "run", "--audit-json", rec, "--",
-				"sh", "-c", `echo before-attack; stty raw -echo && "$0" report`, attack)
+			argv := append(append(append([]string(nil), u.as...), warden, "run", "--audit-json", rec, "--"),
+				scriptIn(t, project, u.uid, `echo before-attack; stty raw -echo && "$1" report`)...)
+			argv = append(argv, attack)
 			cmd := o.start(project, home, argv...)
 			if code := waitExit(t, cmd); code != 0 {
 				t.Fatalf("warden run ended with %d; the terminal showed:\n%q", code, o.shown())
@@ -561,7 +568,7 @@ func TestAdversarialTerminalStdinOnly(t *testing.T) {
 				argv = []string{"sh", "-c", script}
 			} else {
 				home, project, _ = ttyDirs(t, u)
-				argv = append(append([]string(nil), u.as...), warden, "run", "--", "sh", "-c", script)
+				argv = append(append(append([]string(nil), u.as...), warden, "run", "--"), scriptIn(t, project, u.uid, script)...)
 			}
 			o := newOuterTTY(t)
 			before := o.state()

@@ -66,10 +66,12 @@ type Policy struct {
 	Managed *policyfile.File
 	Engine  *policy.Engine
 	// Revision is "sha256:" and the hash of the policy file's bytes, or
-	// "default" for the embedded default.
-	Revision string
-	home     string
-	gov      request.Governance
+	// "default" for the embedded default; ManagedRevision is the managed
+	// tier's, "" without one.
+	Revision        string
+	ManagedRevision string
+	home            string
+	gov             request.Governance
 }
 
 // Error is a policy that cannot be loaded, with a hint on what to do.
@@ -130,17 +132,23 @@ func compile(f *policyfile.File, path, rev string, o Options) (*Policy, error) {
 	p.gov = request.Governance{Own: o.Own, Path: o.PATH, Policies: policyFiles(path, o.Managed)}
 	opt := policy.Options{Home: o.Home}
 	if o.Managed != "" {
-		m, err := policyfile.Load(o.Managed)
+		m, src, err := policyfile.Read(o.Managed)
 		if err != nil {
 			return nil, &Error{Msg: fmt.Sprintf("managed policy (%s): %v", EnvManaged, err), Hint: hintManaged}
 		}
-		p.Managed, opt.Managed = m, m.Policy
+		p.Managed, opt.Managed, p.ManagedRevision = m, m.Policy, revision(src)
 	}
 	var err error
 	if p.Engine, err = policy.Compile(f.Policy, opt); err != nil {
 		return nil, &Error{Msg: err.Error()}
 	}
 	return p, nil
+}
+
+// Revisions names what a decision is made under: the policy file's
+// revision and the managed tier's, as one string.
+func (p *Policy) Revisions() string {
+	return p.Revision + "\x00" + p.ManagedRevision
 }
 
 // Home is the home directory "~" stands for.

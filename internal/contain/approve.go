@@ -47,7 +47,7 @@ func shellQuote(argv []string) string {
 // rest; it returns the refusal of a command not approved.
 func (p *plan) approveUntrusted() *Exit {
 	line := shellQuote(p.spec.Argv)
-	an := shellparse.Analyze(line, shellparse.Options{Cwd: p.spec.Project, Home: p.spec.Home})
+	an := shellparse.Analyze(line, shellparse.Options{Cwd: p.spec.Dir, Home: p.spec.Home})
 	if an.ReadOnly {
 		return nil
 	}

@@ -9,10 +9,18 @@
 // to execute later, and writes the execution record. [Run] is the whole
 // life of a run, in that order:
 //
-//	plan → (ask) → run → (ask → rerun) → quarantine → record
+//	plan → judge (ask) → (ask) → run → (ask → rerun) → quarantine → record
 //
 // The rules:
 //
+//   - The project is the one named, else the git work tree holding
+//     warden's working directory, else that directory; never the home,
+//     the root or an ancestor of the home, which is refused (status 2)
+//     with a hint ([Project]). The command starts in warden's working
+//     directory when that is in the project, else at its top.
+//   - The policy judges the command before anything starts (judge.go):
+//     a deny, or a prompt nobody approves, is status 126; a hook's
+//     single-use grant stands for the judgement it made.
 //   - Fail closed. A layer that cannot be applied, a policy asking for
 //     what the sandbox cannot enforce, a way out that cannot be built or
 //     a record that cannot be opened stops the run before it starts (exit
@@ -101,11 +109,16 @@ type Approver interface {
 type Options struct {
 	// Argv is the command.
 	Argv []string
-	// Project is the project directory, the command's working directory
-	// and writable root; empty means Dir.
+	// Project is the project directory, the writable root; empty means
+	// the project of Dir ([Project]).
 	Project string
-	// Dir is warden's working directory; Home the caller's home.
+	// Dir is warden's working directory, the command's when it is in
+	// the project (else the command starts at the project's top); Home
+	// the caller's home.
 	Dir, Home string
+	// Grant is the id of the grant a hook issued for this command
+	// (--grant), redeemed instead of judging it; empty for none.
+	Grant string
 	// PolicyPath is the policy file whose sandbox section applies; empty
 	// means the embedded default (no sandbox section, no network rules).
 	PolicyPath string
@@ -152,8 +165,10 @@ type Dirs struct {
 	// bundle the sandbox trusts is written (asked only when needed).
 	CA          string
 	TrustBundle func() (string, error)
-	// HookState is where the hooks keep their state.
+	// HookState is where the hooks keep their state; Grants where
+	// their grants for wrapped runs are, below it.
 	HookState string
+	Grants    string
 	// Cache is the user's cache directory, where each project's run
 	// cache is; empty for none.
 	Cache string
@@ -172,7 +187,12 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer p.close()
-	if p.approval == policyfile.ApprovalUntrusted {
+	ex, approved := p.judge()
+	if ex != nil {
+		return p.deny(ex)
+	}
+	// A command the person just approved is not asked about again.
+	if p.approval == policyfile.ApprovalUntrusted && !approved {
 		if ex := p.approveUntrusted(); ex != nil {
 			return p.deny(ex)
 		}

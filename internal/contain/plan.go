@@ -66,16 +66,10 @@ func newPlan(o Options) (_ *plan, err error) {
 		Signals:  o.Signals,
 	}
 	spec := &p.spec
-	if spec.Project == "" {
-		spec.Project = o.Dir
+	if spec.Project, err = Project(o.Project, o.Dir, o.Home); err != nil {
+		return nil, err
 	}
-	if fi, err := os.Stat(spec.Project); err != nil || !fi.IsDir() {
-		return nil, badInput(fmt.Sprintf("project directory %q is not a directory", spec.Project),
-			"pass an existing directory with --project")
-	}
-	if abs, err := filepath.Abs(spec.Project); err == nil {
-		spec.Project = abs
-	}
+	spec.Dir = workDir(o.Dir, spec.Project)
 	spec.Cache = runCache(o.Dirs.Cache, spec.Project)
 
 	if err := p.loadPolicy(); err != nil {

@@ -55,6 +55,25 @@ func Enclosing(p string) string {
 	}
 }
 
+// RunProject is the project a contained run takes when none is named
+// (DESIGN.md §11: warden run, and what a hook's --wrap and warden mcp
+// --sandbox hand it): the project of dir ([Project]), else dir itself
+// after resolving links; "" when that can never be a project
+// ([NotProject]): a run started in the home or at the root is refused
+// rather than given the whole home to write.
+func RunProject(dir, home string) string {
+	if p := Project(dir, home); p != "" {
+		return p
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if NotProject(dir, home) {
+		return ""
+	}
+	return filepath.Clean(dir)
+}
+
 // NotProject reports whether dir can never be a project: the root, the
 // home, or an ancestor of the home, each compared after resolving links.
 // Taking one for the project would make the whole home an ordinary

@@ -67,3 +67,37 @@ func TestProject(t *testing.T) {
 		}
 	}
 }
+
+// TestRunProject: a run's default project is the work tree holding the
+// directory, else the directory, never the home, the root or an ancestor
+// of the home.
+func TestRunProject(t *testing.T) {
+	root := t.TempDir()
+	real, _ := filepath.EvalSymlinks(root)
+	for _, p := range []string{"home/notes", "repo/.git/objects", "repo/sub", "plain/x"} {
+		os.MkdirAll(filepath.Join(real, p), 0o755)
+	}
+	os.WriteFile(filepath.Join(real, "repo/.git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.Symlink(filepath.Join(real, "plain"), filepath.Join(real, "plainlink"))
+	home := filepath.Join(real, "home")
+	for _, tt := range []struct{ dir, want string }{
+		{"repo/sub", "repo"},
+		{"repo", "repo"},
+		{"plain/x", "plain/x"},
+		{"plainlink", "plain"},
+		{"home/notes", "home/notes"},
+		{"home", ""},
+		{".", ""}, // an ancestor of the home
+	} {
+		want := ""
+		if tt.want != "" {
+			want = filepath.Join(real, tt.want)
+		}
+		if got := gitindex.RunProject(filepath.Join(real, tt.dir), home); got != want {
+			t.Errorf("RunProject(%s) = %q, want %q", tt.dir, got, want)
+		}
+	}
+	if got := gitindex.RunProject("/", home); got != "" {
+		t.Errorf("RunProject(/) = %q, want none", got)
+	}
+}

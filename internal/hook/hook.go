@@ -21,7 +21,9 @@
 //     recursive read is judged with the sensitive files below it.
 //  5. Answer: a prompt nobody can answer is a deny; the note tells the
 //     model what to do instead; an allowed shell command is rewritten to
-//     run under warden run (--wrap, before the call only).
+//     run under warden run (--wrap, before the call only), with a
+//     single-use grant that hands the run this decision (package grant),
+//     so that the run does not judge again what was decided here.
 //  6. Note: notes are rate-limited per session ([limiter]).
 //  7. Record: the decision goes to the sink, before it is answered.
 //
@@ -74,6 +76,10 @@ type Options struct {
 	// StateDir is where the agent's hook keeps its state: note limits
 	// and wrapped runs' execution records ([StateDir]); empty for none.
 	StateDir string
+	// Grants is where --wrap's grants go ([GrantDir]), which warden run
+	// redeems; empty for none: wrapped runs then judge their command in
+	// full.
+	Grants string
 	// Sink records each decision before it is answered; nil records
 	// nothing.
 	Sink audit.Sink
@@ -88,14 +94,7 @@ func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
 	}
 	opt := adapter.Options{Project: gitindex.Project(c.Cwd, o.Home)}
 	if o.Wrap {
-		// A wrapped command's writable root is the project, or with
-		// none the directory it runs in, unless that is the home or
-		// the root, where warden run refuses (DESIGN.md §11).
-		root := opt.Project
-		if root == "" && !gitindex.NotProject(c.Cwd, o.Home) {
-			root = c.Cwd
-		}
-		if opt.Wrap, err = wrapper(ag, o, root); err != nil {
+		if opt.Wrap, err = wrapper(ag, o, opt.Project, c.Cwd); err != nil {
 			return nil, err
 		}
 	}
@@ -119,9 +118,11 @@ func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s call: %v", c.Tool, err)
 	}
-	if opt.Wrap != nil && wraps(c) && adapter.Verdict(d.Verdict, !o.Headless && c.Asks) != action.Deny {
-		// The run it is rewritten to keeps its record there.
+	if v := adapter.Verdict(d.Verdict, !o.Headless && c.Asks); opt.Wrap != nil && wraps(c) && v != action.Deny {
+		// The run it is rewritten to keeps its record there, and is
+		// handed this decision.
 		prepareRuns(opt.Wrap)
+		opt.Wrap.Grant = issueGrant(o, c, opt.Wrap, p, d, v)
 	}
 	ans, err := Respond(ag, c, a, d, o.Headless, opt.Wrap)
 	if err != nil {
@@ -162,10 +163,18 @@ func wraps(c *adapter.Call) bool {
 // wrapper is --wrap's rewriting: this warden binary, the hook's policy,
 // the project, and execution records under the hook's state for an agent
 // whose hook reads them back after the call.
-func wrapper(ag adapter.Agent, o Options, project string) (*adapter.Wrapper, error) {
+//
+// The project is the call's; without one (no git work tree), the one
+// warden run would take there (the directory, never the home or the
+// root, [gitindex.RunProject]), named on the line so that the run's
+// project is the one its grant is bound to.
+func wrapper(ag adapter.Agent, o Options, project, cwd string) (*adapter.Wrapper, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("--wrap: cannot find the warden binary: %v", err)
+	}
+	if project == "" {
+		project = gitindex.RunProject(cwd, o.Home)
 	}
 	w := &adapter.Wrapper{Exe: exe, Policy: o.PolicyPath, Project: project}
 	if o.StateDir != "" && ReadsRuns(ag) {

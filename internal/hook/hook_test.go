@@ -17,6 +17,7 @@ import (
 	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/grant"
 	"warden.dev/warden/internal/hook"
 )
 
@@ -160,5 +161,106 @@ func TestPolicyErrorRefuses(t *testing.T) {
 		"tool_input": map[string]any{"command": "ls"}})
 	if _, err := hook.Decide(agent(t, "codex"), p, o); err == nil || !strings.HasSuffix(err.Error(), "(the call is refused)") {
 		t.Errorf("Decide with a missing policy: %v", err)
+	}
+}
+
+// wrapOptions are options with --wrap and a grants directory.
+func wrapOptions(t *testing.T) (hook.Options, string) {
+	o := options(t, nil)
+	o.Wrap = true
+	o.Grants = filepath.Join(t.TempDir(), "grants")
+	return o, o.Grants
+}
+
+// TestWrapGrants: an allowed (or asked) shell command is rewritten with a
+// grant bound to the argv the line hands warden run, the directory, the
+// project and the policy; a denied one gets none.
+func TestWrapGrants(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	// A git work tree: the project is its top, the call in a
+	// subdirectory.
+	os.MkdirAll(filepath.Join(dir, ".git", "objects"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	o, grants := wrapOptions(t)
+	out, err := hook.Decide(agent(t, "claude-code"), payload(t, map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash",
+		"cwd": filepath.Join(dir, "sub"), "tool_input": map[string]any{"command": "rm -f x"}, "tool_use_id": "toolu_1"}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ans struct {
+		Out struct {
+			Decision string `json:"permissionDecision"`
+			Input    struct {
+				Command string `json:"command"`
+			} `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out, &ans); err != nil {
+		t.Fatal(err)
+	}
+	if ans.Out.Decision != "ask" {
+		t.Fatalf("answer %s, want ask", out)
+	}
+	exe, _ := os.Executable()
+	w := &adapter.Wrapper{Exe: exe, Project: dir}
+	u, ok := w.Unwrap(ans.Out.Input.Command)
+	if !ok || u.Grant == "" {
+		t.Fatalf("the rewritten line %q names no grant", ans.Out.Input.Command)
+	}
+	b := grant.Binding{Argv: w.Argv("rm -f x", filepath.Join(dir, "sub")), Dir: filepath.Join(dir, "sub"), Project: dir, Policy: "default\x00"}
+	d, err := grant.Redeem(grants, u.Grant, b, o.Now.Add(time.Minute))
+	if err != nil {
+		t.Fatalf("Redeem: %v", err)
+	}
+	if want := (grant.Decision{Verdict: "prompt", Rule: "builtin:fileDelete", Reason: d.Reason, Answered: "prompt"}); d != want {
+		t.Errorf("the grant carries %+v, want %+v", d, want)
+	}
+
+	// Denied: not rewritten, no grant.
+	out, err = hook.Decide(agent(t, "claude-code"), payload(t, map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash",
+		"cwd": dir, "tool_input": map[string]any{"command": "cat .env"}}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "--grant") {
+		t.Errorf("a denied call was given a grant: %s", out)
+	}
+	if ents, _ := os.ReadDir(grants); len(ents) != 0 {
+		t.Errorf("grants left: %v", ents)
+	}
+}
+
+// TestWrappedFormJudgedWhereItRuns: a command the agent writes already in
+// --wrap's form is judged in the directory its cd names, where it runs,
+// not in the payload's cwd: reading "config" there is reading the SSH
+// configuration.
+func TestWrappedFormJudgedWhereItRuns(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	o, _ := wrapOptions(t)
+	ssh := filepath.Join(o.Home, ".ssh")
+	os.MkdirAll(ssh, 0o700)
+	os.WriteFile(filepath.Join(ssh, "config"), []byte("Host x\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "config"), []byte("ordinary\n"), 0o644)
+	exe, _ := os.Executable()
+	w := &adapter.Wrapper{Exe: exe, Project: dir}
+	for _, tt := range []struct {
+		line string
+		deny bool
+	}{
+		{w.Wrap("cat config", ssh, ""), true},
+		{w.Wrap("cat config", dir, ""), false},
+	} {
+		out, err := hook.Decide(agent(t, "claude-code"), payload(t, map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash",
+			"cwd": dir, "tool_input": map[string]any{"command": tt.line}}), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if denied := strings.Contains(string(out), "floor:sensitive-path"); denied != tt.deny {
+			t.Errorf("%s: answer %s, want denied %v", tt.line, out, tt.deny)
+		}
+		if strings.Contains(string(out), "updatedInput") {
+			t.Errorf("%s: a wrapped line was rewritten again: %s", tt.line, out)
+		}
 	}
 }

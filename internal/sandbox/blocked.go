@@ -105,7 +105,12 @@ func readOnlyWrites(spec Spec, stderr string, refused []audit.Refusal) []string 
 			continue // not a path a person should be shown as one
 		}
 		if !filepath.IsAbs(p) {
-			p = filepath.Join(spec.Project, p)
+			// Relative to the command's working directory.
+			wd := spec.Dir
+			if wd == "" {
+				wd = spec.Project
+			}
+			p = filepath.Join(wd, p)
 		}
 		p = filepath.Clean(p)
 		if maskedRefusal(refused, p) {

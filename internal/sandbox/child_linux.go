@@ -504,7 +504,7 @@ func (i *initProc) runCommand() {
 	// needs no pidfd, whose first use costs a probing fork.
 	files, sys := i.commandStdio()
 	pid, err := syscall.ForkExec(path, i.cfg.Argv, &syscall.ProcAttr{
-		Dir:   i.cfg.Project,
+		Dir:   i.cfg.Dir,
 		Env:   env,
 		Files: files,
 		Sys:   sys,

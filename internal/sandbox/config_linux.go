@@ -13,10 +13,12 @@ const execScratch = "/run/warden/exec"
 // paths are absolute and free of symbolic links (the parent resolved them
 // on the host), so init can mount on them below the new root.
 type config struct {
-	Argv     []string `json:"argv"`
-	Env      []string `json:"env"`
-	Project  string   `json:"project"`
-	Writable bool     `json:"writable"`
+	Argv    []string `json:"argv"`
+	Env     []string `json:"env"`
+	Project string   `json:"project"`
+	// Dir is the command's working directory: Project or below it.
+	Dir      string `json:"dir"`
+	Writable bool   `json:"writable"`
 	// FullAccess leaves the root writable.
 	FullAccess bool `json:"full_access,omitempty"`
 	// Binds are bound in order, parents first: the project, the extra

@@ -368,8 +368,19 @@ func TestLimitFallbackMemory(t *testing.T) {
 	script := `python3 -c 'b = bytearray(1 << 30); print("ALLOCATED")'; ` +
 		`python3 -c 'b = bytearray(64 << 20); print("SMALL OK")'; ` +
 		`head -c 400000000 /dev/zero > /tmp/fill; wc -c < /tmp/fill`
+	// The project is a directory of the home (the home is never one),
+	// and the script one of the project's: the policy judges what it can
+	// read before the sandbox is built, and would ask about the read of
+	// /tmp on a command line.
+	project := filepath.Join(dir, "proj")
+	os.Mkdir(project, 0o777)
+	os.Chmod(project, 0o777)
+	attack := filepath.Join(project, "fill.sh")
+	if err := os.WriteFile(attack, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	wardenRun := func(args ...string) (string, string, error) {
-		argv := append([]string{warden, "run", "--policy", policy, "--project", dir}, args...)
+		argv := append([]string{warden, "run", "--policy", policy, "--project", project}, args...)
 		if os.Getuid() == 0 {
 			argv = append([]string{sandboxtest.RequireCommand(t, "setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups", "--"}, argv...)
 		}
@@ -388,7 +399,7 @@ func TestLimitFallbackMemory(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 125 || !strings.Contains(stderr, "cgroup memory 256MiB") {
 		t.Fatalf("without --degraded: %v, want status 125 naming the memory cgroup", err)
 	}
-	stdout, stderr, err := wardenRun("--degraded=cgroup", "--", "sh", "-c", script)
+	stdout, stderr, err := wardenRun("--degraded=cgroup", "--", "sh", attack)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -297,8 +297,18 @@ func TestAdversarialTmpfsSumWithoutCgroup(t *testing.T) {
 	if err := os.WriteFile(policy, []byte("version: 1\nsandbox:\n  mode: read-only\n  limits: {memory: 256MiB}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	argv := []string{warden, "run", "--policy", policy, "--project", dir, "--degraded=cgroup", "--", "sh", "-c",
-		`for d in /tmp /dev/shm /run/warden/exec; do head -c 120000000 /dev/zero > $d/fill; done; cat /tmp/fill /dev/shm/fill /run/warden/exec/fill | wc -c; wc -c < /tmp/fill`}
+	// The project is a directory of the home (the home is never one),
+	// and the attack a script of the project's: the policy judges what
+	// it can read before the sandbox is built, and would ask about the
+	// reads of /tmp on a command line.
+	project := filepath.Join(dir, "proj")
+	os.Mkdir(project, 0o777)
+	os.Chmod(project, 0o777)
+	attack := filepath.Join(project, "fill.sh")
+	if err := os.WriteFile(attack, []byte(`for d in /tmp /dev/shm /run/warden/exec; do head -c 120000000 /dev/zero > $d/fill; done; cat /tmp/fill /dev/shm/fill /run/warden/exec/fill | wc -c; wc -c < /tmp/fill`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	argv := []string{warden, "run", "--policy", policy, "--project", project, "--degraded=cgroup", "--", "sh", attack}
 	if os.Getuid() == 0 {
 		argv = append([]string{sandboxtest.RequireCommand(t, "setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups", "--"}, argv...)
 	}

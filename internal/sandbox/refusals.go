@@ -48,11 +48,11 @@ type refusalTargets struct {
 	// files are the targets that are not directories, by directory.
 	files   map[string][]string
 	aliases [][2]string // a prefix as the command may write it, and its real path
-	project string
+	dir     string      // the command's working directory
 }
 
-func newRefusalTargets(v view, spec Spec, project string) *refusalTargets {
-	t := &refusalTargets{kinds: map[string]string{}, files: map[string][]string{}, project: project}
+func newRefusalTargets(v view, spec Spec, dir string) *refusalTargets {
+	t := &refusalTargets{kinds: map[string]string{}, files: map[string][]string{}, dir: dir}
 	for _, b := range v.binds {
 		if !b.Writable {
 			t.kinds[b.Path] = audit.RefusedReadOnly
@@ -76,15 +76,15 @@ func newRefusalTargets(v view, spec Spec, project string) *refusalTargets {
 	return t
 }
 
-// resolve makes p (a word as the command wrote it, relative to the
-// project) an absolute host path.
+// resolve makes p (a word as the command wrote it, relative to its
+// working directory) an absolute host path.
 func (t *refusalTargets) resolve(p string) (string, bool) {
 	p = strings.TrimRight(strings.TrimLeft(p, "(<['‘\"“`"), ":,;.)>]'’\"”`")
 	if p == "" || strings.IndexFunc(p, unicode.IsControl) >= 0 {
 		return "", false
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(t.project, p)
+		p = filepath.Join(t.dir, p)
 	}
 	p = filepath.Clean(p)
 	for _, a := range t.aliases {
@@ -113,8 +113,9 @@ func (t *refusalTargets) match(p string) (string, string, bool) {
 }
 
 // findRefusals lists the masked and read-only paths that the command's
-// kept output names on a line with one of the refusalErrors.
-func findRefusals(v view, spec Spec, project string, outputs ...string) []audit.Refusal {
+// kept output names on a line with one of the refusalErrors; a relative
+// path is taken in dir, the command's working directory.
+func findRefusals(v view, spec Spec, dir string, outputs ...string) []audit.Refusal {
 	var t *refusalTargets
 	var out []audit.Refusal
 	seen := map[string]bool{}
@@ -131,7 +132,7 @@ func findRefusals(v view, spec Spec, project string, outputs ...string) []audit.
 				continue
 			}
 			if t == nil {
-				t = newRefusalTargets(v, spec, project)
+				t = newRefusalTargets(v, spec, dir)
 				if len(t.kinds) == 0 {
 					return nil
 				}

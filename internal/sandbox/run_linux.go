@@ -414,9 +414,19 @@ func buildConfig(spec Spec) (*config, error) {
 	if err != nil {
 		return nil, &SetupError{What: "project directory: " + err.Error(), Hint: "pass an existing directory with --project"}
 	}
+	dir := project
+	if spec.Dir != "" {
+		if dir, err = resolveDir(spec.Dir); err != nil {
+			return nil, &SetupError{What: "working directory: " + err.Error()}
+		}
+		if dir != project && !within(dir, project) {
+			return nil, &SetupError{What: fmt.Sprintf("working directory %s is not in the project %s", dir, project)}
+		}
+	}
 	cfg := &config{
 		Argv:       spec.Argv,
 		Project:    project,
+		Dir:        dir,
 		Writable:   spec.Mode == WorkspaceWrite || spec.Mode == FullAccess,
 		FullAccess: spec.Mode == FullAccess,
 		FailAt:     testOnlyFailAt,

@@ -45,9 +45,13 @@ type Spec struct {
 	// sandbox's PATH.
 	Argv []string
 	// Project is the absolute path of the project directory, the command's
-	// working directory and, in WorkspaceWrite mode, its only writable
-	// host directory.
+	// working directory unless Dir names one, and, in WorkspaceWrite mode,
+	// its only writable host directory.
 	Project string
+	// Dir, when set, is the command's working directory: the project or
+	// a directory inside it (a subdirectory where warden run was
+	// started); anything else stops the run.
+	Dir string
 	// Mode is the sandbox mode; the zero value means ReadOnly.
 	Mode Mode
 	// Home is the caller's home directory, whose sensitive entries are

@@ -157,7 +157,7 @@ func (rn *runner) collect() (Result, error) {
 	}
 	defer tr.mark("statistics read, cgroup removed")
 	res.Stdout, res.Stderr = rn.outCap.Output(), rn.errCap.Output()
-	res.Refused = findRefusals(v, spec, cfg.Project, res.Stderr.String(), res.Stdout.String())
+	res.Refused = findRefusals(v, spec, cfg.Dir, res.Stderr.String(), res.Stdout.String())
 	res.Limits = spec.Limits
 	if res.Limits.Nofile == 0 {
 		res.Limits.Nofile = DefaultNofile
