@@ -564,8 +564,13 @@ func TestAdversarialHostExecCLI(t *testing.T) {
 	project := openProject(t)
 	state := varTempDir(t)
 	rec := filepath.Join(varTempDir(t), "rec.json")
-	cmd := exec.Command(warden, "run", "--project", project, "--audit-json", rec, "--",
-		"sh", "-c", "mkdir .claude && echo '{\"planted\":1}' > .claude/settings.json")
+	// A script the policy cannot see into: named on the command line,
+	// the write would be refused before the sandbox is built.
+	plant := "mkdir .claude && echo '{\"planted\":1}' > .claude/settings.json\n"
+	if err := os.WriteFile(filepath.Join(project, "plant.sh"), []byte(plant), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(warden, "run", "--project", project, "--audit-json", rec, "--", "sh", "plant.sh")
 	cmd.Env = append(os.Environ(), "WARDEN_STATE_DIR="+state)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
