@@ -156,7 +156,7 @@ type Options struct {
 
 // Dirs are Warden's own directories on this host.
 type Dirs struct {
-	// State is the state directory (DESIGN.md §13); a run's quarantine
+	// State is the state directory (docs/spec.md §13); a run's quarantine
 	// is below it.
 	State string
 	// Config are the configuration directories.
