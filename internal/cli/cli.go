@@ -57,6 +57,8 @@ func commands() []command {
 		{"mcp", "MCP gateway: gate a server's tools/call and filter its tools/list: mcp -- SERVER CMD...", runMCP},
 		{"doctor", "report what containment this host offers and what a run enforces", runDoctor},
 		{"version", "print the version", runVersion},
+		{"completion", "print shell completions: completion bash|zsh|fish", runCompletion},
+		{"man", "print a manual page in roff: man [COMMAND [SUBCOMMAND]]", runMan},
 	}
 }
 

@@ -42,7 +42,9 @@ var helpExtra = map[string]struct{ example, exit string }{
 		"the server's own; 2 for bad input or a server that cannot be started"},
 	"doctor": {`warden doctor --json`,
 		"0 when every layer a run applies is enforced; 1 when one is not; 2 for bad input"},
-	"version": {`warden version --json`, "0"},
+	"version":    {`warden version --json`, "0"},
+	"completion": {`source <(warden completion bash)`, "0; 2 for a shell it does not know"},
+	"man":        {`warden man run | man -l -`, "0"},
 }
 
 // extraFor finds the help of the flag set name: the name itself, else

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -89,4 +90,49 @@ func inTable(readme, name string) bool {
 		}
 	}
 	return false
+}
+
+// TestCompletionAndMan: the completions load in their shell and name
+// every command, subcommand and flag --help shows; a manual page is the
+// command's --help.
+func TestCompletionAndMan(t *testing.T) {
+	var out bytes.Buffer
+	Stdout, Stderr = &out, &out
+	t.Cleanup(func() { Stdout, Stderr = os.Stdout, os.Stderr })
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		out.Reset()
+		if code := Run(context.Background(), []string{"completion", shell}); code != 0 {
+			t.Fatalf("completion %s: exit %d\n%s", shell, code, out.String())
+		}
+		text := out.String()
+		for _, want := range []string{"explain", "remember", "claude-code", "audit-json", "policy"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("completion %s does not name %s", shell, want)
+			}
+		}
+		if path, err := exec.LookPath(shell); err == nil && shell != "fish" {
+			cmd := exec.Command(path, "-n")
+			cmd.Stdin = strings.NewReader(text)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s -n rejects the completion: %v\n%s", shell, err, b)
+			}
+		}
+	}
+	out.Reset()
+	Run(context.Background(), []string{"run", "--help"})
+	help := out.String()
+	out.Reset()
+	if code := Run(context.Background(), []string{"man", "run"}); code != 0 {
+		t.Fatalf("man run: exit %d", code)
+	}
+	page := out.String()
+	if !strings.HasPrefix(page, ".TH WARDEN-RUN 1 ") || !strings.Contains(page, "Policy: before anything starts") {
+		t.Errorf("man run is not warden run --help in roff:\n%.400s", page)
+	}
+	for _, line := range strings.Split(help, "\n") {
+		if line != "" && !strings.HasPrefix(line, ".") && !strings.Contains(line, `\`) && !strings.Contains(page, line) {
+			t.Errorf("man run lacks the help line %q", line)
+			break
+		}
+	}
 }
