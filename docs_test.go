@@ -186,3 +186,15 @@ func TestDocsStayInside(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestManagedExample: the managed tier's example the package installs
+// loads and lints clean.
+func TestManagedExample(t *testing.T) {
+	f, err := policyfile.Load("packaging/managed.yaml.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Policy.Rules) == 0 {
+		t.Error("the example holds no rule")
+	}
+}

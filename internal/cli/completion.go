@@ -12,10 +12,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"warden.dev/warden/internal/safefile"
 )
 
 // helpOf runs "warden ARGS --help" and returns what it printed.
@@ -167,12 +170,31 @@ func writeFish(w io.Writer, ls []leaf) {
 }
 
 func runMan(ctx context.Context, args []string) error {
-	fs := newFlags("man", "man [COMMAND [SUBCOMMAND]]")
+	fs := newFlags("man", "man [--dir DIR] [COMMAND [SUBCOMMAND]]")
+	dir := fs.String("dir", "", "write every page into `DIR` (warden.1, warden-run.1, …) instead of printing one")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	writeMan(Stdout, rest)
+	if *dir == "" {
+		writeMan(Stdout, rest)
+		return nil
+	}
+	if len(rest) > 0 {
+		return badInput("man --dir writes every page: give no command")
+	}
+	pages := [][]string{nil}
+	for _, l := range leaves() {
+		pages = append(pages, l.words)
+	}
+	for _, words := range pages {
+		var b bytes.Buffer
+		writeMan(&b, words)
+		name := strings.Join(append([]string{"warden"}, words...), "-") + ".1"
+		if err := safefile.WriteFile(filepath.Join(*dir, name), b.Bytes(), 0o644); err != nil {
+			return badInput(fmt.Sprintf("man --dir: %v", err))
+		}
+	}
 	return nil
 }
 

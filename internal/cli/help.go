@@ -44,7 +44,7 @@ var helpExtra = map[string]struct{ example, exit string }{
 		"0 when every layer a run applies is enforced; 1 when one is not; 2 for bad input"},
 	"version":    {`warden version --json`, "0"},
 	"completion": {`source <(warden completion bash)`, "0; 2 for a shell it does not know"},
-	"man":        {`warden man run | man -l -`, "0"},
+	"man":        {`warden man run | man -l -`, "0; 2 when --dir cannot be written"},
 }
 
 // extraFor finds the help of the flag set name: the name itself, else
