@@ -47,6 +47,7 @@ import (
 	"os"
 	"time"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/proxy"
@@ -93,6 +94,11 @@ type Reporter interface {
 	Error(msg string, hints ...string)
 	// Say is any other line from Warden ("note: …").
 	Say(msg string)
+	// Blocked closes a run that ran with what the sandbox blocked in
+	// it, from its execution record (whether or not --audit-json writes
+	// it): the destinations denied, the paths and system calls refused.
+	// A record that lists none of them says nothing was blocked.
+	Blocked(r *audit.Run)
 }
 
 // Approver asks the person at the controlling terminal, after the command
@@ -217,7 +223,9 @@ func Run(ctx context.Context, o Options) error {
 	if len(res.Quarantined) > 0 {
 		out = outcome{Exit: p.quarantined(res.Quarantined, out.Status)}
 	}
-	if err := p.record(res, out); err != nil {
+	rec, err := p.record(res, out)
+	p.o.Report.Blocked(rec)
+	if err != nil {
 		return err
 	}
 	if out.Status == 0 && out.Msg == "" {

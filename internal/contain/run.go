@@ -40,39 +40,11 @@ func (p *plan) execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, 
 	if res.InitKilled {
 		p.o.Report.Warn(fmt.Sprintf("the sandbox's init ended while the command ran (signal %d); every process of the sandbox died with it", res.Signal))
 	}
-	p.summarizeRefusals(res.Refused)
 	if res.TimedOut {
 		p.o.Report.Error(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
 			"raise --timeout or sandbox.limits.timeout")
 	}
 	return res, outcome{Exit: &Exit{Status: res.Status()}}
-}
-
-// summarizeRefusals closes a run by naming the masked and read-only paths
-// whose refusal the command's errors report (sandbox.Result.Refused), so
-// that neither the person nor an agent reading the output takes a write
-// that did not happen for one that did. The same list is the execution
-// record's refused_paths.
-func (p *plan) summarizeRefusals(rs []audit.Refusal) {
-	if len(rs) == 0 {
-		return
-	}
-	p.o.Report.Say(fmt.Sprintf("note: the sandbox refused the command access to %d path(s) its errors name; nothing was written to them:", len(rs)))
-	for _, r := range rs {
-		p.o.Report.Say(fmt.Sprintf("note:   %s: %s", r.Path, refusalText(r)))
-	}
-}
-
-// refusalText says why a path was refused, and what the error the command
-// got means.
-func refusalText(r audit.Refusal) string {
-	switch {
-	case r.Kind == audit.RefusedMasked:
-		return fmt.Sprintf("masked in the sandbox (it cannot be read, written, replaced or removed; the command got %q)", r.Error)
-	case r.Error == "Device or resource busy":
-		return fmt.Sprintf("read-only in the sandbox (the command got %q: it is a mount point, which cannot be renamed over or removed)", r.Error)
-	}
-	return fmt.Sprintf("read-only in the sandbox (the command got %q)", r.Error)
 }
 
 // quarantined tells what the post-run check took away and returns the
