@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"warden.dev/warden/internal/audit"
@@ -24,9 +25,7 @@ type outcome struct {
 // the way, and says how the run ended.
 func (p *plan) execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, outcome) {
 	res, err := sandbox.Run(ctx, spec)
-	for _, n := range res.Unenforced {
-		p.o.Report.Warn("not enforced as asked: " + n)
-	}
+	p.warnUnenforced(res)
 	var se *sandbox.SetupError
 	var ste *sandbox.StartError
 	switch {
@@ -45,6 +44,29 @@ func (p *plan) execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, 
 			"raise --timeout or sandbox.limits.timeout")
 	}
 	return res, outcome{Exit: &Exit{Status: res.Status()}}
+}
+
+// warnUnenforced says what the run could not enforce as asked: the limits
+// that fell back for want of a cgroup in one line (every run of a user
+// without cgroup rights has them, and warden doctor and the record's
+// unenforced list say what stands in for each), anything else a line
+// each.
+func (p *plan) warnUnenforced(res sandbox.Result) {
+	fell := map[string]bool{}
+	var limits []string
+	for _, f := range res.Fallbacks {
+		fell[f.Note] = true
+		limits = append(limits, f.Limit)
+	}
+	if len(limits) > 0 {
+		p.o.Report.Warn(fmt.Sprintf("no cgroup for this run; these limits fall back to per-process rlimits where one applies: %s (warden doctor has the details)",
+			strings.Join(limits, ", ")))
+	}
+	for _, n := range res.Unenforced {
+		if !fell[n] {
+			p.o.Report.Warn("not enforced as asked: " + n)
+		}
+	}
 }
 
 // quarantined tells what the post-run check took away and returns the
