@@ -46,15 +46,19 @@ func (p *plan) execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, 
 	return res, outcome{Exit: &Exit{Status: res.Status()}}
 }
 
-// warnUnenforced says what the run could not enforce as asked: the limits
-// that fell back for want of a cgroup in one line (every run of a user
-// without cgroup rights has them, and warden doctor and the record's
+// warnUnenforced says what the run could not enforce as asked: the default
+// limits that fell back for want of a cgroup in one line (every run of a
+// user without cgroup rights has them, and warden doctor and the record's
 // unenforced list say what stands in for each), anything else a line
-// each.
+// each, limits the policy asked for and --degraded=cgroup let fall back
+// included: what stands in for those is the person's to know.
 func (p *plan) warnUnenforced(res sandbox.Result) {
 	fell := map[string]bool{}
 	var limits []string
 	for _, f := range res.Fallbacks {
+		if f.Requested {
+			continue
+		}
 		fell[f.Note] = true
 		limits = append(limits, f.Limit)
 	}
@@ -91,7 +95,7 @@ func (p *plan) quarantined(qs []audit.Quarantined, status int) *Exit {
 var degradedEffect = map[sandbox.Layer]string{
 	sandbox.LayerLandlock: "files are contained by the mounts alone",
 	sandbox.LayerSeccomp:  "no system call is filtered (nested namespaces, ptrace, io_uring, keyctl, raw sockets are open)",
-	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (see the notes after the run)",
+	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (the run names them; the record and warden doctor say what stands in for each)",
 	sandbox.LayerWalk:     "past the project walk's bound, sensitive files are not masked and host-executed files not protected",
 	sandbox.LayerHostUID:  "a root caller's command runs as host uid 0 (without capabilities) and can read every file only root may read",
 }

@@ -17,6 +17,8 @@ package report
 //     policy remember command that adds it; for every denied destination,
 //     the warden net check command that says why. Nothing is offered for
 //     what no rule can open (loopback, cloud metadata, private ranges).
+//   - The suggestions are the person's to take: the floor refuses an
+//     agent that runs warden policy remember (docs/security-model.md).
 //   - Short: at most maxSummaryItems things, then how many more, and where
 //     to see them all (the execution record).
 //   - Every value the command chose (a host, a path, a command name) is

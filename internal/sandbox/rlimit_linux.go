@@ -96,7 +96,7 @@ func fallback(missing []cgroupWant, timeout time.Duration, root bool) (rs []rlim
 		default:
 			continue
 		}
-		fbs = append(fbs, Fallback{Limit: kindOf(w) + " " + w.what, Note: why + note})
+		fbs = append(fbs, Fallback{Limit: kindOf(w) + " " + w.what, Requested: w.required, Note: why + note})
 	}
 	return rs, tmpfsSize, fbs
 }

@@ -366,8 +366,10 @@ type Result struct {
 // Fallback is a limit no cgroup could enforce in a run.
 type Fallback struct {
 	// Limit is the limit as asked, "default memory 4GiB", "default
-	// pids 1024" or, with --degraded=cgroup, "requested cpu 2".
-	Limit string
+	// pids 1024" or, with --degraded=cgroup, "requested cpu 2";
+	// Requested says it is one the spec asked for.
+	Limit     string
+	Requested bool
 	// Note is its entry in [Result.Unenforced].
 	Note string
 }
