@@ -208,8 +208,12 @@ func Run(ctx context.Context, o Options) error {
 	// still do).
 	ctx = context.WithoutCancel(ctx)
 	res, out := p.execute(ctx, p.spec)
+	// rerunFrom is where the last attempt's network attempts start.
+	rerunFrom := 0
 	if p.approval == policyfile.ApprovalOnFailure && out.Status != 0 {
 		if next, why, ok := p.onFailure(res); ok {
+			before, _ := p.eg.Attempts()
+			rerunFrom = len(before)
 			if p.rec != nil {
 				p.rec.FirstAttempt = firstAttempt(out.Status, res, why)
 			}
@@ -224,7 +228,7 @@ func Run(ctx context.Context, o Options) error {
 		out = outcome{Exit: p.quarantined(res.Quarantined, out.Status)}
 	}
 	rec, err := p.record(res, out)
-	p.o.Report.Blocked(rec)
+	p.o.Report.Blocked(lastAttempt(rec, rerunFrom))
 	if err != nil {
 		return err
 	}
@@ -232,4 +236,17 @@ func Run(ctx context.Context, o Options) error {
 		return nil
 	}
 	return out.Exit
+}
+
+// lastAttempt is r as the summary of what the run blocked takes it: the
+// last attempt's, as its refused paths and system calls are. What the
+// first attempt of a rerun was refused was offered before the rerun,
+// and may have been allowed since; the record keeps every attempt.
+func lastAttempt(r *audit.Run, from int) *audit.Run {
+	if from == 0 || from > len(r.NetworkAttempts) {
+		return r
+	}
+	last := *r
+	last.NetworkAttempts = r.NetworkAttempts[from:]
+	return &last
 }
