@@ -191,13 +191,45 @@ func refusalLine(f audit.Refusal) string {
 }
 
 func syscallLine(c audit.Syscall) string {
-	n := ""
+	n := socketKind(c)
 	if c.Count > 1 {
-		n = fmt.Sprintf(", %d times", c.Count)
+		n += fmt.Sprintf(", %d times", c.Count)
 	}
 	// The command's name is the command's to choose: quoted.
 	return fmt.Sprintf("refused  the %s system call%s, first by %q (%s)", quoteIfOdd(c.Syscall), n, c.Command, c.Errno)
 }
+
+// socketKind names the family and type of a refused socket or socketpair
+// call, " (AF_UNIX datagram)", from its first caller's arguments: the
+// seccomp filter refuses sockets by family and type (a Unix datagram
+// socket, a raw or packet one, a VM socket), and "socket refused" alone
+// reads as the network being cut. Empty for another call, or a family
+// not named here.
+func socketKind(c audit.Syscall) string {
+	if (c.Syscall != "socket" && c.Syscall != "socketpair") || len(c.Args) < 2 {
+		return ""
+	}
+	fam, ok := socketFamilies[c.Args[0]]
+	if !ok {
+		return ""
+	}
+	if typ, ok := socketTypes[c.Args[1]&0xf]; ok {
+		return " (" + fam + " " + typ + ")"
+	}
+	return " (" + fam + ")"
+}
+
+// socketFamilies and socketTypes are Linux's numbers (socket(2)) of the
+// families and types a run is most often refused.
+var (
+	socketFamilies = map[uint64]string{
+		1: "AF_UNIX", 2: "AF_INET", 10: "AF_INET6", 16: "AF_NETLINK",
+		17: "AF_PACKET", 38: "AF_ALG", 40: "AF_VSOCK",
+	}
+	socketTypes = map[uint64]string{
+		1: "stream", 2: "datagram", 3: "raw", 5: "seqpacket", 10: "packet",
+	}
+)
 
 // writeAllow writes what would allow the destinations no rule allowed,
 // and how to see why each one was denied.

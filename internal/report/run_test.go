@@ -76,11 +76,17 @@ warden: why: warden net check 169.254.169.254:80 a.example:443 b.example
 				{Path: "/etc/hosts", Kind: audit.RefusedReadOnly, Error: "Read-only file system"},
 				{Path: "/p/.env", Kind: audit.RefusedMasked, Error: "Permission denied"},
 			},
-			BlockedSyscalls: []audit.Syscall{{Syscall: "ptrace", Errno: "EPERM", Count: 2, Command: "strace\x1b[2J"}},
+			BlockedSyscalls: []audit.Syscall{
+				{Syscall: "ptrace", Errno: "EPERM", Count: 2, Command: "strace\x1b[2J"},
+				{Syscall: "socket", Errno: "EPERM", Count: 6, Command: "curl", Args: []uint64{1, 526338}},
+				{Syscall: "socket", Errno: "EPERM", Count: 1, Command: "tcpdump", Args: []uint64{17, 3}},
+			},
 		}, want: `warden: the sandbox blocked, in this run:
 warden:   refused  /etc/hosts: read-only in the sandbox, nothing was written (the command got "Read-only file system")
 warden:   refused  /p/.env: masked in the sandbox, cannot be read or written (the command got "Permission denied")
 warden:   refused  the ptrace system call, 2 times, first by "strace\x1b[2J" (EPERM)
+warden:   refused  the socket system call (AF_UNIX datagram), 6 times, first by "curl" (EPERM)
+warden:   refused  the socket system call (AF_PACKET raw), first by "tcpdump" (EPERM)
 `},
 		{name: "a value the command chose is quoted, and never suggested", run: audit.Run{
 			NetworkAttempts: []audit.NetworkAttempt{deny("evil\x1b]0;x\x07.example", 443)},
