@@ -31,6 +31,7 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -113,6 +114,17 @@ func (d *dest) target() string {
 		return d.host
 	}
 	return net.JoinHostPort(d.host, strconv.Itoa(d.port))
+}
+
+// suggested is the destination the suggestions name: for a name the DNS
+// stub would not answer, port 443, since a program that asks the stub
+// rather than the proxy is captured only on :80 and :443, and most ask
+// for https.
+func (d *dest) suggested() string {
+	if d.port == 0 {
+		return net.JoinHostPort(d.host, "443")
+	}
+	return d.target()
 }
 
 // byDefault: no rule allowed it, and an allow rule would.
@@ -236,14 +248,14 @@ var (
 func writeAllow(w io.Writer, ds []*dest, o SummaryOptions) {
 	var open, check []string
 	for _, d := range ds {
-		if !plainHost.MatchString(d.host) {
+		if !suggestable(d.host) {
 			continue
 		}
-		if d.byDefault() && d.port != 0 && len(open) < maxSummaryRules {
-			open = append(open, d.target())
+		if d.byDefault() && len(open) < maxSummaryRules && !slices.Contains(open, d.suggested()) {
+			open = append(open, d.suggested())
 		}
-		if !d.failed() {
-			check = append(check, d.target())
+		if !d.failed() && !slices.Contains(check, d.suggested()) {
+			check = append(check, d.suggested())
 		}
 	}
 	policy := ""
@@ -266,7 +278,7 @@ func writeAllow(w io.Writer, ds []*dest, o SummaryOptions) {
 		}
 		for _, t := range open {
 			host, port, _ := net.SplitHostPort(t)
-			fmt.Fprintf(w, "warden:         - allow: {host: %s, port: %s}\n", yamlScalar(host), port)
+			fmt.Fprintf(w, "warden:         - allow: {host: %s, port: %s}\n", host, port)
 		}
 	}
 	if len(check) > 0 {
@@ -278,17 +290,21 @@ func writeAllow(w io.Writer, ds []*dest, o SummaryOptions) {
 	}
 }
 
-// plainHost is a host name or address that can go into a suggested
-// command or rule as it is: letters, digits, dots, hyphens and the colons
-// of an IPv6 address.
-var plainHost = regexp.MustCompile(`^[A-Za-z0-9._:-]+$`)
+// plainHost is a host name or IPv4 address that can go into a suggested
+// command or rule as it is, with no quoting for the shell or YAML:
+// letters, digits, dots and hyphens. (An IPv6 literal gets no
+// suggestion: its brackets are the shell's, and no rule but allowed_ips
+// opens most addresses anyway.)
+var plainHost = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
-// yamlScalar is host as a YAML flow scalar: an IPv6 address is quoted.
-func yamlScalar(host string) string {
-	if strings.Contains(host, ":") {
-		return strconv.Quote(host)
+// suggestable reports whether host can be written as it is in a suggested
+// command and rule: plain, and not a word YAML reads as something else.
+func suggestable(host string) bool {
+	switch strings.ToLower(host) {
+	case "true", "false", "null", "yes", "no", "on", "off", "y", "n":
+		return false
 	}
-	return host
+	return plainHost.MatchString(host)
 }
 
 // shellWord is s as one shell word: quoted unless it is plain.

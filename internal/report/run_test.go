@@ -69,7 +69,21 @@ warden:   denied   169.254.169.254:80: 169.254.169.254 is a cloud metadata endpo
 warden:   failed   mirror.example:443: resolving mirror.example: no such host (allowed by network.rules[1], but not reached)
 warden:   refused  a.example:443: 64 streams are open (the proxy's tunnels cap)
 warden:   denied   name b.example (DNS): denied by rule (rule network.rules[2])
-warden: why: warden net check 169.254.169.254:80 a.example:443 b.example
+warden: why: warden net check 169.254.169.254:80 a.example:443 b.example:443
+`},
+		{name: "a name the DNS stub would not answer: port 443 suggested", run: audit.Run{
+			NetworkAttempts: []audit.NetworkAttempt{
+				{Via: audit.ViaDNS, Host: "registry.test", Verdict: audit.VerdictDeny, Rule: "default: deny", Reason: "no network rule allows registry.test"},
+				{Via: audit.ViaDNS, Host: "registry.test", Verdict: audit.VerdictDeny, Rule: "default: deny", Reason: "no network rule allows registry.test"},
+			},
+		}, want: `warden: the sandbox blocked, in this run:
+warden:   denied   name registry.test (DNS), 2 times: no network rule allows it (rule default: deny)
+warden: to allow it, run with --policy FILE, a policy file with:
+warden:     version: 1
+warden:     network:
+warden:       rules:
+warden:         - allow: {host: registry.test, port: 443}
+warden: why: warden net check registry.test:443
 `},
 		{name: "paths and system calls", run: audit.Run{
 			RefusedPaths: []audit.Refusal{
@@ -94,6 +108,11 @@ warden:   refused  the socket system call (AF_PACKET raw), first by "tcpdump" (E
 		}, want: `warden: the sandbox blocked, in this run:
 warden:   denied   "evil\x1b]0;x\a.example:443": no network rule allows it (rule default: deny)
 warden:   refused  "/etc/a\nb": read-only in the sandbox, nothing was written (the command got "Read-only file system")
+`},
+		{name: "a host YAML would read as a boolean is not suggested", run: audit.Run{
+			NetworkAttempts: []audit.NetworkAttempt{deny("true", 443)},
+		}, want: `warden: the sandbox blocked, in this run:
+warden:   denied   true:443: no network rule allows it (rule default: deny)
 `},
 		{name: "at most six things, then how many more", run: audit.Run{
 			NetworkAttempts: []audit.NetworkAttempt{deny("a.test", 443), deny("b.test", 443), deny("c.test", 443), deny("d.test", 443), deny("e.test", 443)},
