@@ -134,9 +134,13 @@ func (e *RunError) Error() string { return e.Msg }
 // load is an error as for [LoadPolicy].
 //
 // Cancelling ctx passes SIGTERM to the command; the timeout, then
-// SIGKILL, bounds the rest. Run needs Linux with user namespaces (or
+// SIGKILL, bounds the rest; a ctx already done is an error and nothing
+// starts. Run needs Linux with user namespaces (or
 // root), and a main that calls [Init].
 func Run(ctx context.Context, c Command, o RunOptions) (RunResult, error) {
+	if err := ctx.Err(); err != nil {
+		return RunResult{ExitCode: StatusBadInput}, err
+	}
 	if len(c.Argv) == 0 {
 		return RunResult{ExitCode: StatusBadInput}, &RunError{Status: StatusBadInput, Msg: "no command to run"}
 	}
