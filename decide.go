@@ -6,6 +6,7 @@ package warden
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 
@@ -42,6 +43,10 @@ type Action struct {
 	// Command is the bash tool's command line, analysed as bash would
 	// run it (see [AnalyzeShell]).
 	Command string
+	// Commands are argument vectors a tool starts without a shell
+	// (a spawn_process tool), judged as the shell would run them; give
+	// Command or Commands, not both.
+	Commands [][]string
 	// Paths are the paths the tool touches, as the agent wrote them:
 	// relative ones are taken against Cwd, and "~" is the home.
 	Paths []string
@@ -103,7 +108,7 @@ func (p *Policy) Decide(ctx context.Context, a Action) (Decision, error) {
 }
 
 // Explanation is a decision with how it was reached, as warden explain
-// shows it.
+// shows it. Only [Policy.Explain] makes one.
 type Explanation struct {
 	Decision Decision
 	// Rules are the ids of every rule that matched, each once, in the
@@ -144,6 +149,9 @@ func (p *Policy) Explain(ctx context.Context, a Action) (*Explanation, error) {
 // String is the explanation as warden explain prints it: the action as
 // understood, each step of resolution, the verdict and the rule.
 func (x *Explanation) String() string {
+	if x == nil || x.a == nil {
+		return "<no explanation>"
+	}
 	var b strings.Builder
 	x.out.WriteText(&b, x.a)
 	return b.String()
@@ -151,11 +159,16 @@ func (x *Explanation) String() string {
 
 // MarshalJSON is the explanation as warden explain --json prints it, the
 // contract of docs/design.md.
-func (x *Explanation) MarshalJSON() ([]byte, error) { return json.Marshal(x.out) }
+func (x *Explanation) MarshalJSON() ([]byte, error) {
+	if x == nil || x.a == nil {
+		return nil, errors.New("marshalling an explanation Explain did not make")
+	}
+	return json.Marshal(x.out)
+}
 
 func (a Action) request() *request.Request {
 	r := &request.Request{
-		Tool: a.Tool, Command: a.Command, Paths: a.Paths, Access: a.Access,
+		Tool: a.Tool, Command: a.Command, Commands: a.Commands, Paths: a.Paths, Access: a.Access,
 		URL: a.URL, Refs: a.Refs, Hosts: a.Hosts, Classes: a.Classes,
 		Cwd: a.Cwd, Project: a.Project, Contained: a.Contained, Recursive: a.Recursive,
 	}

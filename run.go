@@ -125,18 +125,19 @@ type RunError struct {
 
 func (e *RunError) Error() string { return e.Msg }
 
-// Run judges the command with the policy, then runs it in Warden's
-// sandbox, and writes the execution record. It fails closed: a layer
-// that cannot be applied, a policy asking for what the sandbox cannot
-// enforce, or a way out that cannot be built stops the run before it
-// starts, as a [*RunError]. The command's own exit status, zero or not,
-// is in [RunResult.ExitCode] with a nil error. A policy that does not
-// load is an error as for [LoadPolicy].
+// Run judges the command with the policy (a contained bash action), then
+// runs it in Warden's sandbox, as warden run does, and writes the
+// execution record when asked. It fails closed: a refusal, a layer that
+// cannot be applied, a policy asking for what the sandbox cannot enforce,
+// or a way out that cannot be built stops the run before it starts, as a
+// [*RunError]. The command's own exit status, zero or not, is in
+// [RunResult.ExitCode] with a nil error. A policy that does not load is
+// an error as for [LoadPolicy].
 //
 // Cancelling ctx passes SIGTERM to the command; the timeout, then
-// SIGKILL, bounds the rest; a ctx already done is an error and nothing
-// starts. Run needs Linux with user namespaces (or
-// root), and a main that calls [Init].
+// SIGKILL, bounds the rest. A ctx already done is an error, and nothing
+// starts. Run needs Linux with user namespaces (or root), and a main
+// that calls [Init].
 func Run(ctx context.Context, c Command, o RunOptions) (RunResult, error) {
 	if err := ctx.Err(); err != nil {
 		return RunResult{ExitCode: StatusBadInput}, err

@@ -35,6 +35,12 @@
 // pure function of the resolved action, the policy and the time: no I/O,
 // no clock, no randomness (deps_test.go keeps it so).
 //
+// The cost is that a path can change between the decision and the use:
+// a link swapped after Decide resolved it. A harness's own file tools
+// should open what was decided without following links the agent could
+// have planted; a command is better run under [Run], whose sandbox
+// holds whatever the command line did not show.
+//
 // # Containment
 //
 // [Run] runs a command in Warden's sandbox (Linux namespaces, Landlock,
@@ -99,6 +105,8 @@ func LoadPolicy(path string, o PolicyOptions) (*Policy, error) {
 
 // ParsePolicy compiles the policy file src, named name in errors and
 // positions, with the managed tier. Its revision is the SHA-256 of src.
+// When name is the path of the file src was read from, that file is a
+// governance path as a loaded policy file is: no agent tool writes it.
 // Errors are as for [LoadPolicy].
 func ParsePolicy(name string, src []byte, o PolicyOptions) (*Policy, error) {
 	if name == "" {
