@@ -76,8 +76,10 @@ type RunOptions struct {
 	// a loaded [Policy].
 	PolicyPath string
 	// Policy says where the managed tier and the home are, and which
-	// directories of the harness are protected; its NoApprover and Now
-	// are not used (Approver decides who answers).
+	// directories of the harness are protected: in a run they are
+	// masked (the command can neither read nor write them), and a
+	// project inside one is refused. Its NoApprover and Now are not
+	// used (Approver decides who answers).
 	Policy PolicyOptions
 	// Approver answers the run's questions; nil answers every one no: a
 	// prompt nobody answers is a deny.
@@ -160,6 +162,11 @@ func Run(ctx context.Context, c Command, o RunOptions) (RunResult, error) {
 		notes = os.Stderr
 	}
 	pc := o.Policy.config()
+	// The harness's own directories are kept from the command as
+	// Warden's configuration is: masked, and a project inside one
+	// refused.
+	dirs := contain.HostDirs()
+	dirs.Config = append(dirs.Config, o.Policy.protected()...)
 	co := contain.Options{
 		Argv: c.Argv, Project: c.Project, Dir: dir, Home: pc.Home,
 		PolicyPath: o.PolicyPath, Policy: pc,
@@ -167,7 +174,7 @@ func Run(ctx context.Context, c Command, o RunOptions) (RunResult, error) {
 		RecordPath: o.RecordPath, Agent: o.Agent, Task: o.Task,
 		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
 		Report:    reporter{notes},
-		Dirs:      contain.HostDirs(),
+		Dirs:      dirs,
 		HostAddrs: hostAddrs,
 	}
 	if co.Stdout == nil {

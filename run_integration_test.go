@@ -38,6 +38,8 @@ func TestMain(m *testing.M) {
 // other.
 type runLab struct {
 	project, home string
+	// protected are the harness's own directories.
+	protected []string
 }
 
 func newRunLab(t *testing.T) *runLab {
@@ -54,7 +56,7 @@ func newRunLab(t *testing.T) *runLab {
 
 func (l *runLab) run(t *testing.T, policy string, ap warden.Approver, argv ...string) (warden.RunResult, string, error) {
 	t.Helper()
-	o := warden.RunOptions{Policy: warden.PolicyOptions{Home: l.home}, Approver: ap}
+	o := warden.RunOptions{Policy: warden.PolicyOptions{Home: l.home, Protected: l.protected}, Approver: ap}
 	if policy != "" {
 		o.PolicyPath = filepath.Join(l.home, "policy.yaml")
 		if err := os.WriteFile(o.PolicyPath, []byte(policy), 0o644); err != nil {
@@ -76,10 +78,21 @@ func TestRunContains(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(l.home, ".ssh", "id_ed25519"), []byte(key), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The harness keeps its configuration in the home, which a run sees
+	// read-only: only Protected keeps it from the command.
+	harness := filepath.Join(l.home, ".config", "harness")
+	if err := os.MkdirAll(harness, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const token = "harness-api-token-4242"
+	if err := os.WriteFile(filepath.Join(harness, "token"), []byte(token), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.protected = []string{harness, filepath.Join(l.home, "not-made-yet")}
 	planted := filepath.Join(l.home, "planted.txt")
 	// Through a script, which the policy cannot see into: the sandbox
 	// alone stands between it and the host.
-	script := "echo ok > made.txt\necho pwned > " + planted + "\ncat " + filepath.Join(l.home, ".ssh", "id_ed25519") + "\ntrue\n"
+	script := "echo ok > made.txt\necho pwned > " + planted + "\ncat " + filepath.Join(l.home, ".ssh", "id_ed25519") + "\ncat " + filepath.Join(harness, "token") + "\ntrue\n"
 	if err := os.WriteFile(filepath.Join(l.project, "attack.sh"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +108,14 @@ func TestRunContains(t *testing.T) {
 	}
 	if strings.Contains(out, "PRIVATE KEY") {
 		t.Errorf("the key's bytes arrived in the output: %q", out)
+	}
+	if strings.Contains(out, token) {
+		t.Errorf("the harness's protected token arrived in the output: %q", out)
+	}
+	// The control: unprotected, the same script reads it.
+	l.protected = nil
+	if _, out, _ := l.run(t, "", nil, "/bin/sh", "attack.sh"); !strings.Contains(out, token) {
+		t.Errorf("unprotected, the token did not arrive either (%q): the check above proves nothing", out)
 	}
 }
 
@@ -176,4 +197,20 @@ func (w *startWriter) Write(b []byte) (int, error) {
 		w.cancel()
 	}
 	return len(b), nil
+}
+
+// TestRunProjectInsideProtected: a project inside one of the harness's
+// own directories is refused before anything starts, rather than
+// masking the project or leaving the directory writable.
+func TestRunProjectInsideProtected(t *testing.T) {
+	l := newRunLab(t)
+	l.protected = []string{filepath.Dir(l.project)}
+	marker := filepath.Join(l.project, "ran")
+	var re *warden.RunError
+	if _, _, err := l.run(t, "", nil, "touch", marker); !errors.As(err, &re) || re.Status != warden.StatusUnavailable {
+		t.Errorf("Run in a project inside a protected directory: %v, want a RunError with status %d", err, warden.StatusUnavailable)
+	}
+	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the command ran: %v", err)
+	}
 }

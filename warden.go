@@ -51,6 +51,7 @@ package warden
 
 import (
 	"os"
+	"path/filepath"
 	"time"
 
 	"warden.dev/warden/internal/config"
@@ -71,7 +72,7 @@ type PolicyOptions struct {
 	Managed string
 	// Protected are the embedding harness's own directories (its
 	// configuration, its state): like Warden's own, which are always
-	// protected, no agent tool may write them.
+	// protected, no agent tool may write them, and [Run] masks them.
 	Protected []string
 	// NoApprover says nobody can answer a prompt (a headless session):
 	// every prompt is then decided as a deny.
@@ -131,8 +132,23 @@ func (o PolicyOptions) config() config.Options {
 	// Warden's own places are the warden command's (package contain
 	// names them once), so that an embedded decision protects what
 	// warden explain's does.
-	c.Own = append(contain.HostDirs().Places(), o.Protected...)
+	c.Own = append(contain.HostDirs().Places(), o.protected()...)
 	return c
+}
+
+// protected are the Protected directories, absolute.
+func (o PolicyOptions) protected() []string {
+	var out []string
+	for _, d := range o.Protected {
+		if d == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 func (o PolicyOptions) policy(lp *config.Policy) *Policy {
