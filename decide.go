@@ -22,14 +22,34 @@ type Verdict uint8
 
 // The three verdicts, from most to least restrictive.
 const (
-	Deny Verdict = Verdict(action.Deny)
+	Deny Verdict = iota
 	// Prompt: a person decides. A prompt nobody answers is a deny.
-	Prompt Verdict = Verdict(action.Prompt)
-	Allow  Verdict = Verdict(action.Allow)
+	Prompt
+	Allow
 )
 
-// String returns "deny", "prompt" or "allow".
-func (v Verdict) String() string { return action.Verdict(v).String() }
+var verdictNames = [...]string{Deny: "deny", Prompt: "prompt", Allow: "allow"}
+
+// String returns "deny", "prompt" or "allow"; an unknown value prints as
+// "deny", as it is taken.
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return "deny"
+}
+
+// verdict is the engine's verdict as the API's; anything unknown is a
+// deny.
+func verdict(v action.Verdict) Verdict {
+	switch v {
+	case action.Allow:
+		return Allow
+	case action.Prompt:
+		return Prompt
+	}
+	return Deny
+}
 
 // Action is one thing an agent wants to do, as its harness describes it:
 // the tool it calls and the facets a rule can constrain. It is the Go form
@@ -178,7 +198,7 @@ func (a Action) request() *request.Request {
 
 func decision(d policy.Decision) Decision {
 	return Decision{
-		Verdict:   Verdict(d.Verdict),
+		Verdict:   verdict(d.Verdict),
 		Rule:      d.Rule,
 		Scope:     d.Scope,
 		Reason:    d.Reason,

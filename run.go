@@ -96,15 +96,16 @@ type RunOptions struct {
 	Notes io.Writer
 }
 
-// Exit statuses of a run that Warden ended, besides the command's own.
+// Exit statuses of a run that Warden ended, besides the command's own:
+// warden run's (a shell's 126, "cannot be executed", for a refusal).
 const (
 	// StatusBadInput: the options or the policy are wrong; nothing ran.
-	StatusBadInput = contain.StatusBadInput
+	StatusBadInput = 2
 	// StatusUnavailable: the sandbox could not be built; nothing ran.
-	StatusUnavailable = contain.StatusUnavailable
+	StatusUnavailable = 125
 	// StatusRefused: the policy, the person or the post-run check
 	// refused what the command did.
-	StatusRefused = contain.StatusRefused
+	StatusRefused = 126
 )
 
 // RunResult is how a run ended.

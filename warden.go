@@ -15,9 +15,9 @@
 // # Decisions
 //
 // [Policy.Decide] returns [Allow], [Prompt] or [Deny]. A deny is a result,
-// not an error: an error means the action itself is malformed (an unknown
-// tool field value, an empty path) and nothing was decided, and the
-// caller must then not act.
+// not an error: an error means the action itself is malformed (an empty
+// tool or path, an unknown class or access) and nothing was decided, and
+// the caller must then not act.
 //
 // A prompt asks a person. The harness is the approver: it shows the
 // decision's reason to the person and acts only on an explicit yes. A

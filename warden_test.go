@@ -13,10 +13,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"warden.dev/warden"
+	"warden.dev/warden/internal/contain"
 )
 
 // harnessPolicy protects main and allows other pushes.
@@ -175,11 +177,32 @@ func TestLoadPolicyFailsClosed(t *testing.T) {
 	}
 }
 
+// TestRunStatuses: the API's statuses are warden run's.
+func TestRunStatuses(t *testing.T) {
+	for _, tt := range []struct{ got, want int }{
+		{warden.StatusBadInput, contain.StatusBadInput},
+		{warden.StatusUnavailable, contain.StatusUnavailable},
+		{warden.StatusRefused, contain.StatusRefused},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("status %d, want warden run's %d", tt.got, tt.want)
+		}
+	}
+}
+
 // TestRunRefusesBadInput: what Run refuses before building anything.
 func TestRunRefusesBadInput(t *testing.T) {
 	var re *warden.RunError
 	if _, err := warden.Run(context.Background(), warden.Command{}, warden.RunOptions{}); !errors.As(err, &re) || re.Status != warden.StatusBadInput {
 		t.Errorf("Run with no command: %v, want a RunError with status %d", err, warden.StatusBadInput)
+	}
+	if _, err := warden.Run(context.Background(), warden.Command{Argv: []string{"true"}}, warden.RunOptions{Timeout: -time.Second}); !errors.As(err, &re) || re.Status != warden.StatusBadInput {
+		t.Errorf("Run with a negative timeout: %v, want a RunError with status %d", err, warden.StatusBadInput)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := warden.Run(ctx, warden.Command{Argv: []string{"true"}}, warden.RunOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run with a cancelled context: %v, want context.Canceled", err)
 	}
 }
 
