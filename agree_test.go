@@ -24,10 +24,7 @@ import (
 func TestExplainAgreesWithCLI(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	project := filepath.Join(t.TempDir(), "project")
-	if err := os.MkdirAll(filepath.Join(project, ".git", "hooks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	project := newProject(t)
 	policyPath := filepath.Join(home, "harness.yaml")
 	if err := os.WriteFile(policyPath, []byte(harnessPolicy), 0o644); err != nil {
 		t.Fatal(err)

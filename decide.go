@@ -7,10 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/gitindex"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/report"
 	"warden.dev/warden/internal/request"
@@ -84,10 +87,11 @@ type Action struct {
 	// Classes are effect classes (gitPush, fileDelete, networkEgress, …)
 	// added to the tool's own.
 	Classes []string
-	// Cwd is the directory the tool runs in, empty for the process's
-	// working directory; Project is the project directory, empty for
-	// Cwd. Writes outside the project, and any write when Project is
-	// the home, the root or an ancestor of the home, are outside.
+	// Cwd is the directory the tool runs in, taken against the
+	// process's working directory. Project is the project directory;
+	// empty means the git work tree holding Cwd, as Warden's hooks take
+	// it, and with none every write is outside. The home, the root and
+	// an ancestor of the home are never a project.
 	Cwd     string
 	Project string
 	// Agent names the agent, for rules scoped agent:<name>.
@@ -148,9 +152,21 @@ func (p *Policy) Explain(ctx context.Context, a Action) (*Explanation, error) {
 		return nil, err
 	}
 	req := a.request()
-	dir := a.Cwd
-	if dir == "" {
-		dir, _ = os.Getwd()
+	dir, err := os.Getwd()
+	if err != nil && !filepath.IsAbs(a.Cwd) {
+		return nil, fmt.Errorf("action: no working directory to take cwd against: %v", err)
+	}
+	if a.Project == "" {
+		// As the hooks take it: the git work tree holding cwd, never the
+		// home, the root or an ancestor of the home; without one every
+		// write is outside, rather than the project defaulting to cwd.
+		cwd := a.Cwd
+		if !filepath.IsAbs(cwd) {
+			cwd = filepath.Join(dir, cwd)
+		}
+		if req.Project = gitindex.Project(cwd, p.lp.Home()); req.Project == "" {
+			req.NoProject = true
+		}
 	}
 	act, sh, err := p.lp.Action(req, dir)
 	if err != nil {

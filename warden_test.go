@@ -28,14 +28,27 @@ rules:
   - {id: pushes, class: gitPush, decision: allow}
 `
 
+// newProject makes a git work tree, as git would find it, in a temporary
+// directory.
+func newProject(t *testing.T) string {
+	t.Helper()
+	project := filepath.Join(t.TempDir(), "project")
+	for _, d := range []string{".git/objects", ".git/refs", ".git/hooks", "src"} {
+		if err := os.MkdirAll(filepath.Join(project, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(project, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return project
+}
+
 // TestDecide decides a harness's tool calls in a real project (a git work
 // tree in a temporary directory) with the policy above.
 func TestDecide(t *testing.T) {
 	home := t.TempDir()
-	project := filepath.Join(t.TempDir(), "project")
-	if err := os.MkdirAll(filepath.Join(project, ".git", "hooks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	project := newProject(t)
 	p, err := warden.ParsePolicy("harness.yaml", []byte(harnessPolicy), warden.PolicyOptions{Home: home})
 	if err != nil {
 		t.Fatal(err)
@@ -70,11 +83,13 @@ func TestDecide(t *testing.T) {
 			got{warden.Prompt, "floor", []string{"networkEgress"}}},
 		{"ordinary write", warden.Action{Tool: "write_file", Paths: []string{"main.go"}},
 			got{warden.Allow, "", nil}},
+		{"ordinary write from a subdirectory", warden.Action{Tool: "write_file", Paths: []string{"../main.go"}, Cwd: "src"},
+			got{warden.Allow, "", nil}},
 		{"write outside the project", warden.Action{Tool: "write_file", Paths: []string{filepath.Join(home, "notes.txt")}},
 			got{warden.Prompt, "builtin:fileWriteOutsideWorktree", []string{"fileWriteOutsideWorktree"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.a.Cwd = project
+			tt.a.Cwd = filepath.Join(project, tt.a.Cwd)
 			d, err := p.Decide(context.Background(), tt.a)
 			if err != nil {
 				t.Fatalf("Decide(%+v): %v", tt.a, err)
@@ -83,6 +98,27 @@ func TestDecide(t *testing.T) {
 				t.Errorf("Decide(%+v) (-want +got):\n%s\nreason: %s", tt.a, diff, d.Reason)
 			}
 		})
+	}
+}
+
+// TestDecideNoWorkTree: without a git work tree around cwd there is no
+// project, and every write is outside, as for the hooks.
+func TestDecideNoWorkTree(t *testing.T) {
+	p, err := warden.LoadPolicy("", warden.PolicyOptions{Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := warden.Action{Tool: "write_file", Paths: []string{"main.go"}, Cwd: t.TempDir()}
+	d, err := p.Decide(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Verdict != warden.Prompt || d.Rule != "builtin:fileWriteOutsideWorktree" {
+		t.Errorf("Decide(%+v) = %s by %s, want prompt by builtin:fileWriteOutsideWorktree", a, d.Verdict, d.Rule)
+	}
+	a.Project = a.Cwd
+	if d, err := p.Decide(context.Background(), a); err != nil || d.Verdict != warden.Allow {
+		t.Errorf("Decide(%+v) with the project named = %s by %s (%v), want allow", a, d.Verdict, d.Rule, err)
 	}
 }
 
