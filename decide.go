@@ -124,11 +124,13 @@ type Decision struct {
 // decided. A [Prompt] is the caller's to ask; a prompt nobody answers is
 // a deny.
 func (p *Policy) Decide(ctx context.Context, a Action) (Decision, error) {
-	x, err := p.Explain(ctx, a)
+	// Without the trace's sentences, which cost formatting on every
+	// tool call; the decision is the same.
+	ev, err := p.evaluate(ctx, a, false)
 	if err != nil {
 		return Decision{}, err
 	}
-	return x.Decision, nil
+	return decision(ev.d), nil
 }
 
 // Explanation is a decision with how it was reached, as warden explain
@@ -148,6 +150,30 @@ type Explanation struct {
 // Explain resolves a and decides it as [Policy.Decide] does, and says
 // how: the rules that matched and each step of resolution.
 func (p *Policy) Explain(ctx context.Context, a Action) (*Explanation, error) {
+	ev, err := p.evaluate(ctx, a, true)
+	if err != nil {
+		return nil, err
+	}
+	return &Explanation{
+		Decision: decision(ev.d),
+		Rules:    ev.x.RuleIDs(),
+		Trace:    ev.x.Trace,
+		out:      report.Explain(ev.act, ev.sh, ev.d, ev.x),
+		a:        ev.act,
+	}, nil
+}
+
+// evaluation is one action resolved and decided.
+type evaluation struct {
+	act *action.Action
+	sh  *request.Shell // nil but for the bash tool
+	d   policy.Decision
+	x   policy.Explanation
+}
+
+// evaluate resolves a and decides it, with the trace's sentences when
+// trace is set.
+func (p *Policy) evaluate(ctx context.Context, a Action, trace bool) (*evaluation, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -168,18 +194,12 @@ func (p *Policy) Explain(ctx context.Context, a Action) (*Explanation, error) {
 			req.NoProject = true
 		}
 	}
-	act, sh, err := p.lp.Action(req, dir)
-	if err != nil {
+	ev := &evaluation{}
+	if ev.act, ev.sh, err = p.lp.Action(req, dir); err != nil {
 		return nil, err
 	}
-	d, x := p.lp.Engine.Evaluate(act, policy.Env{Now: p.now(), NoApprover: p.noApprover, Trace: true})
-	return &Explanation{
-		Decision: decision(d),
-		Rules:    x.RuleIDs(),
-		Trace:    x.Trace,
-		out:      report.Explain(act, sh, d, x),
-		a:        act,
-	}, nil
+	ev.d, ev.x = p.lp.Engine.Evaluate(ev.act, policy.Env{Now: p.now(), NoApprover: p.noApprover, Trace: trace})
+	return ev, nil
 }
 
 // String is the explanation as warden explain prints it: the action as
