@@ -99,6 +99,13 @@ func TestDecide(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got{d.Verdict, d.Rule, d.Confirm}); diff != "" {
 				t.Errorf("Decide(%+v) (-want +got):\n%s\nreason: %s", tt.a, diff, d.Reason)
 			}
+			x, err := p.Explain(context.Background(), tt.a)
+			if err != nil {
+				t.Fatalf("Explain(%+v): %v", tt.a, err)
+			}
+			if diff := cmp.Diff(x.Decision, d); diff != "" {
+				t.Errorf("Decide(%+v) differs from Explain's decision (-explain +decide):\n%s", tt.a, diff)
+			}
 		})
 	}
 }
