@@ -3,7 +3,11 @@
 
 package cli
 
-import "os"
+import (
+	"os"
+
+	"warden.dev/warden/internal/contain"
+)
 
 // Every environment variable Warden reads is named here.
 const (
@@ -19,7 +23,7 @@ const (
 	envHookHeadless = "WARDEN_HOOK_HEADLESS"
 	// envStateDir names Warden's state directory (docs/spec.md §13), which
 	// every sandboxed run masks.
-	envStateDir = "WARDEN_STATE_DIR"
+	envStateDir = contain.EnvStateDir
 )
 
 func sandboxTrace() bool { return os.Getenv(envSandboxTrace) == "1" }
