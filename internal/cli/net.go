@@ -96,7 +96,7 @@ func resolveKey(host string) string {
 
 func netCheck(ctx context.Context, args []string) error {
 	fs := newFlags("net check", netCheckSynopsis)
-	policyPath := fs.String("policy", "", "policy `file` (default: the embedded default policy, which has no network rules: everything is denied)")
+	policyPath := fs.String("policy", "", "policy `file` (default: the one discovery finds, see warden policy show; the embedded default has no network rules: everything is denied)")
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
 	method := fs.String("method", "", "the request's HTTP `method` (default: not known, as for a CONNECT tunnel)")
 	resolved := answers{}

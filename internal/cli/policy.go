@@ -24,11 +24,13 @@ func runPolicy(ctx context.Context, args []string) error {
 		"enumerate": policyEnumerate,
 		"test":      policyTest,
 		"remember":  policyRemember,
+		"show":      policyShow,
+		"trust":     policyTrust,
 	}
 	if len(args) == 0 || subs[args[0]] == nil {
-		msg := "policy needs a subcommand: fmt, lint, enumerate, test or remember"
+		msg := "policy needs a subcommand: show, trust, fmt, lint, enumerate, test or remember"
 		if len(args) > 0 {
-			msg = fmt.Sprintf("unknown policy subcommand %q (want fmt, lint, enumerate, test or remember)", args[0])
+			msg = fmt.Sprintf("unknown policy subcommand %q (want show, trust, fmt, lint, enumerate, test or remember)", args[0])
 		}
 		return badInput(msg, "warden policy lint FILE checks a policy file")
 	}
@@ -133,7 +135,7 @@ func policyLint(args []string) error {
 // policyEnumerate lists, scope by scope, what an agent can do before it
 // runs: every rule as a sentence, the built-in defaults and the floor.
 func policyEnumerate(args []string) error {
-	fs := newFlags("policy enumerate", "policy enumerate [--agent ID] [--space ID] [--mode MODE] [--contained] [FILE]")
+	fs := newFlags("policy enumerate", "policy enumerate [--agent ID] [--space ID] [--mode MODE] [--contained] [FILE]\n\nWithout FILE, the policy discovery finds (warden policy show).")
 	agent := fs.String("agent", "", "show only the scopes that apply to this `agent`")
 	space := fs.String("space", "", "show only the scopes that apply in this `space`")
 	mode := fs.String("mode", "", "autonomy `mode` in force (default: the policy's)")

@@ -37,10 +37,8 @@ func stateDir() string {
 // platform's configuration directory is elsewhere (macOS).
 func configDirs() []string {
 	var out []string
-	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-		out = append(out, filepath.Join(d, "warden"))
-	} else if h := homeDir(); filepath.IsAbs(h) {
-		out = append(out, filepath.Join(h, ".config", "warden"))
+	if d := userConfigDir(); d != "" {
+		out = append(out, d)
 	}
 	if d, err := os.UserConfigDir(); err == nil {
 		out = append(out, filepath.Join(d, "warden"))
