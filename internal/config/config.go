@@ -15,9 +15,12 @@
 //     says where to look.
 //   - The managed tier is fail-closed: named and unreadable is an error,
 //     never a run without it (DESIGN.md §8).
-//   - The embedded default (default.yaml) is what runs when no file is
-//     named: its revision is "default"; a file's is the SHA-256 of its
-//     bytes, as records name it.
+//   - Without a file named, [Discover] finds it (DESIGN.md §13): the
+//     project's .warden/policy.yaml only while its content is one the
+//     user trusted ([Trust], recorded by hash outside the project), else
+//     the user's, else the embedded default (default.yaml). Its revision
+//     is "default"; a file's is the SHA-256 of its bytes, as records name
+//     it.
 package config
 
 import (
