@@ -100,13 +100,21 @@ func writeFileAtomic(name string, data []byte) error {
 // (exit 2), and rules that cannot decide, have expired, or name hosts the
 // egress proxy does not treat alike (exit 1).
 func policyLint(args []string) error {
-	fs := newFlags("policy lint", "policy lint FILE...")
+	fs := newFlags("policy lint", "policy lint [FILE...]\n\nWithout FILE, the policy file discovery finds (warden policy show).")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return badInput("policy lint needs at least one file")
+		_, src, err := findPolicy("")
+		if err != nil {
+			return err
+		}
+		if src.Path == "" {
+			fmt.Fprintln(Stderr, "warden: the embedded default policy is in force: no file to lint")
+			return nil
+		}
+		files = []string{src.Path}
 	}
 	found := 0
 	for _, name := range files {
