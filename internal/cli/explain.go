@@ -34,7 +34,7 @@ func runExplain(ctx context.Context, args []string) error {
 		defer f.Close()
 		in = f
 	}
-	lp, err := loadPolicy(*policyPath)
+	lp, err := loadPolicyNoting(*policyPath)
 	if err != nil {
 		return err
 	}

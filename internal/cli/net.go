@@ -112,7 +112,7 @@ func netCheck(ctx context.Context, args []string) error {
 	if *method != "" && strings.IndexFunc(m, func(c rune) bool { return c < 'A' || c > 'Z' }) >= 0 {
 		return badInput(fmt.Sprintf("--method %q is not an HTTP method", *method), "--method GET")
 	}
-	lp, err := loadPolicy(*policyPath)
+	lp, err := loadPolicyNoting(*policyPath)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -41,6 +42,22 @@ func policyWhere() config.Where {
 // them. Any error leaves nothing loaded.
 func loadPolicy(path string) (*config.Policy, error) {
 	lp, _, err := findPolicy(path)
+	return lp, err
+}
+
+// loadPolicyNoting is [loadPolicy] for the commands a person reads
+// (explain, net check, run): a project policy that is there but not in
+// force is said on stderr, so that an edit made since it was trusted is
+// not silently without effect.
+func loadPolicyNoting(path string) (*config.Policy, error) {
+	lp, src, err := findPolicy(path)
+	if src != nil {
+		for _, s := range src.Skipped {
+			if s.Kind == config.FromProject && s.Why != "absent" {
+				fmt.Fprintf(Stderr, "warden: note: %s is not in force: %s ('warden policy show' says which policy is)\n", s.Path, s.Why)
+			}
+		}
+	}
 	return lp, err
 }
 

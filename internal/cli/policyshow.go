@@ -80,5 +80,8 @@ func policyTrust(args []string) error {
 		return err
 	}
 	fmt.Fprintf(Stdout, "trusted %s (%s) on %s\n", t.Path, t.Revision, t.Time.Format("2006-01-02 15:04 UTC"))
+	if !t.Read {
+		fmt.Fprintf(Stderr, "warden: note: discovery reads only the project's %s; %s applies where that is, or links to, it\n", config.ProjectFile, t.Path)
+	}
 	return nil
 }

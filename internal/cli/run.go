@@ -65,7 +65,7 @@ func runRun(ctx context.Context, args []string) error {
 	// found here: a trusted project policy edited in between is refused.
 	var policyRev string
 	if *policyPath == "" {
-		lp, err := loadPolicy("")
+		lp, err := loadPolicyNoting("")
 		if err != nil {
 			return err
 		}

@@ -240,6 +240,9 @@ type Trusted struct {
 	Path     string
 	Revision string
 	Time     time.Time
+	// Read says whether discovery reads this file: the project's
+	// .warden/policy.yaml is it, or links to it.
+	Read bool
 }
 
 // Trust records the present content of a project's policy file as
@@ -280,6 +283,9 @@ func Trust(w Where, file string, o Options, now time.Time) (*Trusted, error) {
 		return nil, &Error{Msg: err.Error()}
 	}
 	t := &Trusted{Path: real, Revision: revision(data), Time: now.UTC().Truncate(time.Second)}
+	if r, err := filepath.EvalSymlinks(filepath.Join(proj, ProjectFile)); err == nil && r == real {
+		t.Read = true
+	}
 	recs.Files[real] = trustRecord{Revision: t.Revision, Time: t.Time}
 	out, err := json.MarshalIndent(recs, "", "  ")
 	if err != nil {

@@ -69,8 +69,8 @@ func TestDiscoverOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Path != pf {
-		t.Errorf("trusted %s, want %s", tr.Path, pf)
+	if tr.Path != pf || !tr.Read {
+		t.Errorf("trusted %s (read %v), want %s, read", tr.Path, tr.Read, pf)
 	}
 	if fi, err := os.Stat(w.StateDir); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("state directory: %v, %v; want mode 0700", fi, err)
