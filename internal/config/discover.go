@@ -278,6 +278,16 @@ func Trust(w Where, file string, o Options, now time.Time) (*Trusted, error) {
 	if err := os.MkdirAll(w.StateDir, 0o700); err != nil {
 		return nil, &Error{Msg: err.Error()}
 	}
+	// Two trusts at once must not lose one: the records are read and
+	// replaced under a lock of their own.
+	lock, err := os.OpenFile(filepath.Join(w.StateDir, TrustFile+".lock"), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("recording trust: %v", err)}
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("recording trust: %v", err)}
+	}
 	recs, err := readTrust(w.StateDir)
 	if err != nil {
 		return nil, &Error{Msg: err.Error()}

@@ -203,3 +203,36 @@ func TestFindManaged(t *testing.T) {
 		t.Error("a dangling managed link was taken for none")
 	}
 }
+
+// Trusts made at once each keep their record.
+func TestTrustConcurrent(t *testing.T) {
+	w, proj := place(t)
+	const n = 8
+	files := make([]string, n)
+	for i := range files {
+		files[i] = filepath.Join(proj, "p"+string(rune('a'+i))+".yaml")
+		write(t, files[i], projectPolicy)
+	}
+	errs := make(chan error, n)
+	for _, f := range files {
+		go func() {
+			_, err := config.Trust(w, f, config.Options{Home: w.Home}, now)
+			errs <- err
+		}()
+	}
+	for range files {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(w.StateDir, config.TrustFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs struct {
+		Files map[string]json.RawMessage `json:"files"`
+	}
+	if err := json.Unmarshal(b, &recs); err != nil || len(recs.Files) != n {
+		t.Errorf("%d records (%v), want %d: %s", len(recs.Files), err, n, b)
+	}
+}
