@@ -5,7 +5,7 @@ package audit
 
 import "time"
 
-// Run is the execution record of one warden run (DESIGN.md §7): what
+// Run is the execution record of one warden run (docs/spec.md §7): what
 // ran, how it ended, what it used, and everything the sandbox refused or
 // took away. Lists are never null in a record a run wrote: an empty list
 // says nothing happened, NotRecorded says which lists nothing observes.

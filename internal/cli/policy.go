@@ -27,15 +27,24 @@ func runPolicy(ctx context.Context, args []string) error {
 		"show":      policyShow,
 		"trust":     policyTrust,
 	}
-	if len(args) == 0 || subs[args[0]] == nil {
-		msg := "policy needs a subcommand: show, trust, fmt, lint, enumerate, test or remember"
-		if len(args) > 0 {
-			msg = fmt.Sprintf("unknown policy subcommand %q (want show, trust, fmt, lint, enumerate, test or remember)", args[0])
-		}
-		return badInput(msg, "warden policy lint FILE checks a policy file")
+	if done, err := policyGroup.help(args); done {
+		return err
+	}
+	if subs[args[0]] == nil {
+		return policyGroup.unknown(args[0])
 	}
 	return subs[args[0]](args[1:])
 }
+
+var policyGroup = group{name: "policy", subs: [][2]string{
+	{"show", "say which policy is in force here without --policy, and why"},
+	{"trust", "trust the present content of the project's .warden/policy.yaml"},
+	{"fmt", "print policy files in canonical form, or rewrite them (-w)"},
+	{"lint", "report errors, unreachable rules, Rule-of-Two findings and network rules that disagree"},
+	{"enumerate", "list what an agent may do, rule by rule, in sentences, and the floor"},
+	{"test", "check the examples a policy file keeps against its verdicts"},
+	{"remember", "write an approved action as a rule with an expiry (guardrail and network)"},
+}}
 
 // policyFmt prints files in canonical form, or rewrites them with -w.
 func policyFmt(args []string) error {

@@ -38,7 +38,7 @@ func policyWhere() config.Where {
 }
 
 // loadPolicy loads the policy at path, or the one discovery finds when
-// path is empty (DESIGN.md §13), with the managed tier, and compiles
+// path is empty (docs/spec.md §13), with the managed tier, and compiles
 // them. Any error leaves nothing loaded.
 func loadPolicy(path string) (*config.Policy, error) {
 	lp, _, err := findPolicy(path)

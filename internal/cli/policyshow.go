@@ -11,7 +11,7 @@ import (
 )
 
 // policyShow prints the policy in force here, where it came from and
-// why, and each candidate discovery passed over (DESIGN.md §13).
+// why, and each candidate discovery passed over (docs/spec.md §13).
 func policyShow(args []string) error {
 	fs := newFlags("policy show", "policy show [--policy FILE] [--json]\n\nSays which policy every command run here without --policy applies, and why.")
 	policyPath := fs.String("policy", "", "show this policy `file` instead of the one discovery finds")

@@ -61,7 +61,7 @@ func runRun(ctx context.Context, args []string) error {
 		return badInput("--timeout must not be negative", "give a duration such as 30s or 10m, or 0 for none")
 	}
 	// Without --policy the run applies the policy discovery finds
-	// (DESIGN.md §13), read again by the run and held to the revision
+	// (docs/spec.md §13), read again by the run and held to the revision
 	// found here: a trusted project policy edited in between is refused.
 	var policyRev string
 	if *policyPath == "" {

@@ -14,7 +14,7 @@ import (
 	"warden.dev/warden/internal/hook"
 )
 
-// stateDir is Warden's state directory (DESIGN.md §13): $WARDEN_STATE_DIR,
+// stateDir is Warden's state directory (docs/spec.md §13): $WARDEN_STATE_DIR,
 // else $XDG_STATE_HOME/warden, else ~/.local/state/warden; "" when none
 // can be named. Relative values of the variables are ignored, as the XDG
 // specification asks. It is not made here: what writes into it makes it,

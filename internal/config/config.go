@@ -14,8 +14,8 @@
 //     does not load) leaves nothing loaded, and is an [*Error] whose hint
 //     says where to look.
 //   - The managed tier is fail-closed: named and unreadable is an error,
-//     never a run without it (DESIGN.md §8).
-//   - Without a file named, [Discover] finds it (DESIGN.md §13): the
+//     never a run without it (docs/spec.md §8).
+//   - Without a file named, [Discover] finds it (docs/spec.md §13): the
 //     project's .warden/policy.yaml only while its content is one the
 //     user trusted ([Trust], recorded by hash outside the project), else
 //     the user's, else the embedded default (default.yaml). Its revision
@@ -44,7 +44,7 @@ var defaultPolicy []byte
 const DefaultName = "(default policy)"
 
 // EnvManaged names the managed-tier policy file; when set it replaces the
-// stored managed rules entirely (DESIGN.md §8).
+// stored managed rules entirely (docs/spec.md §8).
 const EnvManaged = "WARDEN_MANAGED_POLICY"
 
 // Options say where the managed tier is and whose home "~" is.
@@ -195,7 +195,7 @@ func (p *Policy) Action(r *request.Request, dir string) (*action.Action, *reques
 }
 
 // policyFiles are the policy files in force, each as named and as
-// resolved: no agent tool writes them (DESIGN.md §13).
+// resolved: no agent tool writes them (docs/spec.md §13).
 func policyFiles(names ...string) []string {
 	var out []string
 	for _, n := range names {

@@ -21,7 +21,7 @@ import (
 	"warden.dev/warden/internal/safefile"
 )
 
-// Where discovery looks (DESIGN.md §13).
+// Where discovery looks (docs/spec.md §13).
 const (
 	// ProjectFile is a project's policy, relative to the project.
 	ProjectFile = ".warden/policy.yaml"
@@ -98,7 +98,7 @@ func (o *Options) FindManaged(env, def string) (why string) {
 	return "the system's managed policy"
 }
 
-// Discover loads the policy in force when none is named (DESIGN.md §13):
+// Discover loads the policy in force when none is named (docs/spec.md §13):
 // the project's .warden/policy.yaml if the user trusted its very content
 // ([Trust]), else the user's policy file, else the embedded default; with
 // the managed tier of o. A candidate that is there but does not load is

@@ -123,7 +123,7 @@ type Options struct {
 	// means the embedded default (no sandbox section, no network rules).
 	PolicyPath string
 	// PolicyRevision, when set, is the revision the policy file must
-	// still have: discovery trusted that content (DESIGN.md §13), and a
+	// still have: discovery trusted that content (docs/spec.md §13), and a
 	// file changed since is refused rather than applied.
 	PolicyRevision string
 	// Policy says where the managed tier is, whose file is kept
@@ -160,7 +160,7 @@ type Options struct {
 
 // Dirs are Warden's own directories on this host.
 type Dirs struct {
-	// State is the state directory (DESIGN.md §13); a run's quarantine
+	// State is the state directory (docs/spec.md §13); a run's quarantine
 	// is below it.
 	State string
 	// Config are the configuration directories.

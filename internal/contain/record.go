@@ -3,7 +3,7 @@
 
 package contain
 
-// The execution record (DESIGN.md §7) of a run, written with
+// The execution record (docs/spec.md §7) of a run, written with
 // --audit-json FILE.
 //
 // The place is often inside the project, which the command may write, so

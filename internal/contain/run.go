@@ -133,7 +133,7 @@ const (
 // runTimeout is the timeout of a run and where it comes from: --timeout
 // when given (flagSet; 0 is none, by name), else none for a server, else
 // the policy's when it sets one, else none for a terminal session, else
-// the default (DESIGN.md §7).
+// the default (docs/spec.md §7).
 func runTimeout(flagSet bool, flagValue, policy time.Duration, terminal, server bool) (time.Duration, string) {
 	switch {
 	case flagSet && flagValue > 0:

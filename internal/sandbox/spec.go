@@ -22,7 +22,7 @@ const InitArg = "__warden-init"
 // change.
 type Mode string
 
-// Sandbox modes (DESIGN.md §7): the physical ceiling on what the command
+// Sandbox modes (docs/spec.md §7): the physical ceiling on what the command
 // may change.
 const (
 	// ReadOnly leaves nothing writable but the private /tmp and /dev/shm

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every test of Warden, unit and integration, on a fresh Debian or
+# Ubuntu machine: it installs what the tests drive first (where missing),
+# then runs them. Integration tests need root on Linux (the sandbox's
+# attack tests also run themselves again as uid 65534); .ci/run calls this
+# after its static checks.
+set -euo pipefail
+cd "$(dirname "$0")"
+export PATH="/usr/local/go/bin:$HOME/go/bin:$PATH"
+
+# The sandbox's attack tests drive these tools inside and outside the
+# sandbox (setpriv and unshare: util-linux; ip: iproute2; dig, nslookup:
+# dnsutils; nc: netcat-openbsd).
+need=()
+for pair in setpriv:util-linux unshare:util-linux ip:iproute2 strace:strace socat:socat \
+	dig:dnsutils nc:netcat-openbsd git:git python3:python3 node:nodejs npm:npm curl:curl getent:libc-bin; do
+	command -v "${pair%%:*}" > /dev/null || need+=("${pair#*:}")
+done
+if [ ${#need[@]} -gt 0 ]; then
+	echo "installing: ${need[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q > /dev/null
+	apt-get install -y -q "${need[@]}" > /dev/null
+fi
+# The Claude Code hook's real-client tests (internal/cli) drive the claude
+# CLI, pinned to the version they were written against. Its postinstall
+# puts the native binary in place; npm 11 runs it only when allowed by name.
+if ! claude --version > /dev/null 2>&1; then
+	echo "installing: @anthropic-ai/claude-code@2.1.197"
+	npm install -g -q --allow-scripts=@anthropic-ai/claude-code @anthropic-ai/claude-code@2.1.197 > /dev/null
+	claude --version
+fi
+# warden mcp's real-server tests (internal/cli) put the MCP filesystem
+# server behind the gateway, pinned to the version its declaration covers.
+mcp_dir="$HOME/.cache/warden-ci/mcp"
+export WARDEN_TEST_MCP_FILESYSTEM="$mcp_dir/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+if [ ! -f "$WARDEN_TEST_MCP_FILESYSTEM" ]; then
+	echo "installing: @modelcontextprotocol/server-filesystem@2026.8.31"
+	npm install -q --prefix "$mcp_dir" @modelcontextprotocol/server-filesystem@2026.8.31 > /dev/null
+fi
+
+echo "+ go test -race -tags integration ./..."
+go test -race -tags integration ./...
