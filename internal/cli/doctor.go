@@ -23,7 +23,7 @@ var doctorSynopsis string
 func runDoctor(ctx context.Context, args []string) error {
 	fs := newFlags("doctor", doctorSynopsis)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox.filesystem.home mode to report (default: the mode of a run without one)")
+	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox.filesystem.home mode to report (default: the one discovery finds, see warden policy show)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -35,7 +35,7 @@ func runDoctor(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	home := homeModeInForce(lp, *policyPath)
+	home := homeModeInForce(lp, lp.Path)
 	exempt := lp.File.Policy.Exempt
 	// The trial's cache sits where runs keep theirs.
 	o := sandbox.ProbeOptions{Home: homeDir()}

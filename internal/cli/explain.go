@@ -15,7 +15,7 @@ import (
 
 func runExplain(ctx context.Context, args []string) error {
 	fs := newFlags("explain", "explain [--policy FILE] [--json] [--no-approver] [-|FILE]")
-	policyPath := fs.String("policy", "", "policy `file` (default: the embedded default policy)")
+	policyPath := fs.String("policy", "", "policy `file` (default: the one discovery finds, see warden policy show)")
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
 	noApprover := fs.Bool("no-approver", false, "decide as if nobody can answer a prompt (a prompt becomes deny)")
 	pos, err := parseFlags(fs, args)
@@ -34,7 +34,7 @@ func runExplain(ctx context.Context, args []string) error {
 		defer f.Close()
 		in = f
 	}
-	lp, err := loadPolicy(*policyPath)
+	lp, err := loadPolicyNoting(*policyPath)
 	if err != nil {
 		return err
 	}

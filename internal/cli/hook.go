@@ -76,7 +76,7 @@ func hookGroup() group {
 func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []byte, hook.Options) ([]byte, error)) error {
 	name := ag.Name()
 	fs := newFlags("hook "+name, "hook "+name+" [--policy FILE] [--wrap] [--headless] < payload")
-	policyPath := fs.String("policy", "", "policy `file` (default: the embedded default policy)")
+	policyPath := fs.String("policy", "", "policy `file` (default: the one discovery finds, see warden policy show)")
 	wrap := fs.Bool("wrap", false, "run allowed shell commands under warden run (decided as contained)")
 	headless := fs.Bool("headless", os.Getenv(envHookHeadless) == "1", "nobody can answer a prompt: a prompt is a deny (also "+envHookHeadless+"=1)")
 	pos, err := parseFlags(fs, args)
@@ -124,7 +124,7 @@ func hookInstall(ag adapter.Agent, args []string) error {
 	fs := newFlags(name, name+" [--user|--project] [--policy FILE] [--wrap] [--headless]")
 	user := fs.Bool("user", false, "write the user's settings (the default)")
 	proj := fs.Bool("project", false, "write ./"+ag.Hooks().ProjectFile)
-	policyPath := fs.String("policy", "", "policy `file` the hook decides with (default: the embedded default)")
+	policyPath := fs.String("policy", "", "policy `file` the hook decides with (default: the one discovery finds at each call)")
 	wrap := fs.Bool("wrap", false, "run allowed shell commands under warden run")
 	headless := fs.Bool("headless", false, "nobody answers prompts: a prompt is a deny")
 	pos, err := parseFlags(fs, args)

@@ -34,7 +34,7 @@ const mcpUsage = `mcp [--policy FILE] [--tools DECL.yaml|filesystem] [--name SER
 
 func runMCP(ctx context.Context, args []string) error {
 	fs := newFlags("mcp", mcpUsage)
-	policyPath := fs.String("policy", "", "policy `file` (default: the embedded default policy)")
+	policyPath := fs.String("policy", "", "policy `file` (default: the one discovery finds, see warden policy show)")
 	toolsPath := fs.String("tools", "", "declaration `file` of the server's tools, or the name of a built-in one (filesystem)")
 	name := fs.String("name", "", "the server's `name` in tool names mcp:NAME/TOOL (default: the declaration's server, else the command's base name)")
 	project := fs.String("project", "", "the project `dir` paths are judged against (default: the git work tree of the current directory; with --sandbox, else the current directory, never the home)")
@@ -73,6 +73,9 @@ func runMCP(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A sandboxed server's run applies the very file the gateway
+	// decides with, discovered or named.
+	*policyPath = lp.Path
 	if *sandboxed {
 		// The server's project is the one warden run takes (never the
 		// home): the gateway judges paths against the project the

@@ -82,7 +82,7 @@ func resolveKey(host string) string {
 
 func netCheck(ctx context.Context, args []string) error {
 	fs := newFlags("net check", netCheckSynopsis)
-	policyPath := fs.String("policy", "", "policy `file` (default: the embedded default policy, which has no network rules: everything is denied)")
+	policyPath := fs.String("policy", "", "policy `file` (default: the one discovery finds, see warden policy show; the embedded default has no network rules: everything is denied)")
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
 	method := fs.String("method", "", "the request's HTTP `method` (default: not known, as for a CONNECT tunnel)")
 	resolved := answers{}
@@ -98,7 +98,7 @@ func netCheck(ctx context.Context, args []string) error {
 	if *method != "" && strings.IndexFunc(m, func(c rune) bool { return c < 'A' || c > 'Z' }) >= 0 {
 		return badInput(fmt.Sprintf("--method %q is not an HTTP method", *method), "--method GET")
 	}
-	lp, err := loadPolicy(*policyPath)
+	lp, err := loadPolicyNoting(*policyPath)
 	if err != nil {
 		return err
 	}

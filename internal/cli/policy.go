@@ -24,6 +24,8 @@ func runPolicy(ctx context.Context, args []string) error {
 		"enumerate": policyEnumerate,
 		"test":      policyTest,
 		"remember":  policyRemember,
+		"show":      policyShow,
+		"trust":     policyTrust,
 	}
 	if done, err := policyGroup.help(args); done {
 		return err
@@ -35,6 +37,8 @@ func runPolicy(ctx context.Context, args []string) error {
 }
 
 var policyGroup = group{name: "policy", subs: [][2]string{
+	{"show", "say which policy is in force here without --policy, and why"},
+	{"trust", "trust the present content of the project's .warden/policy.yaml"},
 	{"fmt", "print policy files in canonical form, or rewrite them (-w)"},
 	{"lint", "report errors, unreachable rules, Rule-of-Two findings and network rules that disagree"},
 	{"enumerate", "list what an agent may do, rule by rule, in sentences, and the floor"},
@@ -105,13 +109,21 @@ func writeFileAtomic(name string, data []byte) error {
 // (exit 2), and rules that cannot decide, have expired, or name hosts the
 // egress proxy does not treat alike (exit 1).
 func policyLint(args []string) error {
-	fs := newFlags("policy lint", "policy lint FILE...")
+	fs := newFlags("policy lint", "policy lint [FILE...]\n\nWithout FILE, the policy file discovery finds (warden policy show).")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return badInput("policy lint needs at least one file")
+		_, src, err := findPolicy("")
+		if err != nil {
+			return err
+		}
+		if src.Path == "" {
+			fmt.Fprintln(Stderr, "warden: the embedded default policy is in force: no file to lint")
+			return nil
+		}
+		files = []string{src.Path}
 	}
 	found := 0
 	for _, name := range files {
@@ -140,7 +152,7 @@ func policyLint(args []string) error {
 // policyEnumerate lists, scope by scope, what an agent can do before it
 // runs: every rule as a sentence, the built-in defaults and the floor.
 func policyEnumerate(args []string) error {
-	fs := newFlags("policy enumerate", "policy enumerate [--agent ID] [--space ID] [--mode MODE] [--contained] [FILE]")
+	fs := newFlags("policy enumerate", "policy enumerate [--agent ID] [--space ID] [--mode MODE] [--contained] [FILE]\n\nWithout FILE, the policy discovery finds (warden policy show).")
 	agent := fs.String("agent", "", "show only the scopes that apply to this `agent`")
 	space := fs.String("space", "", "show only the scopes that apply in this `space`")
 	mode := fs.String("mode", "", "autonomy `mode` in force (default: the policy's)")

@@ -4,23 +4,91 @@
 package cli
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"warden.dev/warden/internal/config"
 )
 
+// systemManaged is the system's managed tier, taken when
+// WARDEN_MANAGED_POLICY is not set and the file is there. It is a
+// variable for tests only: no user setting moves it.
+var systemManaged = config.ManagedDefault
+
 // policyOptions are where every command finds the managed tier and the
 // home.
 func policyOptions() config.Options {
-	return config.Options{Managed: managedPolicyPath(), Home: homeDir(), Own: ownPlaces(), PATH: os.Getenv("PATH")}
+	o, _ := policyOptionsWhy()
+	return o
 }
 
-// loadPolicy reads the policy at path (the embedded default when empty)
-// and the managed tier named by WARDEN_MANAGED_POLICY, and compiles them.
-// Any error leaves nothing loaded.
+func policyOptionsWhy() (config.Options, string) {
+	o := config.Options{Home: homeDir(), Own: ownPlaces(), PATH: os.Getenv("PATH")}
+	why := o.FindManaged(managedPolicyPath(), systemManaged)
+	return o, why
+}
+
+// policyWhere is where discovery looks: the current directory's project,
+// the user's configuration directory, and the trust records in the state
+// directory.
+func policyWhere() config.Where {
+	return config.Where{Dir: cwd(), Home: homeDir(), ConfigDir: userConfigDir(), StateDir: stateDir()}
+}
+
+// loadPolicy loads the policy at path, or the one discovery finds when
+// path is empty (docs/spec.md §13), with the managed tier, and compiles
+// them. Any error leaves nothing loaded.
 func loadPolicy(path string) (*config.Policy, error) {
-	return config.Load(path, policyOptions())
+	lp, _, err := findPolicy(path)
+	return lp, err
+}
+
+// loadPolicyNoting is [loadPolicy] for the commands a person reads
+// (explain, net check, run): a project policy that is there but not in
+// force is said on stderr, so that an edit made since it was trusted is
+// not silently without effect.
+func loadPolicyNoting(path string) (*config.Policy, error) {
+	lp, src, err := findPolicy(path)
+	if src != nil {
+		for _, s := range src.Skipped {
+			if s.Kind == config.FromProject && s.Why != "absent" {
+				fmt.Fprintf(Stderr, "warden: note: %s is not in force: %s ('warden policy show' says which policy is)\n", s.Path, s.Why)
+			}
+		}
+	}
+	return lp, err
+}
+
+// findPolicy is [loadPolicy] that also says where the policy came from.
+func findPolicy(path string) (*config.Policy, *config.Source, error) {
+	o, why := policyOptionsWhy()
+	if path == "" {
+		lp, src, err := config.Discover(policyWhere(), o)
+		src.ManagedWhy = why
+		return lp, src, err
+	}
+	src := &config.Source{Kind: config.FromFlag, Path: path, Why: "named by --policy", Managed: o.Managed, ManagedWhy: why}
+	lp, err := config.Load(path, o)
+	if err != nil {
+		return nil, src, err
+	}
+	src.Revision, src.ManagedRevision = lp.Revision, lp.ManagedRevision
+	return lp, src, nil
+}
+
+// userConfigDir is Warden's configuration directory, which holds the
+// user's policy: $XDG_CONFIG_HOME/warden, else ~/.config/warden; "" when
+// neither can be named.
+func userConfigDir() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "warden")
+	}
+	if h := homeDir(); filepath.IsAbs(h) {
+		return filepath.Join(h, ".config", "warden")
+	}
+	return ""
 }
 
 func now() time.Time { return time.Now() }

@@ -25,7 +25,7 @@ var runSynopsis string
 
 func runRun(ctx context.Context, args []string) error {
 	fs := newFlags("run", runSynopsis)
-	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies")
+	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies (default: the one discovery finds, see warden policy show)")
 	project := fs.String("project", "", "project `DIR`, the writable root (default: the git work tree holding the current directory, else the current directory; never the home, / or an ancestor of the home); the command starts in the current directory when it is inside, else in DIR")
 	grantID := fs.String("grant", "", "the `ID` of the single-use grant a hook's --wrap issued for this very command; without a valid one the command is judged in full")
 	timeout := fs.Duration("timeout", 0, "wall-clock limit, e.g. 30s; 0 for none (default: the policy's sandbox.limits.timeout, else 10m, else none at a terminal; none for --server)")
@@ -62,9 +62,23 @@ func runRun(ctx context.Context, args []string) error {
 	if *timeout < 0 {
 		return badInput("--timeout must not be negative", "give a duration such as 30s or 10m, or 0 for none")
 	}
+	// Without --policy the run applies the policy discovery finds
+	// (docs/spec.md §13), read again by the run and held to the revision
+	// found here: a trusted project policy edited in between is refused.
+	var policyRev string
+	if *policyPath == "" {
+		lp, err := loadPolicyNoting("")
+		if err != nil {
+			return err
+		}
+		*policyPath, policyRev = lp.Path, lp.Revision
+		if lp.Path == "" {
+			policyRev = ""
+		}
+	}
 	o := contain.Options{
 		Argv: argv, Project: *project, Dir: cwd(), Home: homeDir(), Grant: *grantID,
-		PolicyPath: *policyPath, Policy: policyOptions(),
+		PolicyPath: *policyPath, PolicyRevision: policyRev, Policy: policyOptions(),
 		Timeout: *timeout, Server: *server,
 		RecordPath: *auditPath, Agent: *agent, Task: *task,
 		Degraded: degraded,

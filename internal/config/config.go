@@ -15,9 +15,12 @@
 //     says where to look.
 //   - The managed tier is fail-closed: named and unreadable is an error,
 //     never a run without it (docs/spec.md §8).
-//   - The embedded default (default.yaml) is what runs when no file is
-//     named: its revision is "default"; a file's is the SHA-256 of its
-//     bytes, as records name it.
+//   - Without a file named, [Discover] finds it (docs/spec.md §13): the
+//     project's .warden/policy.yaml only while its content is one the
+//     user trusted ([Trust], recorded by hash outside the project), else
+//     the user's, else the embedded default (default.yaml). Its revision
+//     is "default"; a file's is the SHA-256 of its bytes, as records name
+//     it.
 package config
 
 import (
@@ -49,6 +52,9 @@ type Options struct {
 	// Managed is the managed tier's file ($WARDEN_MANAGED_POLICY); empty
 	// for none.
 	Managed string
+	// ManagedSystem says Managed is the system's file (ManagedDefault),
+	// not one WARDEN_MANAGED_POLICY named.
+	ManagedSystem bool
 	// Home is the caller's home directory.
 	Home string
 	// Own are Warden's configuration and state directories, which the
@@ -62,6 +68,9 @@ type Options struct {
 // Policy is a policy file, the managed tier, and the engine built from
 // both.
 type Policy struct {
+	// Path is the policy file's path as loaded; "" for the embedded
+	// default.
+	Path    string
 	File    *policyfile.File
 	Managed *policyfile.File
 	Engine  *policy.Engine
@@ -128,13 +137,13 @@ func revision(src []byte) string {
 }
 
 func compile(f *policyfile.File, path, rev string, o Options) (*Policy, error) {
-	p := &Policy{File: f, Revision: rev, home: o.Home}
+	p := &Policy{Path: path, File: f, Revision: rev, home: o.Home}
 	p.gov = request.Governance{Own: o.Own, Path: o.PATH, Policies: policyFiles(path, o.Managed)}
 	opt := policy.Options{Home: o.Home}
 	if o.Managed != "" {
 		m, src, err := policyfile.Read(o.Managed)
 		if err != nil {
-			return nil, &Error{Msg: fmt.Sprintf("managed policy (%s): %v", EnvManaged, err), Hint: hintManaged}
+			return nil, managedError(o, err)
 		}
 		p.Managed, opt.Managed, p.ManagedRevision = m, m.Policy, revision(src)
 	}
@@ -143,6 +152,14 @@ func compile(f *policyfile.File, path, rev string, o Options) (*Policy, error) {
 		return nil, &Error{Msg: err.Error()}
 	}
 	return p, nil
+}
+
+// managedError is the managed tier's err, naming where it came from.
+func managedError(o Options, err error) error {
+	if o.ManagedSystem {
+		return &Error{Msg: fmt.Sprintf("managed policy (%s): %v", o.Managed, err), Hint: "the managed tier is fail-closed: fix the file, or have its administrator remove it"}
+	}
+	return &Error{Msg: fmt.Sprintf("managed policy (%s): %v", EnvManaged, err), Hint: hintManaged}
 }
 
 // Revisions names what a decision is made under: the policy file's
@@ -219,7 +236,7 @@ func (p *Policy) NetTiers() (*netpolicy.Tiers, error) {
 	}
 	mp, err := netpolicy.Compile(p.Managed.Network.EgressRules())
 	if err != nil {
-		return nil, &Error{Msg: fmt.Sprintf("managed policy (%s): %v", EnvManaged, err), Hint: hintManaged}
+		return nil, managedError(Options{}, err)
 	}
 	return netpolicy.NewTiers(fp, mp), nil
 }

@@ -128,6 +128,10 @@ type Options struct {
 	// PolicyPath is the policy file whose sandbox section applies; empty
 	// means the embedded default (no sandbox section, no network rules).
 	PolicyPath string
+	// PolicyRevision, when set, is the revision the policy file must
+	// still have: discovery trusted that content (docs/spec.md §13), and a
+	// file changed since is refused rather than applied.
+	PolicyRevision string
 	// Policy says where the managed tier is, whose file is kept
 	// read-only in the run too.
 	Policy config.Options

@@ -171,6 +171,10 @@ func (p *plan) loadPolicy() error {
 	if p.lp, err = config.Parse(path, src, p.o.Policy); err != nil {
 		return err
 	}
+	if p.o.PolicyRevision != "" && p.lp.Revision != p.o.PolicyRevision {
+		return unavailable(fmt.Sprintf("policy %s changed while the run started (%s, was %s)", path, p.lp.Revision, p.o.PolicyRevision),
+			"run it again: 'warden policy show' says which policy is in force")
+	}
 	if err := applySandbox(&p.spec, p.lp.File.Sandbox, !p.o.TimeoutSet); err != nil {
 		return err
 	}

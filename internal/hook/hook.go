@@ -65,7 +65,8 @@ type Options struct {
 	// event that decides. Its error refuses the call.
 	Policy func() (*config.Policy, error)
 	// PolicyPath is the policy file's absolute path, which --wrap hands
-	// to warden run; empty for the embedded default.
+	// to warden run; empty when the policy is discovered, and then the
+	// path of the file Policy loaded is handed over instead.
 	PolicyPath string
 	// Wrap runs allowed shell commands under warden run (--wrap).
 	Wrap bool
@@ -113,6 +114,11 @@ func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
 	p, err := o.Policy()
 	if err != nil {
 		return nil, fmt.Errorf("%v (the call is refused)", err)
+	}
+	if opt.Wrap != nil && opt.Wrap.Policy == "" {
+		// The run applies the very file this call was decided with,
+		// discovered or named.
+		opt.Wrap.Policy = p.Path
 	}
 	a, d, err := Judge(p, c, o.Now, o.Home)
 	if err != nil {
