@@ -59,23 +59,27 @@ func runInit(ctx context.Context, args []string) error {
 		return badInput(fmt.Sprintf("cannot find the warden binary: %v", err))
 	}
 
-	// Whether to wrap: doctor's trial run decides, unless told.
+	// doctor's probe says what a run contains here, and whether to wrap.
 	var report *sandbox.HostReport
-	var why string
-	switch {
-	case *noWrap:
-		why = "--no-wrap"
-	case *noDoctor:
-		o.Install.Wrap = true
-		why = "--no-doctor: this host was not probed; if it cannot contain a run, wrapped shell commands fail closed (run warden doctor)"
-	default:
+	if !*noDoctor {
 		po := sandbox.ProbeOptions{Home: homeDir()}
 		if cache := ownDirs().Cache; cache != "" {
 			po.CacheRoot = contain.RunCacheRoot(cache)
 		}
 		r := sandbox.Probe(ctx, po)
 		report = &r
-		o.Install.Wrap, why = setup.CanContain(r)
+	}
+	var why string
+	switch {
+	case *noWrap:
+		why = "--no-wrap"
+	case report == nil:
+		// Not probed: wrapping fails closed where a run cannot be
+		// contained, not wrapping would fail open.
+		o.Install.Wrap = true
+		why = "--no-doctor: this host was not probed, and where it cannot contain a run a wrapped shell command fails with status 125; warden doctor checks"
+	default:
+		o.Install.Wrap, why = setup.CanContain(*report)
 	}
 
 	res, err := setup.Init(o)
@@ -140,6 +144,9 @@ func printInit(res *setup.Result, o setup.Options, r *sandbox.HostReport, why st
 			continue
 		}
 		fmt.Fprintf(w, "%s: %s %s:\n", h.Agent, would("wrote", "would write"), h.Shown)
+		if h.Headless {
+			fmt.Fprintln(w, "  (--headless kept from the entry it replaces: a prompt is a deny)")
+		}
 		for _, c := range h.Changes {
 			fmt.Fprintf(w, "  %s\n", c)
 		}
@@ -164,9 +171,12 @@ func printInit(res *setup.Result, o setup.Options, r *sandbox.HostReport, why st
 
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Next, try:")
-	fmt.Fprintf(w, "  warden policy enumerate %s                       # what an agent may do, rule by rule\n", p.Path)
-	fmt.Fprintf(w, "  echo '{\"tool\":\"bash\",\"command\":\"git push origin main\"}' | warden explain --policy %s   # one decision and why\n", p.Path)
-	fmt.Fprintf(w, "  warden net check --policy %s pypi.org:443        # whether a run may reach a host\n", p.Path)
+	fmt.Fprintln(w, "  # what an agent may do, rule by rule")
+	fmt.Fprintf(w, "  warden policy enumerate %s\n", p.Path)
+	fmt.Fprintln(w, "  # one decision, and the rule that made it")
+	fmt.Fprintf(w, "  echo '{\"tool\":\"bash\",\"command\":\"git push origin main\"}' | warden explain --policy %s\n", p.Path)
+	fmt.Fprintln(w, "  # whether a run may reach pip's index (the policy's network rules)")
+	fmt.Fprintf(w, "  warden net check --policy %s pypi.org:443\n", p.Path)
 }
 
 // writeContainment says what a run contains on this host (from doctor's

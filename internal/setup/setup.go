@@ -16,6 +16,7 @@
 //     byte for byte, and each settings file is rewritten only when its
 //     Warden entries differ ([hook.Install]).
 //   - DryRun computes the same result and writes nothing.
+//   - An agent's hook installed with --headless stays headless.
 //
 // Whether the installed hooks wrap shell commands in warden run is the
 // caller's choice ([hook.InstallOptions.Wrap]); [CanContain] says whether
@@ -30,6 +31,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/adapter"
@@ -116,6 +118,9 @@ type Policy struct {
 type Hook struct {
 	Agent string
 	*hook.Installed
+	// Headless: the hook denies what it would ask, as asked or as the
+	// entry it replaces did.
+	Headless bool
 }
 
 // Result is what Init did, or with DryRun would do.
@@ -181,11 +186,13 @@ func Init(o Options) (*Result, error) {
 	ho.Policy = path
 	ho.DryRun = true
 	for _, f := range agents {
-		done, err := hook.Install(f.Agent, ho)
+		ao := ho
+		ao.Headless = ho.Headless || wasHeadless(f.Agent, ho)
+		done, err := hook.Install(f.Agent, ao)
 		if err != nil {
 			return nil, err
 		}
-		r.Hooks = append(r.Hooks, Hook{f.Agent.Name(), done})
+		r.Hooks = append(r.Hooks, Hook{f.Agent.Name(), done, ao.Headless})
 	}
 	if o.DryRun {
 		return r, nil
@@ -198,13 +205,31 @@ func Init(o Options) (*Result, error) {
 		if r.Hooks[i].Unchanged {
 			continue
 		}
-		done, err := hook.Install(f.Agent, ho)
+		ao := ho
+		ao.Headless = r.Hooks[i].Headless
+		done, err := hook.Install(f.Agent, ao)
 		if err != nil {
 			return nil, err
 		}
 		r.Hooks[i].Installed = done
 	}
 	return r, nil
+}
+
+// wasHeadless reports whether an installed Warden entry of ag was
+// installed with --headless: init keeps it, since dropping it would turn
+// the denials of a session nobody watches into questions nobody answers.
+func wasHeadless(ag adapter.Agent, o hook.InstallOptions) bool {
+	es, err := hook.Entries(ag, o, func(string) (string, error) { return "", nil })
+	if err != nil {
+		return false
+	}
+	for _, e := range es {
+		if slices.Contains(strings.Fields(e.Command), "--headless") {
+			return true
+		}
+	}
+	return false
 }
 
 // findAgents resolves the agents named, or finds those on PATH.

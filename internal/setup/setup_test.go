@@ -283,3 +283,28 @@ func TestCanContain(t *testing.T) {
 		})
 	}
 }
+
+// TestInitKeepsHeadless: a hook installed with --headless stays so; init
+// does not turn a headless session's denials into unanswered questions.
+func TestInitKeepsHeadless(t *testing.T) {
+	home := t.TempDir()
+	o := options(t, home)
+	o.Agents = []string{"gemini"}
+	path := filepath.Join(home, ".gemini", "settings.json")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	os.WriteFile(path, []byte(`{"hooks": {"BeforeTool": [{"matcher": "x", "hooks": [{"type": "command", "command": "/old/warden hook gemini --headless"}]}]}}`), 0o600)
+	r, err := setup.Init(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Hooks[0].Headless {
+		t.Errorf("Init did not keep --headless")
+	}
+	got, _ := os.ReadFile(path)
+	if n := strings.Count(string(got), "hook gemini --policy "); n != 1 || !strings.Contains(string(got), "--wrap --headless") {
+		t.Errorf("settings after Init:\n%s\nwant one entry, wrapped and headless", got)
+	}
+	if r, err = setup.Init(o); err != nil || r.Changed() {
+		t.Errorf("second Init = changed %v, %v; want nothing changed", r.Changed(), err)
+	}
+}
