@@ -72,7 +72,7 @@ func runDoctor(ctx context.Context, args []string) error {
 		return errFindings
 	}
 	for _, e := range hooks {
-		if e.Dead != "" {
+		if e.Dead != "" || e.Refuses != "" {
 			return errFindings
 		}
 	}

@@ -8,7 +8,9 @@ package hook
 // 127. Claude Code treats any status but 2 as a non-blocking error and
 // runs the tool, so a dead hook fails open without a word. warden doctor
 // lists every Warden entry of every agent's settings files and says of
-// each whether its command still starts.
+// each whether its command still starts, and whether the policy it names
+// is still there (a hook whose policy is gone refuses every call: it
+// fails closed, but the agent can do nothing).
 
 import (
 	"encoding/json"
@@ -29,6 +31,10 @@ type Entry struct {
 	Command string `json:"command"`
 	// Dead says why the command no longer starts; empty when it does.
 	Dead string `json:"dead,omitempty"`
+	// Refuses says why the hook, though it starts, refuses every call
+	// (its --policy file is gone): it fails closed, and the agent can
+	// do nothing until it is fixed.
+	Refuses string `json:"refuses,omitempty"`
 }
 
 // Entries lists ag's Warden hook entries in the settings file [Install]
@@ -74,11 +80,52 @@ func Entries(ag adapter.Agent, o InstallOptions, lookPath func(string) (string, 
 				if !isWardenHook(h.Command, ag.Name()) {
 					continue
 				}
-				out = append(out, Entry{Agent: ag.Name(), File: shown, Event: event, Command: h.Command, Dead: deadCommand(h.Command, lookPath)})
+				out = append(out, Entry{Agent: ag.Name(), File: shown, Event: event, Command: h.Command,
+					Dead: deadCommand(h.Command, lookPath), Refuses: missingPolicy(h.Command)})
 			}
 		}
 	}
 	return out, nil
+}
+
+// missingPolicy says why the policy a hook command names with --policy
+// cannot be read, or "" when it can or none is named.
+func missingPolicy(cmd string) string {
+	words := commandWords(cmd)
+	for i, w := range words {
+		if w != "--policy" || i+1 == len(words) {
+			continue
+		}
+		p := words[i+1]
+		if _, err := os.Stat(p); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return fmt.Sprintf("its policy %s no longer exists", p)
+			}
+			return fmt.Sprintf("its policy %s: %v", p, err)
+		}
+	}
+	return ""
+}
+
+// commandWords splits a hook command as [Install] writes it: words
+// separated by one space, each bare or single-quoted.
+func commandWords(cmd string) []string {
+	var out []string
+	for cmd != "" {
+		if strings.HasPrefix(cmd, "'") {
+			w, rest, ok := adapter.UnquoteWord(cmd)
+			if !ok {
+				return append(out, cmd)
+			}
+			out = append(out, w)
+			cmd = strings.TrimPrefix(rest, " ")
+			continue
+		}
+		w, rest, _ := strings.Cut(cmd, " ")
+		out = append(out, w)
+		cmd = rest
+	}
+	return out
 }
 
 // deadCommand says why a hook command's program would not start, or ""

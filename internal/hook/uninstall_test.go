@@ -156,3 +156,28 @@ func TestEntriesDead(t *testing.T) {
 		}
 	}
 }
+
+// TestEntriesRefuses: a hook whose --policy file is gone refuses every
+// call; one whose policy is there does not.
+func TestEntriesRefuses(t *testing.T) {
+	home := t.TempDir()
+	kept := filepath.Join(home, "my policy.yaml")
+	os.WriteFile(kept, []byte("version: 1\n"), 0o600)
+	path := filepath.Join(home, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	src := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "warden hook claude-code --policy '` + kept + `' --wrap"},
+		{"type": "command", "command": "warden hook claude-code --policy /gone/policy.yaml"}]}]}}`
+	os.WriteFile(path, []byte(src), 0o600)
+	onPath := func(string) (string, error) { return "/usr/bin/warden", nil }
+	es, err := hook.Entries(agent(t, "claude-code"), hook.InstallOptions{Home: home}, onPath)
+	if err != nil || len(es) != 2 {
+		t.Fatalf("Entries = %+v, %v; want 2 entries", es, err)
+	}
+	if es[0].Refuses != "" || es[0].Dead != "" {
+		t.Errorf("entry with its policy = %+v, want no problem", es[0])
+	}
+	if want := "its policy /gone/policy.yaml no longer exists"; es[1].Refuses != want {
+		t.Errorf("entry without its policy refuses %q, want %q", es[1].Refuses, want)
+	}
+}

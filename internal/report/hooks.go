@@ -29,6 +29,7 @@ func WriteHooks(w io.Writer, entries []hook.Entry, problems []string) {
 	var order []file
 	count := map[file]int{}
 	dead := map[file][]string{}
+	refuses := map[file][]string{}
 	for _, e := range entries {
 		f := file{e.Agent, e.File}
 		if count[f] == 0 {
@@ -38,13 +39,19 @@ func WriteHooks(w io.Writer, entries []hook.Entry, problems []string) {
 		if e.Dead != "" && !slices.Contains(dead[f], e.Dead) {
 			dead[f] = append(dead[f], e.Dead)
 		}
+		if e.Refuses != "" && !slices.Contains(refuses[f], e.Refuses) {
+			refuses[f] = append(refuses[f], e.Refuses)
+		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	anyDead := false
+	anyDead, anyRefuses := false, false
 	for _, f := range order {
 		state := "its command starts"
-		if len(dead[f]) > 0 {
+		switch {
+		case len(dead[f]) > 0:
 			state, anyDead = "DEAD: "+strings.Join(dead[f], "; "), true
+		case len(refuses[f]) > 0:
+			state, anyRefuses = "REFUSES EVERY CALL: "+strings.Join(refuses[f], "; "), true
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%d entr%s\t%s\n", f.agent, f.shown, count[f], plural(count[f], "y", "ies"), state)
 	}
@@ -55,6 +62,9 @@ func WriteHooks(w io.Writer, entries []hook.Entry, problems []string) {
 	if anyDead {
 		fmt.Fprintln(w, "  A dead hook fails open: the agent runs the tool when its hook cannot start (status 127).")
 		fmt.Fprintln(w, "  Reinstall it with warden init (or warden hook install AGENT), or remove it with warden hook uninstall AGENT.")
+	}
+	if anyRefuses {
+		fmt.Fprintln(w, "  A hook whose policy is gone fails closed: every call of the agent is refused. Run warden init to write the policy again.")
 	}
 }
 
