@@ -60,33 +60,33 @@ func runInit(ctx context.Context, args []string) error {
 	}
 
 	// doctor's probe says what a run contains here, and whether to wrap.
-	var report *sandbox.HostReport
+	var host *sandbox.HostReport
 	if !*noDoctor {
 		po := sandbox.ProbeOptions{Home: homeDir()}
 		if cache := ownDirs().Cache; cache != "" {
 			po.CacheRoot = contain.RunCacheRoot(cache)
 		}
 		r := sandbox.Probe(ctx, po)
-		report = &r
+		host = &r
 	}
 	var why string
 	switch {
 	case *noWrap:
 		why = "--no-wrap"
-	case report == nil:
+	case host == nil:
 		// Not probed: wrapping fails closed where a run cannot be
 		// contained, not wrapping would fail open.
 		o.Install.Wrap = true
 		why = "--no-doctor: this host was not probed, and where it cannot contain a run a wrapped shell command fails with status 125; warden doctor checks"
 	default:
-		o.Install.Wrap, why = setup.CanContain(*report)
+		o.Install.Wrap, why = setup.CanContain(*host)
 	}
 
 	res, err := setup.Init(o)
 	if err != nil {
 		return err
 	}
-	printInit(res, o, report, why, *noWrap)
+	printInit(res, o, host, why, *noWrap)
 	return nil
 }
 
@@ -127,7 +127,7 @@ func printInit(res *setup.Result, o setup.Options, r *sandbox.HostReport, why st
 	case setup.PolicyKept:
 		fmt.Fprintf(w, "Policy: %s exists and is kept (--force replaces it, keeping a .bak)\n", p.Path)
 	case setup.PolicyReplaced:
-		fmt.Fprintf(w, "Policy: %s %s with the template, the old one %s %s\n", would("replaced", "would replace"), p.Path, would("kept as", "kept as"), p.Backup)
+		fmt.Fprintf(w, "Policy: %s %s with the template, the old one %s %s\n", would("replaced", "would replace"), p.Path, "kept as", p.Backup)
 	}
 
 	if o.Install.Wrap {
