@@ -111,11 +111,18 @@ func printInit(res *setup.Result, o setup.Options, r *sandbox.HostReport, why st
 			fmt.Fprintf(w, "Agents found on PATH: %s\n", strings.Join(found, ", "))
 		}
 	} else {
+		var chosen []string
 		for _, f := range res.Agents {
-			if f.Path == "" && f.Program != "" {
-				warningf("%s is not on PATH; installing %s's hook anyway", f.Program, f.Agent.Name())
+			where := f.Path
+			if f.Path == "" {
+				where = "not on PATH"
+				if f.Program != "" {
+					warningf("%s is not on PATH; installing %s's hook anyway", f.Program, f.Agent.Name())
+				}
 			}
+			chosen = append(chosen, fmt.Sprintf("%s (%s)", f.Agent.Name(), where))
 		}
+		fmt.Fprintf(w, "Agents chosen with --agents: %s\n", strings.Join(chosen, ", "))
 	}
 
 	p := res.Policy
