@@ -159,6 +159,8 @@ func Uninstall(ag adapter.Agent, o InstallOptions) (*Installed, error) {
 // the settings' hooks, and what that leaves empty, and returns the
 // removals as diff-like lines.
 func (s *jsonObject) dropHooks(ag adapter.Agent) ([]string, error) {
+	// Only "hooks" not being an object is an error: Install could not
+	// have written into it.
 	raw, ok := s.vals["hooks"]
 	if !ok {
 		return nil, nil
@@ -179,7 +181,10 @@ func (s *jsonObject) dropHooks(ag adapter.Agent) ([]string, error) {
 		for _, g := range groups {
 			ng, removed, err := dropWardenHooks(g, ag.Name())
 			if err != nil {
-				return nil, fmt.Errorf(`"hooks.%s": %v`, event, err)
+				// A group of another shape holds no entry Install
+				// writes: it stays as it is.
+				kept = append(kept, g)
+				continue
 			}
 			for _, r := range removed {
 				removedAny = true

@@ -77,19 +77,21 @@ func TestUninstallUndoesInstall(t *testing.T) {
 }
 
 // TestUninstallKeepsOtherAgents: removing claude-code's entries leaves an
-// entry of another agent's hook (codex shares the event names) alone.
+// entry of another agent's hook (codex shares the event names) alone, and
+// groups of shapes Install never writes.
 func TestUninstallKeepsOtherAgents(t *testing.T) {
 	home := t.TempDir()
 	path := filepath.Join(home, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(path), 0o700)
-	src := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/warden hook codex"}, {"type": "command", "command": "/usr/local/bin/warden hook claude-code --wrap"}]}]}}`
+	src := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/warden hook codex"}, {"type": "command", "command": "/usr/local/bin/warden hook claude-code --wrap"}]}], "Stop": ["not a group"], "Notification": [{"hooks": "odd"}]}}`
 	os.WriteFile(path, []byte(src), 0o600)
 	done, err := hook.Uninstall(agent(t, "claude-code"), hook.InstallOptions{Home: home})
 	if err != nil || len(done.Changes) != 1 {
 		t.Fatalf("Uninstall = %+v, %v; want one removal", done, err)
 	}
 	got, _ := os.ReadFile(path)
-	if !strings.Contains(string(got), "warden hook codex") || strings.Contains(string(got), "hook claude-code") {
+	if !strings.Contains(string(got), "warden hook codex") || strings.Contains(string(got), "hook claude-code") ||
+		!strings.Contains(string(got), `"not a group"`) || !strings.Contains(string(got), `"odd"`) {
 		t.Errorf("after Uninstall the file is\n%s", got)
 	}
 }
