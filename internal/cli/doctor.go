@@ -7,11 +7,15 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 
 	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/contain"
+	"warden.dev/warden/internal/hook"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/report"
 	"warden.dev/warden/internal/sandbox"
@@ -44,13 +48,15 @@ func runDoctor(ctx context.Context, args []string) error {
 	}
 	r := sandbox.Probe(ctx, o)
 	adapters := adapter.Matrix()
+	hooks, problems := installedHooks()
 	if *asJSON {
 		b, err := json.MarshalIndent(struct {
 			sandbox.HostReport
 			Adapters []adapter.Honesty `json:"adapters"`
 			Home     string            `json:"home"`
 			Exempt   []string          `json:"governance_exempt"`
-		}{r, adapters, string(home.mode), append([]string{}, exempt...)}, "", "  ")
+			Hooks    []hook.Entry      `json:"hooks"`
+		}{r, adapters, string(home.mode), append([]string{}, exempt...), append([]hook.Entry{}, hooks...)}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("internal error: %v", err)
 		}
@@ -60,11 +66,42 @@ func runDoctor(ctx context.Context, args []string) error {
 		fmt.Fprintf(Stdout, "\nHome: %s\n", home.text)
 		fmt.Fprintf(Stdout, "Governance paths exempted by the policy: %s\n", report.Exemptions(exempt))
 		report.WriteAdapters(Stdout, adapters)
+		report.WriteHooks(Stdout, hooks, problems)
 	}
 	if len(r.Findings()) > 0 {
 		return errFindings
 	}
+	for _, e := range hooks {
+		if e.Dead != "" || e.Refuses != "" {
+			return errFindings
+		}
+	}
 	return nil
+}
+
+// installedHooks are the Warden hook entries of every agent in the
+// user's settings files and the current project's, each checked that its
+// command still starts; problems are the files that could not be read.
+func installedHooks() (entries []hook.Entry, problems []string) {
+	dir := cwd()
+	for _, ag := range adapter.Agents() {
+		for _, project := range []bool{false, true} {
+			o := hook.InstallOptions{Project: project, Dir: dir, Home: homeDir(), Getenv: os.Getenv}
+			if project && (dir == "" || dir == o.Home) {
+				// The project's file is the user's, or there is none.
+				continue
+			}
+			es, err := hook.Entries(ag, o, exec.LookPath)
+			if err != nil {
+				if !project || !errors.Is(err, os.ErrNotExist) {
+					problems = append(problems, fmt.Sprintf("%s: %v", ag.Name(), err))
+				}
+				continue
+			}
+			entries = append(entries, es...)
+		}
+	}
+	return entries, problems
 }
 
 // homeMode is the home mode a run is in, and what it shows, in words.

@@ -47,8 +47,8 @@ func TestHelp(t *testing.T) {
 			if !strings.Contains(text, s[0]) {
 				t.Errorf("warden %s --help does not list %s", c.name, s[0])
 			}
-			if c.name == "hook" && s[0] == "install" {
-				leaves = append(leaves, []string{"hook", "install", "claude-code"})
+			if c.name == "hook" && (s[0] == "install" || s[0] == "uninstall") {
+				leaves = append(leaves, []string{"hook", s[0], "claude-code"})
 				continue
 			}
 			leaves = append(leaves, []string{c.name, s[0]})
@@ -60,7 +60,7 @@ func TestHelp(t *testing.T) {
 		// A hook never exits 0 without an answer, --help included:
 		// the agent would run the tool.
 		wantCode := 0
-		if l[0] == "hook" && l[1] != "install" {
+		if l[0] == "hook" && l[1] != "install" && l[1] != "uninstall" {
 			wantCode = exitBadInput
 		}
 		for _, want := range []string{"Usage: warden " + name, "Example:\n  $ ", "Exit status: "} {

@@ -5,7 +5,7 @@ package cli
 
 // warden hook AGENT answers one hook call of an agent CLI (package hook
 // runs the pipeline); warden hook install AGENT writes the agent's
-// settings entry. The hook exits 0 with a JSON answer, or 2 with
+// settings entry and warden hook uninstall AGENT removes it. The hook exits 0 with a JSON answer, or 2 with
 // "warden: error: …" on stderr — never any other status: agent CLIs run
 // the tool when a hook fails any other way.
 
@@ -40,10 +40,15 @@ func runHook(ctx context.Context, args []string) error {
 	if done, err := hookGroup().help(args); done {
 		return err
 	}
-	name, install := args[0], args[0] == "install"
-	if install {
+	name, verb := args[0], ""
+	if name == "install" || name == "uninstall" {
+		verb = name
+		if len(args) >= 2 && (args[1] == "-h" || args[1] == "--help") {
+			fmt.Fprintf(Stderr, "Usage: warden hook %s ADAPTER [--user|--project] ...\nAdapters: %s\n", verb, agentNames())
+			return nil
+		}
 		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
-			return badInput("warden hook install needs an adapter", "adapters: "+agentNames())
+			return badInput("warden hook "+verb+" needs an adapter", "adapters: "+agentNames())
 		}
 		name, args = args[1], args[1:]
 	}
@@ -55,8 +60,11 @@ func runHook(ctx context.Context, args []string) error {
 		}
 		return badInput(fmt.Sprintf("unknown hook adapter %q", name), suggest("warden hook ", name, names), "adapters: "+agentNames())
 	}
-	if install {
+	switch verb {
+	case "install":
 		return hookInstall(ag, args[1:])
+	case "uninstall":
+		return hookUninstall(ag, args[1:])
 	}
 	return hookAnswer(ag, args[1:], hook.Decide)
 }
@@ -67,7 +75,8 @@ func hookGroup() group {
 	for _, a := range adapter.Agents() {
 		g.subs = append(g.subs, [2]string{a.Name(), "answer " + a.Title() + "'s hook payload (stdin) in its format"})
 	}
-	g.subs = append(g.subs, [2]string{"install", "write Warden's hook into an agent's settings: install AGENT [--user|--project] [--wrap]"})
+	g.subs = append(g.subs, [2]string{"install", "write Warden's hook into an agent's settings: install AGENT [--user|--project] [--wrap]"},
+		[2]string{"uninstall", "remove exactly what install wrote: uninstall AGENT [--user|--project]"})
 	return g
 }
 
@@ -127,6 +136,7 @@ func hookInstall(ag adapter.Agent, args []string) error {
 	policyPath := fs.String("policy", "", "policy `file` the hook decides with (default: the one discovery finds at each call)")
 	wrap := fs.Bool("wrap", false, "run allowed shell commands under warden run")
 	headless := fs.Bool("headless", false, "nobody answers prompts: a prompt is a deny")
+	dryRun := fs.Bool("dry-run", false, "print the changes; write nothing")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -137,7 +147,7 @@ func hookInstall(ag adapter.Agent, args []string) error {
 	if *user && *proj {
 		return badInput("give --user or --project, not both")
 	}
-	o := hook.InstallOptions{Project: *proj, Dir: cwd(), Home: homeDir(), Getenv: os.Getenv, Wrap: *wrap, Headless: *headless}
+	o := hook.InstallOptions{Project: *proj, Dir: cwd(), Home: homeDir(), Getenv: os.Getenv, Wrap: *wrap, Headless: *headless, DryRun: *dryRun}
 	if _, _, err := hook.SettingsPath(ag, o); err != nil {
 		return err
 	}
@@ -160,6 +170,17 @@ func hookInstall(ag adapter.Agent, args []string) error {
 		fmt.Fprintf(Stdout, "%s: already up to date, nothing changed\n", done.Shown)
 		return nil
 	}
+	printChanges(done, o.DryRun)
+	if !o.DryRun {
+		for _, h := range done.Hints {
+			fmt.Fprintf(Stdout, "warden: hint: %s\n", h)
+		}
+	}
+	return nil
+}
+
+// printChanges prints a settings file's changes, diff-like.
+func printChanges(done *hook.Installed, dryRun bool) {
 	fmt.Fprintf(Stdout, "%s:\n", done.Shown)
 	for _, c := range done.Changes {
 		fmt.Fprintln(Stdout, c)
@@ -167,8 +188,38 @@ func hookInstall(ag adapter.Agent, args []string) error {
 	if done.Kept > 0 {
 		fmt.Fprintf(Stdout, "  (%d other top-level key(s) kept as they were)\n", done.Kept)
 	}
-	for _, h := range done.Hints {
-		fmt.Fprintf(Stdout, "warden: hint: %s\n", h)
+	if dryRun {
+		fmt.Fprintln(Stdout, "(dry run: nothing was written)")
 	}
+}
+
+// hookUninstall runs warden hook uninstall for one agent: it removes the
+// agent's Warden entries from the settings file install writes.
+func hookUninstall(ag adapter.Agent, args []string) error {
+	name := "hook uninstall " + ag.Name()
+	fs := newFlags(name, name+" [--user|--project] [--dry-run]")
+	user := fs.Bool("user", false, "edit the user's settings (the default)")
+	proj := fs.Bool("project", false, "edit ./"+ag.Hooks().ProjectFile)
+	dryRun := fs.Bool("dry-run", false, "print the changes; write nothing")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return badInput(fmt.Sprintf("unexpected argument %q", pos[0]))
+	}
+	if *user && *proj {
+		return badInput("give --user or --project, not both")
+	}
+	o := hook.InstallOptions{Project: *proj, Dir: cwd(), Home: homeDir(), Getenv: os.Getenv, DryRun: *dryRun}
+	done, err := hook.Uninstall(ag, o)
+	if err != nil {
+		return err
+	}
+	if done.Unchanged {
+		fmt.Fprintf(Stdout, "%s: no Warden hook of %s, nothing changed\n", done.Shown, ag.Name())
+		return nil
+	}
+	printChanges(done, o.DryRun)
 	return nil
 }

@@ -6,8 +6,10 @@ package hook
 // Installing a hook: warden hook install NAME writes the agent's settings
 // file, replacing every Warden entry of that agent by one per event (as
 // the agent's [adapter.Hooks] lists them) and keeping every other key and
-// hook as it was. A settings file that does not parse is never rewritten,
-// and the file is replaced atomically, keeping its mode.
+// hook as it was; warden hook uninstall NAME removes those entries and
+// what their removal leaves empty, nothing else. A settings file that
+// does not parse is never rewritten (the error names its line and
+// column), and the file is replaced atomically, keeping its mode.
 
 import (
 	"bytes"
@@ -17,6 +19,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/adapter"
@@ -37,6 +40,8 @@ type InstallOptions struct {
 	Policy   string
 	Wrap     bool
 	Headless bool
+	// DryRun computes the changes and writes nothing.
+	DryRun bool
 }
 
 // Installed says what Install did.
@@ -90,7 +95,7 @@ func Install(ag adapter.Agent, o InstallOptions) (*Installed, error) {
 	}
 	settings, err := parseSettings(old)
 	if err != nil {
-		return nil, &installError{fmt.Sprintf("%s: %v", shown, err), hintUnparsed}
+		return nil, parseError(shown, old, err)
 	}
 	before := settings.encode()
 	changes, err := settings.setHooks(ag, command)
@@ -101,10 +106,113 @@ func Install(ag adapter.Agent, o InstallOptions) (*Installed, error) {
 	if bytes.Equal(before, after) && old != nil {
 		return &Installed{Shown: shown, Unchanged: true}, nil
 	}
-	if err := writeSettings(path, after); err != nil {
-		return nil, &installError{msg: fmt.Sprintf("writing %s: %v", shown, err)}
+	if !o.DryRun {
+		if err := writeSettings(path, after); err != nil {
+			return nil, &installError{msg: fmt.Sprintf("writing %s: %v", shown, err)}
+		}
 	}
 	return &Installed{Shown: shown, Changes: changes, Kept: len(settings.keys) - 1, Hints: h.Hints}, nil
+}
+
+// Uninstall removes every Warden hook entry of ag from its settings file
+// (the one [Install] with the same options writes): the entries, a
+// matcher group left empty, an event list left empty and a hooks object
+// left empty. Every other key and hook stays as it was. A missing file,
+// or one without Warden's entries, is left alone ([Installed.Unchanged]);
+// one that does not parse is never rewritten.
+func Uninstall(ag adapter.Agent, o InstallOptions) (*Installed, error) {
+	path, shown, err := SettingsPath(ag, o)
+	if err != nil {
+		return nil, err
+	}
+	old, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &Installed{Shown: shown, Unchanged: true}, nil
+	}
+	if err != nil {
+		return nil, &installError{msg: fmt.Sprintf("reading %s: %v", shown, err)}
+	}
+	settings, err := parseSettings(old)
+	if err != nil {
+		return nil, parseError(shown, old, err)
+	}
+	changes, err := settings.dropHooks(ag)
+	if err != nil {
+		return nil, &installError{fmt.Sprintf("%s: %v", shown, err), hintUnparsed}
+	}
+	if len(changes) == 0 {
+		return &Installed{Shown: shown, Unchanged: true}, nil
+	}
+	if !o.DryRun {
+		if err := writeSettings(path, settings.encode()); err != nil {
+			return nil, &installError{msg: fmt.Sprintf("writing %s: %v", shown, err)}
+		}
+	}
+	kept := len(settings.keys)
+	if _, ok := settings.vals["hooks"]; ok {
+		kept--
+	}
+	return &Installed{Shown: shown, Changes: changes, Kept: kept}, nil
+}
+
+// dropHooks removes every Warden hook of the agent from every event of
+// the settings' hooks, and what that leaves empty, and returns the
+// removals as diff-like lines.
+func (s *jsonObject) dropHooks(ag adapter.Agent) ([]string, error) {
+	// Only "hooks" not being an object is an error: Install could not
+	// have written into it.
+	raw, ok := s.vals["hooks"]
+	if !ok {
+		return nil, nil
+	}
+	hooks, err := parseObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf(`"hooks": %v`, err)
+	}
+	var changes []string
+	for _, event := range slices.Clone(hooks.keys) {
+		var groups []json.RawMessage
+		if err := json.Unmarshal(hooks.vals[event], &groups); err != nil {
+			// Not a list: not Warden's, and not this function's to judge.
+			continue
+		}
+		var kept []json.RawMessage
+		removedAny := false
+		for _, g := range groups {
+			ng, removed, err := dropWardenHooks(g, ag.Name())
+			if err != nil {
+				// A group of another shape holds no entry Install
+				// writes: it stays as it is.
+				kept = append(kept, g)
+				continue
+			}
+			for _, r := range removed {
+				removedAny = true
+				changes = append(changes, fmt.Sprintf("- hooks.%s: %s", event, r))
+			}
+			if ng != nil {
+				kept = append(kept, ng)
+			}
+		}
+		if !removedAny {
+			continue
+		}
+		if len(kept) == 0 {
+			hooks.remove(event)
+			continue
+		}
+		list, _ := json.Marshal(kept)
+		hooks.set(event, list)
+	}
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	if len(hooks.keys) == 0 {
+		s.remove("hooks")
+	} else {
+		s.set("hooks", hooks.encode())
+	}
+	return changes, nil
 }
 
 // SettingsPath is the settings file Install writes and how it is shown;
@@ -267,40 +375,85 @@ func parseSettings(data []byte) (*jsonObject, error) {
 func parseObject(data []byte) (*jsonObject, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
+	// fail is an error at the decoder's offset, or at a syntax error's.
+	fail := func(msg string, err error) error {
+		off := dec.InputOffset()
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = se.Offset
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			off = int64(len(data))
+		}
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		return &offsetError{off, msg}
+	}
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, fmt.Errorf("not JSON: %v", err)
+		return nil, fail("not JSON", err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not a JSON object")
+		return nil, fail("not a JSON object", nil)
 	}
 	o := &jsonObject{vals: map[string]json.RawMessage{}}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, fmt.Errorf("not JSON: %v", err)
+			return nil, fail("not JSON", err)
 		}
 		k, ok := tok.(string)
 		if !ok {
-			return nil, errors.New("not JSON: a key is not a string")
+			return nil, fail("not JSON: a key is not a string", nil)
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("not JSON: %v", err)
+			return nil, fail("not JSON", err)
 		}
 		if _, dup := o.vals[k]; dup {
-			return nil, fmt.Errorf("key %q appears twice", k)
+			return nil, fail(fmt.Sprintf("key %q appears twice", k), nil)
 		}
 		o.keys = append(o.keys, k)
 		o.vals[k] = v
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("not JSON: %v", err)
+		return nil, fail("not JSON", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("not JSON: data after the object")
+		return nil, fail("not JSON: data after the object", nil)
 	}
 	return o, nil
+}
+
+// offsetError is a settings file that does not parse, and the byte
+// offset where that showed.
+type offsetError struct {
+	off int64
+	msg string
+}
+
+func (e *offsetError) Error() string { return e.msg }
+
+// position is the line and column (both from 1) of byte offset off in
+// data.
+func position(data []byte, off int64) (line, col int) {
+	off = max(0, min(off, int64(len(data))))
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+// parseError says where in the settings file shown err showed:
+// "shown:line:col: msg".
+func parseError(shown string, data []byte, err error) error {
+	var oe *offsetError
+	if errors.As(err, &oe) {
+		line, col := position(data, oe.off)
+		return &installError{fmt.Sprintf("%s:%d:%d: %s", shown, line, col, oe.msg), hintUnparsed}
+	}
+	return &installError{fmt.Sprintf("%s: %v", shown, err), hintUnparsed}
 }
 
 func (o *jsonObject) set(k string, v json.RawMessage) {
@@ -308,6 +461,11 @@ func (o *jsonObject) set(k string, v json.RawMessage) {
 		o.keys = append(o.keys, k)
 	}
 	o.vals[k] = v
+}
+
+func (o *jsonObject) remove(k string) {
+	delete(o.vals, k)
+	o.keys = slices.DeleteFunc(o.keys, func(x string) bool { return x == k })
 }
 
 // encode writes the object indented by two spaces, keys in order.

@@ -32,6 +32,8 @@ var selfGoverning = [][]string{
 	{"policy", "remember"},
 	{"policy", "trust"},
 	{"hook", "install"},
+	// Uninstalling removes the hook that decides the agent's own calls.
+	{"hook", "uninstall"},
 }
 
 // governed is the floor's governance step: a deny (rule and reason) when

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package hook
+
+// Installed hooks that no longer run: an agent runs a hook's command
+// through a shell, and when the binary has moved or gone the shell exits
+// 127. Claude Code treats any status but 2 as a non-blocking error and
+// runs the tool, so a dead hook fails open without a word. warden doctor
+// lists every Warden entry of every agent's settings files and says of
+// each whether its command still starts, and whether the policy it names
+// is still there (a hook whose policy is gone refuses every call: it
+// fails closed, but the agent can do nothing).
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"warden.dev/warden/internal/adapter"
+)
+
+// Entry is one Warden hook entry in an agent's settings file.
+type Entry struct {
+	Agent string `json:"agent"`
+	// File is the settings file as the user knows it.
+	File    string `json:"file"`
+	Event   string `json:"event"`
+	Command string `json:"command"`
+	// Dead says why the command no longer starts; empty when it does.
+	Dead string `json:"dead,omitempty"`
+	// Refuses says why the hook, though it starts, refuses every call
+	// (its --policy file is gone): it fails closed, and the agent can
+	// do nothing until it is fixed.
+	Refuses string `json:"refuses,omitempty"`
+}
+
+// Entries lists ag's Warden hook entries in the settings file [Install]
+// with o writes, each checked with lookPath (for a command named without
+// a directory). A missing file has none; one that does not parse is an
+// error naming its line.
+func Entries(ag adapter.Agent, o InstallOptions, lookPath func(string) (string, error)) ([]Entry, error) {
+	path, shown, err := SettingsPath(ag, o)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v", shown, err)
+	}
+	settings, err := parseSettings(data)
+	if err != nil {
+		return nil, parseError(shown, data, err)
+	}
+	raw, ok := settings.vals["hooks"]
+	if !ok {
+		return nil, nil
+	}
+	hooks, err := parseObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf(`%s: "hooks": %v`, shown, err)
+	}
+	var out []Entry
+	for _, event := range hooks.keys {
+		var groups []struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		}
+		if json.Unmarshal(hooks.vals[event], &groups) != nil {
+			continue
+		}
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if !isWardenHook(h.Command, ag.Name()) {
+					continue
+				}
+				out = append(out, Entry{Agent: ag.Name(), File: shown, Event: event, Command: h.Command,
+					Dead: deadCommand(h.Command, lookPath), Refuses: missingPolicy(h.Command)})
+			}
+		}
+	}
+	return out, nil
+}
+
+// missingPolicy says why the policy a hook command names with --policy
+// cannot be read, or "" when it can or none is named.
+func missingPolicy(cmd string) string {
+	words := commandWords(cmd)
+	for i, w := range words {
+		if w != "--policy" || i+1 == len(words) {
+			continue
+		}
+		p := words[i+1]
+		if _, err := os.Stat(p); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return fmt.Sprintf("its policy %s no longer exists", p)
+			}
+			return fmt.Sprintf("its policy %s: %v", p, err)
+		}
+	}
+	return ""
+}
+
+// commandWords splits a hook command as [Install] writes it: words
+// separated by one space, each bare or single-quoted.
+func commandWords(cmd string) []string {
+	var out []string
+	for cmd != "" {
+		if strings.HasPrefix(cmd, "'") {
+			w, rest, ok := adapter.UnquoteWord(cmd)
+			if !ok {
+				return append(out, cmd)
+			}
+			out = append(out, w)
+			cmd = strings.TrimPrefix(rest, " ")
+			continue
+		}
+		w, rest, _ := strings.Cut(cmd, " ")
+		out = append(out, w)
+		cmd = rest
+	}
+	return out
+}
+
+// deadCommand says why a hook command's program would not start, or ""
+// when it would: a path that is missing, not a regular file or not
+// executable, or a bare name lookPath does not find.
+func deadCommand(cmd string, lookPath func(string) (string, error)) string {
+	prog, _, _ := strings.Cut(cmd, " ")
+	if strings.HasPrefix(cmd, "'") {
+		if w, _, ok := adapter.UnquoteWord(cmd); ok {
+			prog = w
+		}
+	}
+	if !strings.Contains(prog, "/") {
+		if _, err := lookPath(prog); err != nil {
+			return fmt.Sprintf("%s is not on PATH", prog)
+		}
+		return ""
+	}
+	fi, err := os.Stat(prog)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Sprintf("%s no longer exists", prog)
+	case err != nil:
+		return fmt.Sprintf("%s: %v", prog, err)
+	case !fi.Mode().IsRegular():
+		return fmt.Sprintf("%s is not a file", prog)
+	case fi.Mode().Perm()&0o111 == 0:
+		return fmt.Sprintf("%s is not executable", prog)
+	}
+	return ""
+}
