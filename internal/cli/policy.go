@@ -6,6 +6,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -35,7 +36,9 @@ func runPolicy(ctx context.Context, args []string) error {
 	return subs[args[0]](args[1:])
 }
 
-// policyFmt prints files in canonical form, or rewrites them with -w.
+// policyFmt prints files with their layout normalised, keeping their
+// comments and order, or rewrites them with -w. A file that cannot be
+// laid out again safely is kept as written, with a warning.
 func policyFmt(args []string) error {
 	fs := newFlags("policy fmt", "policy fmt [-w] [-l] FILE...")
 	write := fs.Bool("w", false, "rewrite the files in place")
@@ -58,11 +61,14 @@ func policyFmt(args []string) error {
 		if err != nil {
 			return badInput(err.Error())
 		}
-		f, err := policyfile.Parse(name, src)
-		if err != nil {
+		text, err := policyfile.Reformat(name, src)
+		switch {
+		case errors.Is(err, policyfile.ErrNotReformatted):
+			warningf("%s: %v", name, err)
+		case err != nil:
 			return badInput(err.Error())
 		}
-		outs = append(outs, out{name, src, policyfile.Format(f)})
+		outs = append(outs, out{name, src, text})
 	}
 	for _, o := range outs {
 		switch {
