@@ -14,7 +14,9 @@ package policyfile
 //     column of its dashes; a flow list ([] or [a, b]) gets them before
 //     its closing bracket, in flow style; an empty key (rules: and
 //     nothing) gets a block list below it; a missing section is added
-//     at the end of the file, or at the end of the network mapping.
+//     at the end of the file, or at the end of the network mapping when
+//     that is a block one. Anything else (rules: ~, a flow mapping
+//     without the list) is an error: the user's layout is not guessed.
 //   - The result must parse to the file plus the new rules, in order;
 //     otherwise nothing is returned but an error, and nothing should be
 //     written.
@@ -96,6 +98,9 @@ func insertItems(src []byte, path []string, items []*mapping) ([]byte, error) {
 		if kn == nil {
 			// What is missing is added at the end of m: a key, and below
 			// it any deeper keys, then the list.
+			if m.Style&yaml.FlowStyle != 0 {
+				return nil, fmt.Errorf("%s is missing from a flow mapping", k)
+			}
 			col := 0
 			at := len(lines)
 			if key != nil {
@@ -111,7 +116,7 @@ func insertItems(src []byte, path []string, items []*mapping) ([]byte, error) {
 			return insertLines(lines, at, b.String()), nil
 		}
 		if depth < len(path)-1 {
-			if v.Kind != yaml.MappingNode || v.Style&yaml.FlowStyle != 0 {
+			if v.Kind != yaml.MappingNode {
 				if isEmpty(v, kn, lines) {
 					var b strings.Builder
 					col := kn.Column - 1 + 2
@@ -122,7 +127,7 @@ func insertItems(src []byte, path []string, items []*mapping) ([]byte, error) {
 					writeItems(&b, items, col)
 					return insertLines(lines, kn.Line, b.String()), nil
 				}
-				return nil, fmt.Errorf("%s is not a block mapping", k)
+				return nil, fmt.Errorf("%s is not a mapping", k)
 			}
 			m, key = v, kn
 			continue
@@ -165,8 +170,8 @@ func isEmpty(v, k *yaml.Node, lines []string) bool {
 		return false
 	}
 	l := strings.TrimRight(lines[k.Line-1], "\r\n")
-	if c := comments([]byte(l)); len(c) > 0 {
-		l = l[:strings.LastIndex(l, c[0])]
+	if i := commentAt(l); i >= 0 {
+		l = l[:i]
 	}
 	return strings.HasSuffix(strings.TrimRight(l, " \t"), ":")
 }
@@ -238,9 +243,23 @@ func insertFlow(lines []string, v *yaml.Node, items []*mapping) ([]byte, error) 
 		parts[i] = t
 	}
 	text := strings.Join(parts, ", ")
-	before := strings.TrimRight(src[start+1:end], " \t\r\n")
+	// What comes before the bracket, comments left out: "[" or a
+	// trailing comma need no comma of ours.
+	var code []string
+	for _, l := range strings.Split(src[start+1:end], "\n") {
+		if i := commentAt(l); i >= 0 {
+			l = l[:i]
+		}
+		code = append(code, l)
+	}
+	before := strings.TrimSpace(strings.Join(code, "\n"))
 	if before != "" && !strings.HasSuffix(before, ",") {
 		text = ", " + text
+	}
+	// A closing bracket on a line of its own: the items go on a line
+	// above it, indented under the list's, each followed by a comma.
+	if ls := strings.LastIndexByte(src[:end], '\n') + 1; ls > start && strings.TrimSpace(src[ls:end]) == "" {
+		return []byte(src[:ls] + src[ls:end] + "  " + text + ",\n" + src[ls:]), nil
 	}
 	return []byte(src[:end] + text + src[end:]), nil
 }

@@ -172,23 +172,31 @@ func samePolicy(f *File, name string, text []byte) bool {
 func comments(src []byte) []string {
 	var out []string
 	for _, line := range strings.Split(string(src), "\n") {
-		var quote byte
-		for i := 0; i < len(line); i++ {
-			c := line[i]
-			switch {
-			case quote == '"' && c == '\\':
-				i++
-			case quote != 0:
-				if c == quote {
-					quote = 0
-				}
-			case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
-				out = append(out, strings.TrimSpace(line[i:]))
-				i = len(line)
-			case (c == '"' || c == '\'') && (i == 0 || strings.IndexByte(" \t[{,:-?", line[i-1]) >= 0):
-				quote = c
-			}
+		if i := commentAt(line); i >= 0 {
+			out = append(out, strings.TrimSpace(line[i:]))
 		}
 	}
 	return out
+}
+
+// commentAt returns the index of the # that starts a comment on line, as
+// [comments] reads lines, or -1.
+func commentAt(line string) int {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote == '"' && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return i
+		case (c == '"' || c == '\'') && (i == 0 || strings.IndexByte(" \t[{,:-?", line[i-1]) >= 0):
+			quote = c
+		}
+	}
+	return -1
 }
