@@ -10,8 +10,9 @@ package policyfile
 //     quoting. The new items are inserted as text, laid out as [Format]
 //     lays out a rule, at the end of their list: rules: for guardrail
 //     rules, network: rules: for network rules.
-//   - A block list gets the new items after its last item, at the
-//     column of its dashes; a flow list ([] or [a, b]) gets them before
+//   - A block list gets the new items after its last item (before the
+//     comments that follow it at the column of its dashes or left of
+//     them, which may be about what follows), at that column; a flow list ([] or [a, b]) gets them before
 //     its closing bracket, in flow style; an empty key (rules: and
 //     nothing) gets a block list below it; a missing section is added
 //     at the end of the file, or at the end of the network mapping when
