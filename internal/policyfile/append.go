@@ -73,7 +73,7 @@ func Append(name string, src []byte, rules []*policy.Rule, net []NetRule) ([]byt
 		}
 	}
 	if !samePolicy(&want, name, out) {
-		return nil, fmt.Errorf("adding rules to %s: the file would not read back as its rules plus the new ones; add them by hand", name)
+		return nil, fmt.Errorf("adding rules to %s: the result would not read back as the file plus the new rules; add them by hand", name)
 	}
 	return out, nil
 }
@@ -103,7 +103,7 @@ func insertItems(src []byte, path []string, items []*mapping) ([]byte, error) {
 				return nil, fmt.Errorf("%s is missing from a flow mapping", k)
 			}
 			col := 0
-			at := len(lines)
+			at := endOfDocument(lines)
 			if key != nil {
 				col = m.Column - 1
 				at = blockEnd(lines, key.Line-1, key.Column-1)
@@ -152,6 +152,17 @@ func insertItems(src []byte, path []string, items []*mapping) ([]byte, error) {
 		}
 	}
 	return nil, fmt.Errorf("internal error: empty path")
+}
+
+// endOfDocument returns the index of the line that ends the document: a
+// document end marker (...), or the end of the file.
+func endOfDocument(lines []string) int {
+	for i, l := range lines {
+		if strings.TrimRight(l, " \t\r\n") == "..." {
+			return i
+		}
+	}
+	return len(lines)
 }
 
 // lookup returns the key node and value of key in the mapping m.

@@ -91,6 +91,9 @@ network:
 autonomy: actWithApproval
 `,
 	}, {
+		name: "document markers",
+		src:  "---\nversion: 1\n...\n# after the end\n",
+	}, {
 		name: "empty keys",
 		src:  "version: 1\nrules: # none yet\nnetwork:\n",
 	}, {

@@ -20,7 +20,6 @@ package policyfile
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -29,11 +28,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 )
-
-// ErrNotReformatted is returned by [Reformat] when the file cannot be
-// laid out again without losing a comment or changing its meaning; the
-// text is then returned as it was.
-var ErrNotReformatted = errors.New("kept as written: reformatting would lose a comment or change the policy")
 
 // Reformat returns src, a policy file called name, with its layout
 // normalised and its comments and order kept (see the rules at the top
