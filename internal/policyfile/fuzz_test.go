@@ -70,8 +70,8 @@ func addSeeds(f *testing.F) {
 }
 
 // FuzzComments checks, for any file that parses, that Reformat either
-// keeps it as written or returns text that parses to the same file and
-// holds its comments in order, and that Append either refuses or returns
+// keeps it as written or returns text that parses to the same file,
+// holds its comments in order and is a fixed point, and that Append either refuses or returns
 // text that parses to the file plus the rules added. Both may refuse;
 // neither may panic, lose a comment or change a rule. Seeds are
 // FuzzParse's.
@@ -98,6 +98,9 @@ func FuzzComments(f *testing.F) {
 			}
 			if diff := cmp.Diff(pf, pf2, ignorePos); diff != "" {
 				t.Fatalf("Parse(Reformat(src)) mismatch (-want +got):\n%s\ninput:\n%s\nformatted:\n%s", diff, src, out)
+			}
+			if again, err := policyfile.Reformat("fuzz.yaml", out); err != nil || string(again) != string(out) {
+				t.Fatalf("Reformat is not a fixed point (%v):\n%s\nthen\n%s", err, out, again)
 			}
 		}
 		out, err = policyfile.Append("fuzz.yaml", src, rules, net)
