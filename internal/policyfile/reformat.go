@@ -7,9 +7,11 @@ package policyfile
 // back. The rules:
 //
 //   - The user's words stay: every comment, the order of sections, keys
-//     and items, and each scalar's quoting style. Only layout is
-//     normalised: two-space indentation, one space before a line
-//     comment, no trailing spaces, a newline at the end.
+//     and items, flow or block style, and each scalar's quoting. Only
+//     layout is normalised: two-space indentation, one space between
+//     things on a line, no trailing spaces, a blank line around a
+//     top-level section of more than one line (as [Format] puts them),
+//     a newline at the end.
 //   - The result must parse to the same policy (compared through
 //     [Format], which is lossless) and carry the same comments in the
 //     same order; otherwise the text is given back unchanged with
@@ -44,11 +46,10 @@ func Reformat(name string, src []byte) ([]byte, error) {
 		return src, ErrNotReformatted
 	}
 	want := comments(src)
-	// The stray comma the YAML library leaves in a flow collection with
-	// a comment below it, where moveFlowFeet could not move the comment,
-	// is taken out when that changes nothing else.
-	// So is a blank line around a section of more than one line, as
-	// [Format] writes them.
+	// Two touches that the checks may undo: the stray comma the YAML
+	// library leaves in a flow collection with a comment below it (where
+	// moveFlowFeet could not move the comment) taken out, and the blank
+	// lines around sections put in. The first candidate that passes wins.
 	fixed := strayComma().ReplaceAll(out, []byte("$1$2"))
 	for _, o := range [][]byte{spaceSections(fixed), fixed, out} {
 		if samePolicy(f, name, o) && slices.Equal(want, comments(o)) {
@@ -162,12 +163,18 @@ func samePolicy(f *File, name string, text []byte) bool {
 // white space, outside a quoted scalar that starts on that line. It may
 // take a # in a block scalar or a multi-line quoted scalar for a comment;
 // that is safe, as such text is the same in both files compared or the
-// files differ, and a difference only keeps the file as written.
+// files differ, and a difference only keeps the file as written. A quote
+// left open at the end of a line (an apostrophe in a plain scalar, or a
+// quoted scalar going on) may hide a comment, so the rest of that line
+// counts as one.
 func comments(src []byte) []string {
 	var out []string
 	for _, line := range strings.Split(string(src), "\n") {
-		if i := commentAt(line); i >= 0 {
+		switch i, open := scanLine(line); {
+		case i >= 0:
 			out = append(out, strings.TrimSpace(line[i:]))
+		case open >= 0:
+			out = append(out, strings.Join(strings.Fields(line[open:]), " "))
 		}
 	}
 	return out
@@ -176,7 +183,15 @@ func comments(src []byte) []string {
 // commentAt returns the index of the # that starts a comment on line, as
 // [comments] reads lines, or -1.
 func commentAt(line string) int {
+	i, _ := scanLine(line)
+	return i
+}
+
+// scanLine returns the index of the # that starts a comment on line, or
+// -1, and the index of a quote left open at its end, or -1.
+func scanLine(line string) (comment, open int) {
 	var quote byte
+	open = -1
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
@@ -184,13 +199,13 @@ func commentAt(line string) int {
 			i++
 		case quote != 0:
 			if c == quote {
-				quote = 0
+				quote, open = 0, -1
 			}
 		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
-			return i
+			return i, -1
 		case (c == '"' || c == '\'') && (i == 0 || strings.IndexByte(" \t[{,:-?", line[i-1]) >= 0):
-			quote = c
+			quote, open = c, i
 		}
 	}
-	return -1
+	return -1, open
 }
