@@ -86,6 +86,10 @@ version: 1
 		src:  "version: 1   \nautonomy: actFreely",
 		want: "version: 1\nautonomy: actFreely\n",
 	}, {
+		name: "apostrophe before a comment",
+		src:  "version: 1\nrules:\n    - {id: a, class: gitPush, decision: deny, reason: rock 'n roll}   # c\n",
+		want: "version: 1\n\nrules:\n  - {id: a, class: gitPush, decision: deny, reason: rock 'n roll} # c\n",
+	}, {
 		// The YAML library drops a comment between two items that a
 		// blank line separates from the next: kept as written.
 		name: "comment the library drops",
