@@ -17,8 +17,9 @@ package policyfile
 //     same order; otherwise the text is given back unchanged with
 //     [ErrNotReformatted]. A formatter that drops a comment or changes a
 //     rule is worse than none: the YAML library's comment model is
-//     lossy (it has no place for a comment between two items after a
-//     blank line), so each result is checked, never trusted.
+//     lossy (it has no place for a comment inside a flow collection
+//     that spans lines, nor for one a blank line separates from what
+//     follows it), so each result is checked, never trusted.
 
 import (
 	"bytes"
@@ -41,22 +42,50 @@ func Reformat(name string, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := encode(src)
-	if err != nil {
-		return src, ErrNotReformatted
-	}
 	want := comments(src)
-	// Two touches that the checks may undo: the stray comma the YAML
-	// library leaves in a flow collection with a comment below it (where
+	// The YAML library drops a comment that a blank line separates from
+	// what follows it, and writes no blank lines anyway: the text without
+	// its blank lines is tried first, the text as it is if that fails
+	// (blank lines in a block scalar are part of its value). Then two
+	// touches that the checks may undo: the stray comma the library
+	// leaves in a flow collection with a comment below it (where
 	// moveFlowFeet could not move the comment) taken out, and the blank
 	// lines around sections put in. The first candidate that passes wins.
-	fixed := strayComma().ReplaceAll(out, []byte("$1$2"))
-	for _, o := range [][]byte{spaceSections(fixed), fixed, out} {
-		if samePolicy(f, name, o) && slices.Equal(want, comments(o)) {
-			return o, nil
+	for _, in := range [][]byte{withoutBlankLines(src), src} {
+		out, err := encode(in)
+		if err != nil {
+			continue
+		}
+		fixed := strayComma().ReplaceAll(out, []byte("$1$2"))
+		for _, o := range [][]byte{spaceSections(fixed), fixed, out} {
+			if samePolicy(f, name, o) && slices.Equal(want, comments(o)) {
+				return o, nil
+			}
 		}
 	}
 	return src, ErrNotReformatted
+}
+
+// withoutBlankLines returns src without the blank lines inside its
+// sections: those followed by an indented line. A blank line before a
+// top-level key or comment is kept; it is what separates the file's
+// opening comment from the first section's.
+func withoutBlankLines(src []byte) []byte {
+	lines := strings.SplitAfter(string(src), "\n")
+	var b bytes.Buffer
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			j := i + 1
+			for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+				j++
+			}
+			if j < len(lines) && (lines[j][0] == ' ' || lines[j][0] == '\t') {
+				continue
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.Bytes()
 }
 
 // spaceSections puts a blank line between two top-level entries of text

@@ -91,10 +91,21 @@ version: 1
 		want: "version: 1\n\nrules:\n  - {id: a, class: gitPush, decision: deny, reason: rock 'n roll} # c\n",
 	}, {
 		// The YAML library drops a comment between two items that a
-		// blank line separates from the next: kept as written.
-		name: "comment the library drops",
+		// blank line separates from the next, unless the blank line goes.
+		name: "comment before a blank line",
 		src:  "version: 1\nrules:\n  - id: a\n    class: gitPush\n    decision: deny\n  # lonely\n\n  - {id: b, class: gitPush, decision: allow}\n",
+		want: "version: 1\n\nrules:\n  - id: a\n    class: gitPush\n    decision: deny\n  # lonely\n  - {id: b, class: gitPush, decision: allow}\n",
+	}, {
+		// It has no place for a comment inside a flow list that spans
+		// lines: kept as written.
+		name: "comment the library drops",
+		src:  "version: 1\nsensitive: [  # ours\n  \"~/.acme\",\n]\n",
 		kept: true,
+	}, {
+		// A blank line in a block scalar is part of its value.
+		name: "blank line in a block scalar",
+		src:  "version: 1\nrules:\n  - id: a\n    class: gitPush\n    decision: deny\n    reason: |\n      one\n\n      two\n",
+		want: "version: 1\n\nrules:\n  - id: a\n    class: gitPush\n    decision: deny\n    reason: |\n      one\n\n      two\n",
 	}} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := policyfile.Reformat("p.yaml", []byte(tt.src))
