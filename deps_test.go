@@ -247,3 +247,32 @@ func TestEgressImportsNoCLI(t *testing.T) {
 		t.Errorf("internal/egress reaches %v: want netpolicy and proxy among them", seen)
 	}
 }
+
+// TestPublicAPIImportsNoCLI: package warden, the Go API at the module
+// root, stands beside the CLI, not on it: it reaches no internal/cli (so
+// no flags, no exit statuses, no printing of errors), directly or through
+// another Warden package, and no test helper. It does I/O (resolving
+// paths, running the sandbox), so it is not in the pure list; the engine
+// it decides with is.
+func TestPublicAPIImportsNoCLI(t *testing.T) {
+	seen := map[string]bool{}
+	var visit func(dir, via string)
+	visit = func(dir, via string) {
+		if seen[dir] {
+			return
+		}
+		seen[dir] = true
+		for _, imp := range imports(t, dir) {
+			if imp == "internal/cli" || strings.HasSuffix(imp, "test") {
+				t.Errorf("%s imports %s (via %s): the Go API does not reach the CLI or a test helper", dir, imp, via)
+			}
+			visit(imp, via+" → "+imp)
+		}
+	}
+	visit(".", "warden")
+	for _, want := range []string{"internal/policy", "internal/shellparse", "internal/contain"} {
+		if !seen[want] {
+			t.Errorf("package warden does not reach %s: want the one engine, shell analysis and sandbox behind the CLI", want)
+		}
+	}
+}

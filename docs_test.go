@@ -153,3 +153,48 @@ func TestDocNetworkExamplesMatchTools(t *testing.T) {
 		t.Errorf("no network example names a package index: the documentation should show one")
 	}
 }
+
+// TestDocsStayInside: the repository's docs, messages and comments point
+// at files the repository has (docs/spec.md is the specification), never
+// at a design file or documents outside it.
+func TestDocsStayInside(t *testing.T) {
+	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" || d.Name() == "fuzz" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if p == "docs_test.go" || !slices.Contains([]string{".go", ".md", ".txt", ".txtar", ".yaml", ".sh"}, filepath.Ext(p)) {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, bad := range []string{"DESIGN.md", "../shared", "shared/harness", "seeds/"} {
+			if strings.Contains(string(b), bad) {
+				t.Errorf("%s names %q, which is not in the repository", p, bad)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestManagedExample: the managed tier's example the package installs
+// loads and lints clean.
+func TestManagedExample(t *testing.T) {
+	f, err := policyfile.Load("packaging/managed.yaml.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Policy.Rules) == 0 {
+		t.Error("the example holds no rule")
+	}
+}

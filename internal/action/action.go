@@ -116,7 +116,7 @@ type Path struct {
 	// "inside the project" on [Path.InProject], and a rule on every
 	// spelling (see the policy package).
 	InLexical, InResolved string
-	// Governed lists the governance paths (DESIGN.md §5) that this
+	// Governed lists the governance paths (docs/spec.md §5) that this
 	// path reaches in any of its spellings, set by the resolver for a
 	// write or a delete (and for any access, Warden's own directories).
 	// The floor holds each by its tier.
@@ -145,7 +145,7 @@ func (p *Path) InProject() (lexical, resolved string) {
 // Flag is a property of a shell command that the floor or a rule may act on.
 type Flag string
 
-// The shell flags of DESIGN.md §6.
+// The shell flags of docs/spec.md §6.
 const (
 	FlagDownloadExec        Flag = "download_exec"
 	FlagDecodeExec          Flag = "decode_exec"

@@ -27,7 +27,7 @@ func TestRatchet(t *testing.T) {
 			}
 		}
 	}
-	// The tools of the CLI contract (DESIGN.md §11) are all known.
+	// The tools of the CLI contract (docs/spec.md §11) are all known.
 	for _, name := range []string{"bash", "read_file", "write_file", "edit_file", "delete_file", "web_fetch", "git_push", "git_commit", "pr_create"} {
 		if _, ok := action.LookupTool(name); !ok {
 			t.Errorf("tool %q of the CLI contract is unknown", name)

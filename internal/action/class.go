@@ -3,14 +3,14 @@
 
 package action
 
-// This file holds the closed taxonomy of DESIGN.md §3. Adding a class is a
+// This file holds the closed taxonomy of docs/spec.md §3. Adding a class is a
 // design decision, not a patch: every policy, lint check and explanation
 // depends on the set being small and fixed.
 
 // Class is one of the thirteen effect classes. The zero value is not a class.
 type Class uint8
 
-// The thirteen classes, in the order of DESIGN.md §3.
+// The thirteen classes, in the order of docs/spec.md §3.
 const (
 	FileDelete Class = iota + 1
 	GitPush

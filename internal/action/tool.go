@@ -26,7 +26,7 @@ type Tool struct {
 	OutsideOnly bool
 }
 
-// toolTable lists the tools of the CLI contract (DESIGN.md §11) and the
+// toolTable lists the tools of the CLI contract (docs/spec.md §11) and the
 // native tools of the agent CLIs Warden adapts. Names are lower case.
 var toolTable = []Tool{
 	{Name: "bash", Classes: []Class{ProcessSpawn}, Mutating: true},

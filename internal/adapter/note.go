@@ -4,7 +4,7 @@
 package adapter
 
 // Notes tell the agent what was blocked and what to do instead
-// (DESIGN.md §10, "Telling the agent"). The rules:
+// (docs/spec.md §10, "Telling the agent"). The rules:
 //
 //   - Every value that comes from the call or the sandbox — the command, a
 //     path, a host, the engine's reason, which quotes them — is written

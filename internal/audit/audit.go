@@ -13,7 +13,7 @@
 // "time", then the fields of its kind's body ([Decision], [Run],
 // [NetworkAttempt], [Syscall], [MCPCall]). The execution record that
 // `warden run --audit-json FILE` writes is a run event, so its fields
-// are those of DESIGN.md §7 at the top level, as readers expect; the
+// are those of docs/spec.md §7 at the top level, as readers expect; the
 // lines of `warden mcp --audit-json FILE` are MCP events. A reader takes
 // a record of [Schema] or earlier (0: written before the field existed)
 // and refuses a later one ([ErrSchema]): fields may be added within a

@@ -5,7 +5,7 @@ package audit
 
 import "time"
 
-// Run is the execution record of one warden run (DESIGN.md §7): what
+// Run is the execution record of one warden run (docs/spec.md §7): what
 // ran, how it ended, what it used, and everything the sandbox refused or
 // took away. Lists are never null in a record a run wrote: an empty list
 // says nothing happened, NotRecorded says which lists nothing observes.
@@ -175,7 +175,8 @@ const (
 	// removed.
 	RefusedMasked = "masked"
 	// RefusedReadOnly: the path is bound read-only (a protected path, a
-	// read-only path, a home below /tmp).
+	// read-only path, a home below /tmp), or is outside every writable
+	// root, on the host's root, which is bound read-only.
 	RefusedReadOnly = "read-only"
 )
 
@@ -183,7 +184,8 @@ const (
 // sandbox, as the command's own error output reported it.
 type Refusal struct {
 	// Path is the host path the sandbox kept from the command, or below
-	// which it was.
+	// which it was; outside every writable root, the path the command
+	// named.
 	Path string `json:"path"`
 	// Kind is RefusedMasked or RefusedReadOnly.
 	Kind string `json:"kind"`

@@ -50,13 +50,15 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"explain", "decide one action (JSON on stdin) and show which rule decided and why", runExplain},
-		{"run", "run a command in the sandbox (partial: see warden run --help)", runRun},
+		{"run", "run a command in the sandbox: filesystem, network, process, credentials, time", runRun},
 		{"net", "decide network destinations as the egress proxy would: check", runNet},
 		{"policy", "work on policy files: fmt, lint, enumerate, test, remember", runPolicy},
-		{"hook", "answer an agent CLI's hook (claude-code) and install it: hook install claude-code", runHook},
+		{"hook", "answer an agent CLI's hook (claude-code, codex, gemini) and install it", runHook},
 		{"mcp", "MCP gateway: gate a server's tools/call and filter its tools/list: mcp -- SERVER CMD...", runMCP},
 		{"doctor", "report what containment this host offers and what a run enforces", runDoctor},
 		{"version", "print the version", runVersion},
+		{"completion", "print shell completions: completion bash|zsh|fish", runCompletion},
+		{"man", "print a manual page in roff: man [COMMAND [SUBCOMMAND]]", runMan},
 	}
 }
 
@@ -71,19 +73,24 @@ func Run(ctx context.Context, args []string) (code int) {
 			code = exitBadInput
 		}
 	}()
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	switch {
+	case len(args) == 0:
+		usage(Stderr)
+		return exitBadInput
+	case args[0] == "-h" || args[0] == "--help":
 		usage(Stdout)
-		if len(args) == 0 {
-			return exitBadInput
-		}
 		return exitOK
+	case args[0] == "help":
+		return runHelp(ctx, args[1:])
 	}
+	var names []string
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return exitCode(c.run(ctx, args[1:]))
 		}
+		names = append(names, c.name)
 	}
-	errorWithHint(fmt.Sprintf("unknown command %q", args[0]), "run 'warden help' for the list of commands")
+	errorWithHint(fmt.Sprintf("unknown command %q", args[0]), suggest("warden ", args[0], names), "run 'warden help' for the list of commands")
 	return exitBadInput
 }
 
@@ -94,6 +101,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.usage)
 	}
+	fmt.Fprintln(w, "\nwarden help COMMAND (or warden COMMAND --help) describes each.")
 }
 
 // exitError carries an exit code and, optionally, hints.
@@ -161,6 +169,7 @@ func newFlags(name, synopsis string) *flag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprintf(Stderr, "Usage: warden %s\n", synopsis)
 		fs.PrintDefaults()
+		writeExtra(Stderr, name)
 	}
 	return fs
 }

@@ -186,16 +186,27 @@ func TestDoctorAgreesWithRun(t *testing.T) {
 			}
 
 			// A run with the defaults says what doctor said it would:
-			// nothing when the cgroup is there, else the same note.
-			r = runWarden(t, u.as, u.home, "run", "--project", project, "--", "true")
-			const warning = "warden: warning: not enforced as asked: "
-			var said string
+			// nothing when the cgroup is there, else one line naming
+			// the limits that fall back and warden doctor, and in its
+			// record the same note as doctor's.
+			defaults := filepath.Join(u.home, "defaults-run.json")
+			r = runWarden(t, u.as, u.home, "run", "--project", project, "--audit-json", defaults, "--", "true")
+			var said []string
 			for _, line := range strings.Split(r.stderr, "\n") {
-				if n, ok := strings.CutPrefix(line, warning); ok && strings.HasPrefix(n, "default memory ") {
-					said = n
+				if strings.HasPrefix(line, "warden: warning: ") {
+					said = append(said, line)
 				}
 			}
-			var note string
+			var rec struct{ Unenforced []string }
+			if b, err := os.ReadFile(defaults); err != nil || json.Unmarshal(b, &rec) != nil {
+				t.Fatalf("the run's record: %v\n%s", err, b)
+			}
+			var recorded, note string
+			for _, n := range rec.Unenforced {
+				if strings.HasPrefix(n, "default memory ") {
+					recorded = n
+				}
+			}
 			for _, n := range rep.Trial.Unenforced {
 				if strings.HasPrefix(n, "default memory ") {
 					note = n
@@ -203,15 +214,20 @@ func TestDoctorAgreesWithRun(t *testing.T) {
 			}
 			switch def.Status {
 			case sandbox.Enforced:
-				if r.code != 0 || said != "" {
-					t.Errorf("doctor says the default memory limit is enforced; the run exited %d and said %q", r.code, said)
+				if r.code != 0 || len(said) != 0 || recorded != "" {
+					t.Errorf("doctor says the default memory limit is enforced; the run exited %d, said %q and recorded %q", r.code, said, recorded)
 				}
 			case sandbox.FallbackOnly, sandbox.NotEnforced:
-				if r.code != 0 || varying.ReplaceAllString(said, "X") != varying.ReplaceAllString(note, "X") {
-					t.Errorf("doctor says the default memory limit is %s:\ndoctor: %s\nrun:    %s (status %d)", def.Status, note, said, r.code)
+				if r.code != 0 || varying.ReplaceAllString(recorded, "X") != varying.ReplaceAllString(note, "X") {
+					t.Errorf("doctor says the default memory limit is %s:\ndoctor: %s\nrun:    %s (status %d)", def.Status, note, recorded, r.code)
 				}
-				if def.Status == sandbox.FallbackOnly && !strings.Contains(said, def.Fallback) {
-					t.Errorf("the run's note %q does not name doctor's fallback %q", said, def.Fallback)
+				if def.Status == sandbox.FallbackOnly && !strings.Contains(recorded, def.Fallback) {
+					t.Errorf("the run's note %q does not name doctor's fallback %q", recorded, def.Fallback)
+				}
+				// One line, not a wall: the limits by name, and where
+				// the details are.
+				if len(said) != 1 || !strings.Contains(said[0], "default memory ") || !strings.Contains(said[0], "warden doctor") {
+					t.Errorf("the run warned %d lines, want one naming the default memory limit and warden doctor:\n%s", len(said), r.stderr)
 				}
 			default:
 				t.Errorf("doctor did not decide the default memory limit: %s: %s", def.Status, def.Detail)

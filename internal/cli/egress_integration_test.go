@@ -5,7 +5,7 @@
 
 package cli_test
 
-// The egress boundary end to end (DESIGN.md §9): the real warden binary
+// The egress boundary end to end (docs/spec.md §9): the real warden binary
 // runs tools in its sandbox — curl (CONNECT and forward requests), a Go
 // client (HTTPS_PROXY), node's fetch (which ignores the proxy variables
 // and goes through the DNS stub and the :80/:443 capture), git over smart

@@ -3,12 +3,16 @@
 
 package cli
 
-import "os"
+import (
+	"os"
+
+	"warden.dev/warden/internal/contain"
+)
 
 // Every environment variable Warden reads is named here.
 const (
 	// envManagedPolicy names the managed-tier policy file; when set it
-	// replaces the stored managed rules entirely (DESIGN.md §8).
+	// replaces the stored managed rules entirely (docs/spec.md §8).
 	envManagedPolicy = "WARDEN_MANAGED_POLICY"
 	// envSandboxTrace, when set to 1, makes warden run print the time of
 	// each stage of building the sandbox on stderr.
@@ -17,9 +21,9 @@ const (
 	// prompt (the agent runs headless, e.g. claude -p): a prompt is a deny.
 	// The --headless flag says the same.
 	envHookHeadless = "WARDEN_HOOK_HEADLESS"
-	// envStateDir names Warden's state directory (DESIGN.md §13), which
+	// envStateDir names Warden's state directory (docs/spec.md §13), which
 	// every sandboxed run masks.
-	envStateDir = "WARDEN_STATE_DIR"
+	envStateDir = contain.EnvStateDir
 )
 
 func sandboxTrace() bool { return os.Getenv(envSandboxTrace) == "1" }

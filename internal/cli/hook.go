@@ -37,12 +37,8 @@ func agentNames() string {
 }
 
 func runHook(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintf(Stderr, "Usage: warden hook ADAPTER [--policy FILE] [--wrap] [--headless] < payload\n       warden hook install ADAPTER [--user|--project] [--policy FILE] [--wrap] [--headless]\nAdapters: %s\n", agentNames())
-		if len(args) == 0 {
-			return &exitError{code: exitBadInput}
-		}
-		return nil
+	if done, err := hookGroup().help(args); done {
+		return err
 	}
 	name, install := args[0], args[0] == "install"
 	if install {
@@ -53,12 +49,26 @@ func runHook(ctx context.Context, args []string) error {
 	}
 	ag, ok := adapter.Lookup(name)
 	if !ok {
-		return badInput(fmt.Sprintf("unknown hook adapter %q", name), "adapters: "+agentNames())
+		var names []string
+		for _, a := range adapter.Agents() {
+			names = append(names, a.Name())
+		}
+		return badInput(fmt.Sprintf("unknown hook adapter %q", name), suggest("warden hook ", name, names), "adapters: "+agentNames())
 	}
 	if install {
 		return hookInstall(ag, args[1:])
 	}
 	return hookAnswer(ag, args[1:], hook.Decide)
+}
+
+// hookGroup lists warden hook's subcommands: one per agent, and install.
+func hookGroup() group {
+	g := group{name: "hook"}
+	for _, a := range adapter.Agents() {
+		g.subs = append(g.subs, [2]string{a.Name(), "answer " + a.Title() + "'s hook payload (stdin) in its format"})
+	}
+	g.subs = append(g.subs, [2]string{"install", "write Warden's hook into an agent's settings: install AGENT [--user|--project] [--wrap]"})
+	return g
 }
 
 // hookAnswer answers one hook call with decide, failing closed: every way

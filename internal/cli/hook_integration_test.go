@@ -166,7 +166,7 @@ func TestClaudeCodeRealClientAsk(t *testing.T) {
 
 // gitProject makes the harness's project directory (work/project) a git
 // repository before the harness plants its files there: Warden's project
-// is a work tree (DESIGN.md §11).
+// is a work tree (docs/spec.md §11).
 func gitProject(t *testing.T, work string) {
 	t.Helper()
 	gitInit(t, filepath.Join(work, "project"))

@@ -79,7 +79,7 @@ func newMCPWorld(t *testing.T) *mcpWorld {
 		}
 	}
 	// The project is a repository: Warden's project is a work tree
-	// (DESIGN.md §11).
+	// (docs/spec.md §11).
 	gitInit(t, w.project)
 	// The server may use the whole base directory, home included: what
 	// stops the agent below is Warden, not the server's own checks.

@@ -6,7 +6,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/netip"
 	"strings"
@@ -26,27 +25,14 @@ var netSubcommands = [][2]string{
 }
 
 func runNet(ctx context.Context, args []string) error {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		netUsage(Stdout)
-		return nil
+	g := group{name: "net", subs: netSubcommands}
+	if done, err := g.help(args); done {
+		return err
 	}
-	if len(args) == 0 || args[0] != "check" {
-		msg := "net needs a subcommand: check"
-		if len(args) > 0 {
-			msg = fmt.Sprintf("unknown net subcommand %q (want check)", args[0])
-		}
-		return badInput(msg, "warden net check --json https://example.com/ decides one destination")
+	if args[0] != "check" {
+		return g.unknown(args[0])
 	}
 	return netCheck(ctx, args[1:])
-}
-
-func netUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: warden net <subcommand> [flags] [args]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Subcommands:")
-	for _, s := range netSubcommands {
-		fmt.Fprintf(w, "  %-10s %s\n", s[0], s[1])
-	}
 }
 
 // lookupNetIP is the resolver for names without --resolve; tests replace

@@ -26,15 +26,22 @@ func runPolicy(ctx context.Context, args []string) error {
 		"test":      policyTest,
 		"remember":  policyRemember,
 	}
-	if len(args) == 0 || subs[args[0]] == nil {
-		msg := "policy needs a subcommand: fmt, lint, enumerate, test or remember"
-		if len(args) > 0 {
-			msg = fmt.Sprintf("unknown policy subcommand %q (want fmt, lint, enumerate, test or remember)", args[0])
-		}
-		return badInput(msg, "warden policy lint FILE checks a policy file")
+	if done, err := policyGroup.help(args); done {
+		return err
+	}
+	if subs[args[0]] == nil {
+		return policyGroup.unknown(args[0])
 	}
 	return subs[args[0]](args[1:])
 }
+
+var policyGroup = group{name: "policy", subs: [][2]string{
+	{"fmt", "normalise policy files' layout, keeping comments and order, or rewrite them (-w)"},
+	{"lint", "report errors, unreachable rules, Rule-of-Two findings and network rules that disagree"},
+	{"enumerate", "list what an agent may do, rule by rule, in sentences, and the floor"},
+	{"test", "check the examples a policy file keeps against its verdicts"},
+	{"remember", "write an approved action as a rule with an expiry (guardrail and network)"},
+}}
 
 // policyFmt prints files with their layout normalised, keeping their
 // comments and order, or rewrites them with -w. A file that cannot be

@@ -14,7 +14,9 @@ import (
 	"slices"
 	"strings"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/contain"
+	"warden.dev/warden/internal/report"
 	"warden.dev/warden/internal/sandbox"
 )
 
@@ -73,7 +75,7 @@ func runRun(ctx context.Context, args []string) error {
 		// modes, under the pager's feet; the command then reads
 		// /dev/null.
 		Terminal:  isTerminalFile(Stdin) && isTerminalFile(Stdout),
-		Report:    stderrReporter{},
+		Report:    stderrReporter{policy: *policyPath},
 		Dirs:      ownDirs(),
 		HostAddrs: hostAddrs,
 	}
@@ -107,9 +109,13 @@ func runError(err error) error {
 	return err
 }
 
-// stderrReporter tells the person what a run does, on stderr.
-type stderrReporter struct{}
+// stderrReporter tells the person what a run does, on stderr; policy is
+// the run's --policy, which the summary's suggestions name.
+type stderrReporter struct{ policy string }
 
 func (stderrReporter) Warn(msg string)                   { warningf("%s", msg) }
 func (stderrReporter) Error(msg string, hints ...string) { errorWithHint(msg, hints...) }
 func (stderrReporter) Say(msg string)                    { fmt.Fprintf(Stderr, "warden: %s\n", msg) }
+func (r stderrReporter) Blocked(rec *audit.Run) {
+	report.RunSummary(Stderr, rec, report.SummaryOptions{Policy: r.policy})
+}

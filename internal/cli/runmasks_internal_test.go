@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestStateDir checks the order of DESIGN.md §13: $WARDEN_STATE_DIR, then
+// TestStateDir checks the order of docs/spec.md §13: $WARDEN_STATE_DIR, then
 // $XDG_STATE_HOME/warden, then ~/.local/state/warden; relative values are
 // ignored.
 func TestStateDir(t *testing.T) {

@@ -14,7 +14,7 @@
 //     does not load) leaves nothing loaded, and is an [*Error] whose hint
 //     says where to look.
 //   - The managed tier is fail-closed: named and unreadable is an error,
-//     never a run without it (DESIGN.md §8).
+//     never a run without it (docs/spec.md §8).
 //   - The embedded default (default.yaml) is what runs when no file is
 //     named: its revision is "default"; a file's is the SHA-256 of its
 //     bytes, as records name it.
@@ -41,7 +41,7 @@ var defaultPolicy []byte
 const DefaultName = "(default policy)"
 
 // EnvManaged names the managed-tier policy file; when set it replaces the
-// stored managed rules entirely (DESIGN.md §8).
+// stored managed rules entirely (docs/spec.md §8).
 const EnvManaged = "WARDEN_MANAGED_POLICY"
 
 // Options say where the managed tier is and whose home "~" is.
@@ -181,7 +181,7 @@ func (p *Policy) Action(r *request.Request, dir string) (*action.Action, *reques
 }
 
 // policyFiles are the policy files in force, each as named and as
-// resolved: no agent tool writes them (DESIGN.md §13).
+// resolved: no agent tool writes them (docs/spec.md §13).
 func policyFiles(names ...string) []string {
 	var out []string
 	for _, n := range names {

@@ -3,7 +3,7 @@
 
 package config
 
-// Remembering an approval (DESIGN.md §4) writes the rules the parts of
+// Remembering an approval (docs/spec.md §4) writes the rules the parts of
 // Warden that will meet the approved thing again actually read. The
 // rules:
 //

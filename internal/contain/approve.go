@@ -3,7 +3,7 @@
 
 package contain
 
-// The approval policies of warden run (DESIGN.md §7). The rules:
+// The approval policies of warden run (docs/spec.md §7). The rules:
 //
 //   - The only approver a run has is a person at the caller's controlling
 //     terminal ([Approver]), asked after the command has ended or before

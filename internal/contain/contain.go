@@ -47,6 +47,7 @@ import (
 	"os"
 	"time"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/proxy"
@@ -93,6 +94,11 @@ type Reporter interface {
 	Error(msg string, hints ...string)
 	// Say is any other line from Warden ("note: …").
 	Say(msg string)
+	// Blocked closes a run that ran with what the sandbox blocked in
+	// it, from its execution record (whether or not --audit-json writes
+	// it): the destinations denied, the paths and system calls refused.
+	// A record that lists none of them says nothing was blocked.
+	Blocked(r *audit.Run)
 }
 
 // Approver asks the person at the controlling terminal, after the command
@@ -156,7 +162,7 @@ type Options struct {
 
 // Dirs are Warden's own directories on this host.
 type Dirs struct {
-	// State is the state directory (DESIGN.md §13); a run's quarantine
+	// State is the state directory (docs/spec.md §13); a run's quarantine
 	// is below it.
 	State string
 	// Config are the configuration directories.
@@ -202,8 +208,12 @@ func Run(ctx context.Context, o Options) error {
 	// still do).
 	ctx = context.WithoutCancel(ctx)
 	res, out := p.execute(ctx, p.spec)
+	// rerunFrom is where the last attempt's network attempts start.
+	rerunFrom := 0
 	if p.approval == policyfile.ApprovalOnFailure && out.Status != 0 {
 		if next, why, ok := p.onFailure(res); ok {
+			before, _ := p.eg.Attempts()
+			rerunFrom = len(before)
 			if p.rec != nil {
 				p.rec.FirstAttempt = firstAttempt(out.Status, res, why)
 			}
@@ -217,11 +227,26 @@ func Run(ctx context.Context, o Options) error {
 	if len(res.Quarantined) > 0 {
 		out = outcome{Exit: p.quarantined(res.Quarantined, out.Status)}
 	}
-	if err := p.record(res, out); err != nil {
+	rec, err := p.record(res, out)
+	p.o.Report.Blocked(lastAttempt(rec, rerunFrom))
+	if err != nil {
 		return err
 	}
 	if out.Status == 0 && out.Msg == "" {
 		return nil
 	}
 	return out.Exit
+}
+
+// lastAttempt is r as the summary of what the run blocked takes it: the
+// last attempt's, as its refused paths and system calls are. What the
+// first attempt of a rerun was refused was offered before the rerun,
+// and may have been allowed since; the record keeps every attempt.
+func lastAttempt(r *audit.Run, from int) *audit.Run {
+	if from == 0 || from > len(r.NetworkAttempts) {
+		return r
+	}
+	last := *r
+	last.NetworkAttempts = r.NetworkAttempts[from:]
+	return &last
 }

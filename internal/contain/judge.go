@@ -3,7 +3,7 @@
 
 package contain
 
-// The policy's judgement of a run's command (DESIGN.md §11), before
+// The policy's judgement of a run's command (docs/spec.md §11), before
 // anything of it starts. The rules:
 //
 //   - The command is a contained bash action: its argv quoted into the

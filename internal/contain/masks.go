@@ -3,7 +3,7 @@
 
 package contain
 
-// What a run masks of Warden's own, whatever the policy says (DESIGN.md
+// What a run masks of Warden's own, whatever the policy says (docs/spec.md
 // §13: the agent never reaches them): the files the policy's credentials
 // are read from, the interception CA, Warden's state and configuration
 // directories, and the hooks' state.

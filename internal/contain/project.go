@@ -12,7 +12,7 @@ import (
 )
 
 // Project is the project of a run started in dir that names project
-// (--project; empty for none), with its links resolved (DESIGN.md §11):
+// (--project; empty for none), with its links resolved (docs/spec.md §11):
 // the one named, else the git work tree that holds dir, else dir. The
 // home, the root and an ancestor of the home are never a project,
 // named or not: the project is writable, and the whole home would be

@@ -3,7 +3,7 @@
 
 package contain
 
-// The execution record (DESIGN.md §7) of a run, written with
+// The execution record (docs/spec.md §7) of a run, written with
 // --audit-json FILE.
 //
 // The place is often inside the project, which the command may write, so
@@ -139,14 +139,16 @@ func (p *plan) deny(ex *Exit) error {
 	return ex
 }
 
-// record completes the record with how the run ended and writes it. A
-// record that cannot be written ends the run with status 125, whatever
-// the command did: say so loudly.
-func (p *plan) record(res sandbox.Result, out outcome) error {
-	if p.out == nil {
-		return nil
-	}
+// record completes the record with how the run ended, writes it when
+// --audit-json asks, and returns it: without --audit-json it is made
+// all the same, for the summary of what the run blocked. A record that
+// cannot be written ends the run with status 125, whatever the command
+// did: say so loudly.
+func (p *plan) record(res sandbox.Result, out outcome) (*audit.Run, error) {
 	r := p.rec
+	if r == nil {
+		r = &audit.Run{}
+	}
 	fillResult(r, res, p.spec.Timeout)
 	r.Limits.TimeoutSource = p.timeoutSource
 	var dropped int
@@ -159,13 +161,16 @@ func (p *plan) record(res sandbox.Result, out outcome) error {
 	if out.setup {
 		r.ExitCode = out.Status
 	}
+	if p.out == nil {
+		return r, nil
+	}
 	if err := p.out.commit(r); err != nil {
 		if out.Msg != "" {
 			p.o.Report.Error(out.Msg)
 		}
-		return unavailable(fmt.Sprintf("--audit-json: the execution record was not written: %v", err))
+		return r, unavailable(fmt.Sprintf("--audit-json: the execution record was not written: %v", err))
 	}
-	return nil
+	return r, nil
 }
 
 // firstAttempt is the record of a failed run that on-failure reran.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"warden.dev/warden/internal/audit"
@@ -24,9 +25,7 @@ type outcome struct {
 // the way, and says how the run ended.
 func (p *plan) execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, outcome) {
 	res, err := sandbox.Run(ctx, spec)
-	for _, n := range res.Unenforced {
-		p.o.Report.Warn("not enforced as asked: " + n)
-	}
+	p.warnUnenforced(res)
 	var se *sandbox.SetupError
 	var ste *sandbox.StartError
 	switch {
@@ -40,7 +39,6 @@ func (p *plan) execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, 
 	if res.InitKilled {
 		p.o.Report.Warn(fmt.Sprintf("the sandbox's init ended while the command ran (signal %d); every process of the sandbox died with it", res.Signal))
 	}
-	p.summarizeRefusals(res.Refused)
 	if res.TimedOut {
 		p.o.Report.Error(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
 			"raise --timeout or sandbox.limits.timeout")
@@ -48,31 +46,31 @@ func (p *plan) execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, 
 	return res, outcome{Exit: &Exit{Status: res.Status()}}
 }
 
-// summarizeRefusals closes a run by naming the masked and read-only paths
-// whose refusal the command's errors report (sandbox.Result.Refused), so
-// that neither the person nor an agent reading the output takes a write
-// that did not happen for one that did. The same list is the execution
-// record's refused_paths.
-func (p *plan) summarizeRefusals(rs []audit.Refusal) {
-	if len(rs) == 0 {
-		return
+// warnUnenforced says what the run could not enforce as asked: the default
+// limits that fell back for want of a cgroup in one line (every run of a
+// user without cgroup rights has them, and warden doctor and the record's
+// unenforced list say what stands in for each), anything else a line
+// each, limits the policy asked for and --degraded=cgroup let fall back
+// included: what stands in for those is the person's to know.
+func (p *plan) warnUnenforced(res sandbox.Result) {
+	fell := map[string]bool{}
+	var limits []string
+	for _, f := range res.Fallbacks {
+		if f.Requested {
+			continue
+		}
+		fell[f.Note] = true
+		limits = append(limits, f.Limit)
 	}
-	p.o.Report.Say(fmt.Sprintf("note: the sandbox refused the command access to %d path(s) its errors name; nothing was written to them:", len(rs)))
-	for _, r := range rs {
-		p.o.Report.Say(fmt.Sprintf("note:   %s: %s", r.Path, refusalText(r)))
+	if len(limits) > 0 {
+		p.o.Report.Warn(fmt.Sprintf("no cgroup for this run; these limits fall back to per-process rlimits where one applies: %s (warden doctor has the details)",
+			strings.Join(limits, ", ")))
 	}
-}
-
-// refusalText says why a path was refused, and what the error the command
-// got means.
-func refusalText(r audit.Refusal) string {
-	switch {
-	case r.Kind == audit.RefusedMasked:
-		return fmt.Sprintf("masked in the sandbox (it cannot be read, written, replaced or removed; the command got %q)", r.Error)
-	case r.Error == "Device or resource busy":
-		return fmt.Sprintf("read-only in the sandbox (the command got %q: it is a mount point, which cannot be renamed over or removed)", r.Error)
+	for _, n := range res.Unenforced {
+		if !fell[n] {
+			p.o.Report.Warn("not enforced as asked: " + n)
+		}
 	}
-	return fmt.Sprintf("read-only in the sandbox (the command got %q)", r.Error)
 }
 
 // quarantined tells what the post-run check took away and returns the
@@ -97,7 +95,7 @@ func (p *plan) quarantined(qs []audit.Quarantined, status int) *Exit {
 var degradedEffect = map[sandbox.Layer]string{
 	sandbox.LayerLandlock: "files are contained by the mounts alone",
 	sandbox.LayerSeccomp:  "no system call is filtered (nested namespaces, ptrace, io_uring, keyctl, raw sockets are open)",
-	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (see the notes after the run)",
+	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (the run names them; the record and warden doctor say what stands in for each)",
 	sandbox.LayerWalk:     "past the project walk's bound, sensitive files are not masked and host-executed files not protected",
 	sandbox.LayerHostUID:  "a root caller's command runs as host uid 0 (without capabilities) and can read every file only root may read",
 }
@@ -133,7 +131,7 @@ const (
 // runTimeout is the timeout of a run and where it comes from: --timeout
 // when given (flagSet; 0 is none, by name), else none for a server, else
 // the policy's when it sets one, else none for a terminal session, else
-// the default (DESIGN.md §7).
+// the default (docs/spec.md §7).
 func runTimeout(flagSet bool, flagValue, policy time.Duration, terminal, server bool) (time.Duration, string) {
 	switch {
 	case flagSet && flagValue > 0:

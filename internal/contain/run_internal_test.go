@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox"
 )
 
@@ -42,5 +45,27 @@ func TestRunTimeout(t *testing.T) {
 					tt.flagSet, tt.flag, tt.policy, tt.terminal, tt.server, got, src, tt.want, tt.wantSource)
 			}
 		})
+	}
+}
+
+func TestLastAttempt(t *testing.T) {
+	as := []audit.NetworkAttempt{{Host: "first.test"}, {Host: "rerun.test"}}
+	r := &audit.Run{NetworkAttempts: as}
+	for _, tt := range []struct {
+		from int
+		want []audit.NetworkAttempt
+	}{
+		{0, as},
+		{1, as[1:]},
+		{2, []audit.NetworkAttempt{}},
+		{3, as}, // attempts past the record's bound: all of them
+	} {
+		got := lastAttempt(r, tt.from)
+		if diff := cmp.Diff(tt.want, got.NetworkAttempts); diff != "" {
+			t.Errorf("lastAttempt(%d) (-want +got):\n%s", tt.from, diff)
+		}
+	}
+	if len(r.NetworkAttempts) != 2 {
+		t.Errorf("lastAttempt changed the record: %v", r.NetworkAttempts)
 	}
 }

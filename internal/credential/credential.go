@@ -2,7 +2,7 @@
 // Copyright 2026 The Warden Authors
 
 // Package credential holds the secrets that Warden's egress proxy puts into
-// requests at the edge of the sandbox (DESIGN.md §9), and the [Redacted]
+// requests at the edge of the sandbox (docs/spec.md §9), and the [Redacted]
 // type that keeps them out of every log, error and record.
 //
 // # Placeholders

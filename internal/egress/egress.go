@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-// Package egress is a run's way out of the sandbox (DESIGN.md §9): the
+// Package egress is a run's way out of the sandbox (docs/spec.md §9): the
 // egress proxy and the DNS stub, in the warden process, outside the
 // sandbox, serving the listeners the sandbox's init made inside its
 // network namespace, with the CA of intercepted streams and the record of

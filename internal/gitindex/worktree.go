@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Project is the project of a working directory (DESIGN.md §11): the
+// Project is the project of a working directory (docs/spec.md §11): the
 // nearest directory at or above cwd that git would take for the top
 // level of a work tree, both taken after resolving symbolic links; ""
 // when there is none, or when the one found is never a project
@@ -56,7 +56,7 @@ func Enclosing(p string) string {
 }
 
 // RunProject is the project a contained run takes when none is named
-// (DESIGN.md §11: warden run, and what a hook's --wrap and warden mcp
+// (docs/spec.md §11: warden run, and what a hook's --wrap and warden mcp
 // --sandbox hand it): the project of dir ([Project]), else dir itself
 // after resolving links; "" when that can never be a project
 // ([NotProject]): a run started in the home or at the root is refused

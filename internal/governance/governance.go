@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-// Package governance holds, as data, the governance paths (DESIGN.md §5):
+// Package governance holds, as data, the governance paths (docs/spec.md §5):
 // what governs an agent or runs later on the host — agent settings, git's
 // configuration and hooks, editor tasks, shell start-up files, the
 // directories on PATH — and Warden's own configuration, state and policy
@@ -165,7 +165,7 @@ var OnHost = []Entry{
 	{Name: "/etc/ld.so.preload", Why: "libraries loaded into every program"},
 }
 
-// ProjectPolicy is where a project keeps its own policy (DESIGN.md §13):
+// ProjectPolicy is where a project keeps its own policy (docs/spec.md §13):
 // the project cannot loosen its rules by editing it, so the agent cannot
 // either.
 const ProjectPolicy = ".warden"

@@ -18,7 +18,7 @@ import (
 	"warden.dev/warden/internal/policy"
 )
 
-// Note limits (DESIGN.md §10): the same block once per window, at most
+// Note limits (docs/spec.md §10): the same block once per window, at most
 // burst notes a minute; the state keeps at most maxNotes entries.
 const (
 	noteWindow = 5 * time.Minute

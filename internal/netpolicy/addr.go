@@ -94,7 +94,7 @@ var privateRanges = []addrRange{
 	// internal services.
 	{mustPrefix("100.64.0.0/10"), private, "private", ""},
 	{mustPrefix("fc00::/7"), private, "private", ""},
-	// Not listed by DESIGN.md §9, but not public either, so they get the
+	// Not listed by docs/spec.md §9, but not public either, so they get the
 	// same treatment: benchmarking (RFC 2544), reserved class E (which
 	// some clouds use for internal networks; broadcast is denied above),
 	// deprecated IPv6 site-local, and local-use NAT64 (RFC 8215), whose

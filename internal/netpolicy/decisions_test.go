@@ -23,7 +23,7 @@ import (
 //	                    "method", "addrs", "now", "expect"}; addrs is the
 //	                    DNS answer for a name (absent or [] for none);
 //	                    "expect" is the verdict a person wrote down from
-//	                    DESIGN.md §9, checked always
+//	                    docs/spec.md §9, checked always
 //	-- want --          the golden decision of every case, as
 //	                    `warden net check --json` prints it (-update
 //	                    rewrites it)

@@ -2,7 +2,7 @@
 // Copyright 2026 The Warden Authors
 
 // Package netpolicy decides which network destinations the sandbox may
-// reach through the egress proxy (DESIGN.md §9). It is pure and
+// reach through the egress proxy (docs/spec.md §9). It is pure and
 // deterministic — no I/O, no DNS, no clock: the caller resolves names and
 // passes the time — so `warden net check` answers exactly what the proxy
 // will do.

@@ -114,7 +114,7 @@ var fuzzRules = []netpolicy.Rule{
 	{Verdict: action.Allow},
 }
 
-// oracle is an independent statement of DESIGN.md §9's address floor.
+// oracle is an independent statement of docs/spec.md §9's address floor.
 var (
 	oracleDenied = prefixes("127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128", "169.254.0.0/16", "fe80::/10",
 		"fd00:ec2::254/128", "100.100.100.200/32", "168.63.129.16/32", "224.0.0.0/4", "ff00::/8", "255.255.255.255/32")

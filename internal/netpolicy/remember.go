@@ -3,7 +3,7 @@
 
 package netpolicy
 
-// Remembering a destination (DESIGN.md §4 and §9). When a person approves
+// Remembering a destination (docs/spec.md §4 and §9). When a person approves
 // a destination and asks Warden to remember it, the rule written is one
 // the proxy reads: a network rule, never a guardrail rule. The rules:
 //

@@ -44,7 +44,7 @@ type Entry struct {
 	Why string
 }
 
-// sensitiveTable is the built-in floor of DESIGN.md §5, which is also what
+// sensitiveTable is the built-in floor of docs/spec.md §5, which is also what
 // the sandbox masks. Each entry is either anchored at the home (~/: only the
 // caller's own file, because the same name in a project is that project's
 // configuration, which its tools need) or matches at any depth (the name is

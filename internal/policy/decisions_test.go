@@ -25,7 +25,7 @@ import (
 //	-- managed.yaml --  optional managed tier
 //	-- cases --         one JSON object a line: {"name", "expect", "action",
 //	                    "no_approver", "now"}; "expect" is the verdict a
-//	                    person wrote down from DESIGN.md, checked always
+//	                    person wrote down from docs/spec.md, checked always
 //	-- want --          the golden explanation of every case (-update
 //	                    rewrites it): verdict, deciding rule and scope,
 //	                    every matched rule and how it fared, the reason

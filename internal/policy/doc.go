@@ -10,7 +10,7 @@
 //
 // # Resolution
 //
-// [Engine.Evaluate] resolves an action in this order (DESIGN.md §4):
+// [Engine.Evaluate] resolves an action in this order (docs/spec.md §4):
 //
 //  1. The floor. A path that was not resolved, failed to resolve, or is
 //     sensitive is denied, and nothing below can change that. An opaque

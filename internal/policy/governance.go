@@ -12,7 +12,7 @@ import (
 	"warden.dev/warden/internal/governance"
 )
 
-// The floor's rules for governance (DESIGN.md §5 and §13).
+// The floor's rules for governance (docs/spec.md §5 and §13).
 const (
 	// RuleGovernance holds a governance path: Warden's own are denied,
 	// the others asked about.
@@ -24,7 +24,7 @@ const (
 
 // selfGoverning are the warden subcommands an agent never runs on its own
 // behalf: each approves, remembers, trusts or serves decisions, or sets
-// Warden up (DESIGN.md §13).
+// Warden up (docs/spec.md §13).
 var selfGoverning = [][]string{
 	{"approvals"},
 	{"serve"},

@@ -14,7 +14,7 @@ import (
 	"warden.dev/warden/internal/action"
 )
 
-// This file implements the constraint language of DESIGN.md §4. Its
+// This file implements the constraint language of docs/spec.md §4. Its
 // patterns:
 //
 //   - paths and refs are globs over "/"-separated segments: "*", "?" and

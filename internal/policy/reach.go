@@ -9,7 +9,7 @@ import (
 )
 
 // This file holds the one table of programs that run code they are given,
-// and the predicate that reads it (DESIGN.md §3, §4). A command prefix
+// and the predicate that reads it (docs/spec.md §3, §4). A command prefix
 // reaches:
 //
 //   - any code ([InterpreterWide]) when it is empty; when it is headed by

@@ -15,7 +15,7 @@ import (
 	"warden.dev/warden/internal/action"
 )
 
-// This file turns "remember this" into real rules (DESIGN.md §4):
+// This file turns "remember this" into real rules (docs/spec.md §4):
 //
 //   - a remembered rule is an allow at a chosen scope — space, agent or
 //     workspace, never builtin or a mode — with provenance "remembered"

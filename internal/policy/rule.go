@@ -187,7 +187,7 @@ type Set struct {
 	Delegation Delegation
 	// OverrideHolders may lift a soft-level deny with a justification.
 	OverrideHolders []string
-	// Exempt names governance paths (DESIGN.md §5) the floor leaves to
+	// Exempt names governance paths (docs/spec.md §5) the floor leaves to
 	// the rules: absolute, "~/"-relative or project-relative, each
 	// with everything below it. Only the guarded tier can be exempted;
 	// the managed tier's exemptions are not read (it only tightens).

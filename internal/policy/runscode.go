@@ -9,7 +9,7 @@ import (
 	"warden.dev/warden/internal/action"
 )
 
-// This file is the built-in rule builtin:runs-code (DESIGN.md §3): code
+// This file is the built-in rule builtin:runs-code (docs/spec.md §3): code
 // that runs without being analysed is never allowed outside the sandbox
 // without a person saying so.
 //

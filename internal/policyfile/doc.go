@@ -9,7 +9,7 @@
 // # Format
 //
 // A policy file is one YAML document holding a mapping of sections, each
-// optional except version (DESIGN.md §12):
+// optional except version (docs/spec.md §12):
 //
 //	version: 1                  # required, and only 1 is known
 //	autonomy: actWithApproval   # proposeOnly | actWithApproval | actFreely
@@ -62,7 +62,7 @@
 // be sent to.
 //
 // A test's action is the JSON action that `warden explain` reads
-// (DESIGN.md §11), a [request.Request], written in YAML: its keys are the
+// (docs/spec.md §11), a [request.Request], written in YAML: its keys are the
 // JSON field names, its values have their JSON types (a count is an
 // integer, a path a string), and it is decoded by [request.Parse]. tool is
 // required; what the other fields mean (known classes and modes, a

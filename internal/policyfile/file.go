@@ -31,7 +31,7 @@ type File struct {
 	Tests []Test
 }
 
-// SandboxMode is the physical ceiling of a sandbox (DESIGN.md §7).
+// SandboxMode is the physical ceiling of a sandbox (docs/spec.md §7).
 type SandboxMode string
 
 // Sandbox modes, from most to least confined.
@@ -41,7 +41,7 @@ const (
 	FullAccess     SandboxMode = "full-access"
 )
 
-// ApprovalPolicy says when a human is asked (DESIGN.md §7).
+// ApprovalPolicy says when a human is asked (docs/spec.md §7).
 type ApprovalPolicy string
 
 // Approval policies, from most to least asking.
@@ -171,7 +171,7 @@ type Credential struct {
 // Test is an example action and the verdict the policy must give it.
 type Test struct {
 	Name string
-	// Action is the action as `warden explain` reads it (DESIGN.md §11),
+	// Action is the action as `warden explain` reads it (docs/spec.md §11),
 	// before path resolution and shell analysis. It is never nil in a
 	// parsed file.
 	Action *request.Request

@@ -14,7 +14,7 @@ import (
 
 // Format writes f in canonical form, as a file built in code is written
 // (`warden policy fmt` keeps a file's own layout instead; see [Reformat]):
-// version: 1 first, sections and keys in the order of DESIGN.md §12 (the
+// version: 1 first, sections and keys in the order of docs/spec.md §12 (the
 // extra sections after the rules), rules in file order, every rule with its
 // id, defaults (level: hard, empty lists) left out, short lists and
 // mappings in flow style, and strings quoted only where YAML needs it,

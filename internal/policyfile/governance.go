@@ -14,7 +14,7 @@ import (
 )
 
 // governance decodes the governance section: the governance paths the
-// floor leaves to the rules (DESIGN.md §5).
+// floor leaves to the rules (docs/spec.md §5).
 //
 //	governance:
 //	  exempt: ["~/.local/bin", ".vscode/settings.json"]

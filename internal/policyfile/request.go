@@ -4,7 +4,7 @@
 package policyfile
 
 // This file reads and writes the tests section. A test's action is a
-// [request.Request], the JSON action of DESIGN.md §11, written in YAML.
+// [request.Request], the JSON action of docs/spec.md §11, written in YAML.
 // The rules:
 //
 //   - the action node is checked against the JSON form of request.Request
@@ -99,7 +99,7 @@ func (d *decoder) test(n *yaml.Node) (Test, error) {
 // requestType is the type request.Parse decodes into.
 var requestType = reflect.TypeFor[request.Request]()
 
-// request decodes a test's action, the JSON action of DESIGN.md §11.
+// request decodes a test's action, the JSON action of docs/spec.md §11.
 func (d *decoder) request(n *yaml.Node) (*request.Request, error) {
 	if err := d.shape(n, requestType, ""); err != nil {
 		return nil, err

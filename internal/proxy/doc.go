@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-// Package proxy is Warden's egress proxy (DESIGN.md §9): the only way out
+// Package proxy is Warden's egress proxy (docs/spec.md §9): the only way out
 // of a sandbox's network namespace. It runs in the warden parent, outside
 // the sandbox, and serves a listener that lives inside the sandbox's
 // namespace. It decides nothing by itself: every destination is put to an

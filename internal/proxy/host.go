@@ -6,7 +6,7 @@ package proxy
 // Hosts and ports arrive from the sandbox in CONNECT lines, absolute URIs,
 // Host headers, TLS SNI and SOCKS5 requests. They are parsed strictly here,
 // before any decision, and a form that is not plainly a name or an address
-// is refused rather than interpreted (DESIGN.md §9):
+// is refused rather than interpreted (docs/spec.md §9):
 //
 //   - a name is ASCII letters, digits, '-' and '_' in dot-separated labels
 //     of 1 to 63 bytes, at most 253 bytes in all; it is lower-cased and a

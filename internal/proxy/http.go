@@ -282,7 +282,7 @@ func (p *Proxy) deny(w http.ResponseWriter, rs *reqState, status int, code strin
 	p.writeDenial(w, status, code, rs.t, d)
 }
 
-// denial is the JSON body of every refusal (DESIGN.md §9).
+// denial is the JSON body of every refusal (docs/spec.md §9).
 type denial struct {
 	Error  string `json:"error"`
 	Host   string `json:"host"`

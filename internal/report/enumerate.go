@@ -127,7 +127,7 @@ func Enumerate(w io.Writer, lp *config.Policy, o EnumerateOptions) {
 	Governance(w, lp.File.Policy.Exempt)
 }
 
-// Governance prints the governance floor (DESIGN.md §5): what is denied,
+// Governance prints the governance floor (docs/spec.md §5): what is denied,
 // what is always asked, and the paths the policy exempts.
 func Governance(w io.Writer, exempt []string) {
 	fmt.Fprintln(w, "  - deny any access to Warden's own configuration and state, writing the policy files in force or a project's .warden/, and running warden approvals, serve, init, policy remember|trust or hook install")

@@ -2,7 +2,7 @@
 // Copyright 2026 The Warden Authors
 
 // Package report renders Warden's results for people and for programs:
-// the explanation of a decision (warden explain, DESIGN.md §11), the
+// the explanation of a decision (warden explain, docs/spec.md §11), the
 // doctor's host report and honesty matrix, a policy's enumeration. It
 // computes nothing that decides; the JSON forms are the contracts tests
 // outside the repository rely on, typed here so that every surface
@@ -20,7 +20,7 @@ import (
 	"warden.dev/warden/internal/shellparse"
 )
 
-// Explanation is the JSON of `warden explain --json` (DESIGN.md §11).
+// Explanation is the JSON of `warden explain --json` (docs/spec.md §11).
 // The first ten fields are the contract; the rest add detail.
 type Explanation struct {
 	Decision  string    `json:"decision"`
@@ -106,7 +106,7 @@ func Explain(a *action.Action, sh *request.Shell, d policy.Decision, x policy.Ex
 	return out
 }
 
-// shellJSON is the "shell" object of DESIGN.md §6.
+// shellJSON is the "shell" object of docs/spec.md §6.
 func shellJSON(a *action.Action, sh *request.Shell) map[string]any {
 	if an, ok := sh.Detail.(*shellparse.Analysis); ok {
 		return analysisJSON(an)

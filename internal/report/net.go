@@ -11,7 +11,7 @@ import (
 	"warden.dev/warden/internal/netpolicy"
 )
 
-// NetCheckOutput is the JSON of `warden net check --json` (DESIGN.md §11).
+// NetCheckOutput is the JSON of `warden net check --json` (docs/spec.md §11).
 // The first four fields are the contract; the rest add detail.
 type NetCheckOutput struct {
 	Decision  string   `json:"decision"`

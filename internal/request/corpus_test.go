@@ -80,7 +80,7 @@ func TestCorpusThroughEngine(t *testing.T) {
 
 // TestCorpusUncontainedCode runs the corpus through the real pipeline under
 // the embedded default (no rule), uncontained, and checks the property of
-// DESIGN.md §3: no command that runs unanalysed code is allowed.
+// docs/spec.md §3: no command that runs unanalysed code is allowed.
 func TestCorpusUncontainedCode(t *testing.T) {
 	f, err := os.Open("../shellparse/testdata/corpus.txt")
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 )
 
 // Governance says where Warden's own places are, for the floor's
-// governance paths (DESIGN.md §5, package governance).
+// governance paths (docs/spec.md §5, package governance).
 type Governance struct {
 	// Own are Warden's configuration and state directories: no access.
 	Own []string

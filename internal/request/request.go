@@ -2,7 +2,7 @@
 // Copyright 2026 The Warden Authors
 
 // Package request turns the JSON action of Warden's CLI contract
-// (DESIGN.md §11) into an [action.Action]: it validates every field, takes
+// (docs/spec.md §11) into an [action.Action]: it validates every field, takes
 // classes from the input or the tool table, derives hosts from a URL and
 // resolves every path with package pathguard.
 //
@@ -291,7 +291,7 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 		}
 		if gitindex.NotProject(project, opt.Home) {
 			// The root, the home or an ancestor of it is never a
-			// project (DESIGN.md §11): writes there are outside.
+			// project (docs/spec.md §11): writes there are outside.
 			project = ""
 		}
 	}
@@ -371,7 +371,7 @@ func (req *Request) resolve(a *action.Action, opt Options) (*action.Action, *She
 // trackedTruncation returns the delete that a write truncating the
 // resolved path rp (with the redirection op) amounts to when rp is a
 // regular file that git tracks: its content, which git knows, is gone,
-// as with rm (DESIGN.md §3). Links and aliases count, since rp is
+// as with rm (docs/spec.md §3). Links and aliases count, since rp is
 // resolved. A file that does not exist, or is not a regular file
 // (/dev/null, a pipe, a terminal), is never deleted. When git's index
 // cannot tell (too large, corrupt, a split index), an existing file is

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-// Package sandbox runs one command inside Warden's containment (DESIGN.md
+// Package sandbox runs one command inside Warden's containment (docs/spec.md
 // §7): [Run] takes a [Spec] (pure data) and returns a [Result].
 //
 // # Process design

@@ -445,6 +445,10 @@ func TestLimitFallbackPids(t *testing.T) {
 		t.Fatal(o.err)
 	}
 	t.Logf("at most %d sleeps seen from outside", most)
+	// The fallback is named, as asked, with its note.
+	if fs := o.res.Fallbacks; len(fs) == 0 || fs[len(fs)-1].Limit != "requested pids 32" || !fs[len(fs)-1].Requested || !noteWith(o.res, fs[len(fs)-1].Note) {
+		t.Errorf("the fallbacks do not name requested pids 32 with its note: %+v", fs)
+	}
 	if os.Getuid() == 0 {
 		if !noteWith(o.res, "not enforced: RLIMIT_NPROC does not apply to root") {
 			t.Errorf("root: the pids fallback was not said to be unenforced: %q", o.res.Unenforced)

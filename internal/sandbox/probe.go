@@ -3,7 +3,7 @@
 
 package sandbox
 
-// This file holds what [Probe] reports (warden doctor, DESIGN.md §8 "Honesty
+// This file holds what [Probe] reports (warden doctor, docs/spec.md §8 "Honesty
 // matrix"): the facts it gathered about the host, one real trial run, and
 // the matrix derived from both by [Assess]. The JSON field names are part of
 // warden doctor --json's output and stay stable; a field is only ever added.

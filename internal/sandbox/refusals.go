@@ -15,7 +15,9 @@ import (
 
 // Refusals ([audit.Refusal]) are accesses to a masked or read-only path
 // that failed inside the sandbox, as the command's own error output
-// reported them. The kernel refuses such accesses without telling warden;
+// reported them: a masked path, a read-only bind, or a write anywhere
+// outside the writable roots (the host's root is bound read-only), which
+// is listed as the path the command named. The kernel refuses such accesses without telling warden;
 // what a program reports is the only trace, so an access whose failure
 // the program keeps to itself, or reports without naming the path, is not
 // listed.
@@ -48,12 +50,18 @@ type refusalTargets struct {
 	// files are the targets that are not directories, by directory.
 	files   map[string][]string
 	aliases [][2]string // a prefix as the command may write it, and its real path
-	dir     string      // the command's working directory
+	// writable are the writable binds: an EROFS below none of them is
+	// the read-only root's.
+	writable []string
+	dir      string // the command's working directory
 }
 
 func newRefusalTargets(v view, spec Spec, dir string) *refusalTargets {
 	t := &refusalTargets{kinds: map[string]string{}, files: map[string][]string{}, dir: dir}
 	for _, b := range v.binds {
+		if b.Writable {
+			t.writable = append(t.writable, b.Path)
+		}
 		if !b.Writable {
 			t.kinds[b.Path] = audit.RefusedReadOnly
 			if !b.Dir {
@@ -112,6 +120,29 @@ func (t *refusalTargets) match(p string) (string, string, bool) {
 	}
 }
 
+// outside returns the path that an EROFS message on line names (as
+// [Blocks] reads it), when it is outside every writable bind.
+func (t *refusalTargets) outside(line string) (string, bool) {
+	m := roMessage().FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	p := m[1]
+	if p == "" {
+		p = m[2]
+	}
+	p, ok := t.resolve(p)
+	if !ok || p == "/" {
+		return "", false
+	}
+	for _, w := range t.writable {
+		if within(p, w) {
+			return "", false
+		}
+	}
+	return p, true
+}
+
 // findRefusals lists the masked and read-only paths that the command's
 // kept output names on a line with one of the refusalErrors; a relative
 // path is taken in dir, the command's working directory.
@@ -133,9 +164,6 @@ func findRefusals(v view, spec Spec, dir string, outputs ...string) []audit.Refu
 			}
 			if t == nil {
 				t = newRefusalTargets(v, spec, dir)
-				if len(t.kinds) == 0 {
-					return nil
-				}
 			}
 			var cands []string
 			for _, m := range quotedPath().FindAllStringSubmatch(line, -1) {
@@ -160,6 +188,14 @@ func findRefusals(v view, spec Spec, dir string, outputs ...string) []audit.Refu
 						return out
 					}
 				}
+			}
+			if !matched && readOnly && errText == "Read-only file system" {
+				// Outside every writable root: the host's root, bound
+				// read-only. The path is the one the command named.
+				if p, ok := t.outside(line); ok && add(p, audit.RefusedReadOnly) {
+					return out
+				}
+				continue
 			}
 			if matched || errText != "Device or resource busy" {
 				continue

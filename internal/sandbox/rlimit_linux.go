@@ -68,37 +68,45 @@ const initThreads = 64
 // rlimits that come closest, and says precisely what each one does and
 // does not bound. root tells whether the caller is root, for whom the
 // kernel ignores RLIMIT_NPROC.
-func fallback(missing []cgroupWant, timeout time.Duration, root bool) (rs []rlimit, tmpfsSize int64, notes []string) {
+func fallback(missing []cgroupWant, timeout time.Duration, root bool) (rs []rlimit, tmpfsSize int64, fbs []Fallback) {
 	for _, w := range missing {
-		kind := "default"
-		if w.required {
-			kind = "requested"
-		}
-		why := fmt.Sprintf("%s %s for the whole sandbox: no cgroup (%v)", kind, w.what, w.err)
+		why := fmt.Sprintf("%s %s for the whole sandbox: no cgroup (%v)", kindOf(w), w.what, w.err)
+		var note string
 		switch w.ctrl {
 		case "memory":
 			rs = append(rs, rlimit{"memory (RLIMIT_DATA)", unix.RLIMIT_DATA, uint64(w.value)})
 			tmpfsSize = w.value
-			notes = append(notes, why+fmt.Sprintf("; instead each process may hold at most %s of private writable memory (RLIMIT_DATA: heap, stacks, anonymous mappings; not shared memory or mapped files), and the private tmpfs mounts (/tmp, /dev/shm, /run, /run/warden/exec) together at most %[1]s", formatBytes(w.value)))
+			note = fmt.Sprintf("; instead each process may hold at most %s of private writable memory (RLIMIT_DATA: heap, stacks, anonymous mappings; not shared memory or mapped files), and the private tmpfs mounts (/tmp, /dev/shm, /run, /run/warden/exec) together at most %[1]s", formatBytes(w.value))
 		case "pids":
 			if root {
-				notes = append(notes, why+"; not enforced: RLIMIT_NPROC does not apply to root")
-				continue
+				note = "; not enforced: RLIMIT_NPROC does not apply to root"
+				break
 			}
 			n := uint64(w.value) + initThreads
 			rs = append(rs, rlimit{"pids (RLIMIT_NPROC)", unix.RLIMIT_NPROC, n})
-			notes = append(notes, why+fmt.Sprintf("; instead RLIMIT_NPROC %d: at most %d processes and threads in the sandbox's user namespace, %d of them for the command (the rest is room for init's threads)", n, n, w.value))
+			note = fmt.Sprintf("; instead RLIMIT_NPROC %d: at most %d processes and threads in the sandbox's user namespace, %d of them for the command (the rest is room for init's threads)", n, n, w.value)
 		case "cpu":
 			if timeout <= 0 {
-				notes = append(notes, why+"; not enforced: without cgroups only total CPU time can be bounded (RLIMIT_CPU), which needs a timeout to derive it from")
-				continue
+				note = "; not enforced: without cgroups only total CPU time can be bounded (RLIMIT_CPU), which needs a timeout to derive it from"
+				break
 			}
 			secs := uint64(math.Ceil(float64(w.value) / 1000 * timeout.Seconds()))
 			rs = append(rs, rlimit{"cpu (RLIMIT_CPU)", unix.RLIMIT_CPU, secs})
-			notes = append(notes, why+fmt.Sprintf("; instead each process may use at most %d CPU-seconds (RLIMIT_CPU, cpu × timeout), then gets SIGXCPU; its share of the CPUs is not limited", secs))
+			note = fmt.Sprintf("; instead each process may use at most %d CPU-seconds (RLIMIT_CPU, cpu × timeout), then gets SIGXCPU; its share of the CPUs is not limited", secs)
+		default:
+			continue
 		}
+		fbs = append(fbs, Fallback{Limit: kindOf(w) + " " + w.what, Requested: w.required, Note: why + note})
 	}
-	return rs, tmpfsSize, notes
+	return rs, tmpfsSize, fbs
+}
+
+// kindOf says whether w is a limit the spec asked for or a default.
+func kindOf(w cgroupWant) string {
+	if w.required {
+		return "requested"
+	}
+	return "default"
 }
 
 // privateBounds are the size and inode bounds of the private tmpfs behind

@@ -119,7 +119,7 @@ type runner struct {
 	start          time.Time
 	since          unix.Timespec // for the post-run check and the changes
 	cmd            *launched     // init
-	notes          []string      // the rlimit fallbacks
+	fallbacks      []Fallback    // the limits that fell back to rlimits
 
 	// Set by wait.
 	last      report          // init's last report
@@ -333,7 +333,7 @@ func (rn *runner) launch() error {
 		// Set by init on itself just before it starts the command:
 		// they bound the command, not init's own set-up.
 		var tmpfsSize int64
-		cfg.CommandRlimits, tmpfsSize, rn.notes = fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
+		cfg.CommandRlimits, tmpfsSize, rn.fallbacks = fallback(cg.missing, spec.Timeout, os.Getuid() == 0)
 		cfg.TmpfsSize, cfg.TmpfsInodes = privateBounds(tmpfsSize, spec.Limits)
 		rlimits = rlimitsFor(spec.Limits)
 	}

@@ -22,7 +22,7 @@ const InitArg = "__warden-init"
 // change.
 type Mode string
 
-// Sandbox modes (DESIGN.md §7): the physical ceiling on what the command
+// Sandbox modes (docs/spec.md §7): the physical ceiling on what the command
 // may change.
 const (
 	// ReadOnly leaves nothing writable but the private /tmp and /dev/shm
@@ -328,6 +328,11 @@ type Result struct {
 	// Unenforced lists default limits (never requested ones) that this
 	// host could not apply, with the reason.
 	Unenforced []string
+	// Fallbacks are the limits of Unenforced that no cgroup could
+	// enforce, each with its note there (what stands in for it, an
+	// rlimit, or that nothing does): what a caller can name in one line,
+	// leaving the notes to the record and warden doctor.
+	Fallbacks []Fallback
 	// Stdout and Stderr are what was kept of the command's streams (all
 	// of which went live to Spec.Stdout and Spec.Stderr): head and tail
 	// within [Limits.Output], with the byte counts.
@@ -356,6 +361,17 @@ type Result struct {
 	// the defaults that were applied (a default listed in Unenforced
 	// stays zero; Fsize and CPU zero mean none).
 	Limits Limits
+}
+
+// Fallback is a limit no cgroup could enforce in a run.
+type Fallback struct {
+	// Limit is the limit as asked, "default memory 4GiB", "default
+	// pids 1024" or, with --degraded=cgroup, "requested cpu 2";
+	// Requested says it is one the spec asked for.
+	Limit     string
+	Requested bool
+	// Note is its entry in [Result.Unenforced].
+	Note string
 }
 
 // Status is the exit status a shell would report: the exit code, or

@@ -144,7 +144,11 @@ func (rn *runner) collect() (Result, error) {
 		res.CPUTime = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	cg.stats(&res)
-	res.Unenforced = append(append(rn.notes, v.notes...), rn.cacheNote...)
+	for _, f := range rn.fallbacks {
+		res.Unenforced = append(res.Unenforced, f.Note)
+	}
+	res.Fallbacks = rn.fallbacks
+	res.Unenforced = append(append(res.Unenforced, v.notes...), rn.cacheNote...)
 	if rn.planWaited && rn.planErr == nil {
 		// Init is reaped: no process of the run is left to race it.
 		var qnotes []string

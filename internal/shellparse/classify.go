@@ -4,7 +4,7 @@
 package shellparse
 
 // This file maps a normalised argv to classes, facets and flags
-// (DESIGN.md §6) through one table: every program name is claimed by
+// (docs/spec.md §6) through one table: every program name is claimed by
 // exactly one family, in its own file (interp.go, text.go, files.go,
 // findxargs.go, network.go, remote.go, packages.go, secrets.go, build.go,
 // git.go, builtins.go, and the wrappers in peel.go), and

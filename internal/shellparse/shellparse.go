@@ -6,7 +6,7 @@
 // start (through pipes, lists, subshells, substitutions, functions and
 // wrappers such as sudo, env, xargs, find -exec and sh -c), their effect
 // classes, the paths, hosts and refs they touch, and the flags of
-// DESIGN.md §6.
+// docs/spec.md §6.
 //
 // # Fail closed
 //
@@ -158,7 +158,7 @@ type Analysis struct {
 	// package. A requirements or lock file installs packages that are not
 	// named here.
 	Packages []string `json:",omitempty"`
-	// Flags, in the order of DESIGN.md §6.
+	// Flags, in the order of docs/spec.md §6.
 	Flags []action.Flag
 	// ReadOnly is true when every invocation is a known read-only command
 	// and nothing writes, deletes, fetches, installs, reads a secret or
@@ -184,7 +184,7 @@ type Invocation struct {
 	// RunsCode reports that this invocation runs code whose effect is not
 	// classified: it set runs_code, pipe_to_interpreter, download_exec or
 	// decode_exec. The policy asks before running such an invocation
-	// uncontained unless a rule names it (DESIGN.md §3).
+	// uncontained unless a rule names it (docs/spec.md §3).
 	RunsCode bool `json:",omitempty"`
 	// Stdin is the text on the command's standard input when the analysis
 	// knows it (a heredoc, a here-string, a pipe of static text), as bash
@@ -229,7 +229,7 @@ func (an *Analysis) Commands() [][]string {
 // HasFlag reports whether f is among the flags.
 func (an *Analysis) HasFlag(f action.Flag) bool { return slices.Contains(an.Flags, f) }
 
-// flagOrder is the order of DESIGN.md §6.
+// flagOrder is the order of docs/spec.md §6.
 var flagOrder = []action.Flag{
 	action.FlagDownloadExec, action.FlagDecodeExec, action.FlagPipeToInterpreter,
 	action.FlagUnresolvable, action.FlagRunsCode, action.FlagPrivilegeEscalation,
@@ -633,7 +633,7 @@ func (a *analyzer) addPath(p string, acc action.Access, rec bool) {
 }
 
 // secretPath reports, lexically, whether p names an obvious secret
-// (DESIGN.md §5). Package pathguard makes the authoritative check on the
+// (docs/spec.md §5). Package pathguard makes the authoritative check on the
 // resolved path; this only classifies the read as secretAccess.
 func secretPath(p string) bool {
 	if strings.ContainsAny(p, "*?[") && globSecret(p) {

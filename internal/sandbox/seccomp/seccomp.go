@@ -2,7 +2,7 @@
 // Copyright 2026 The Warden Authors
 
 // Package seccomp holds the system call filter of Warden's sandbox
-// (DESIGN.md §7, boundary 3) as data, [Rules], and turns it into a classic
+// (docs/spec.md §7, boundary 3) as data, [Rules], and turns it into a classic
 // BPF program for the kernel's seccomp filter mode with [Build]. Building
 // and checking the program needs no kernel, so its verdicts are tested on
 // any OS; only [Install] is Linux-specific.
