@@ -16,8 +16,9 @@ package policyfile
 //     its closing bracket, in flow style; an empty key (rules: and
 //     nothing) gets a block list below it; a missing section is added
 //     at the end of the file, or at the end of the network mapping when
-//     that is a block one. Anything else (rules: ~, a flow mapping
-//     without the list) is an error: the user's layout is not guessed.
+//     that is a block one; a null (rules: ~) is taken out and the key
+//     treated as empty. Anything else (a flow mapping without the list,
+//     a list that is not one) is an error: the layout is not guessed.
 //   - The result must parse to the file plus the new rules, in order;
 //     otherwise nothing is returned but an error, and nothing should be
 //     written.
@@ -25,6 +26,7 @@ package policyfile
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -102,10 +104,9 @@ func insertItems(src []byte, path []string, items []*mapping) ([]byte, error) {
 			if m.Style&yaml.FlowStyle != 0 {
 				return nil, fmt.Errorf("%s is missing from a flow mapping", k)
 			}
-			col := 0
+			col := m.Column - 1
 			at := endOfDocument(lines)
 			if key != nil {
-				col = m.Column - 1
 				at = blockEnd(lines, key.Line-1, key.Column-1)
 			}
 			var b strings.Builder
@@ -116,6 +117,7 @@ func insertItems(src []byte, path []string, items []*mapping) ([]byte, error) {
 			writeItems(&b, items, col)
 			return insertLines(lines, at, b.String()), nil
 		}
+		lines = dropNull(lines, kn, v)
 		if depth < len(path)-1 {
 			if v.Kind != yaml.MappingNode {
 				if isEmpty(v, kn, lines) {
@@ -173,6 +175,28 @@ func lookup(m *yaml.Node, key string) (k, v *yaml.Node) {
 		}
 	}
 	return nil, nil
+}
+
+// dropNull takes out of lines a null written on its key's line (rules: ~,
+// network: null), so that the key is empty and gets a block below it; v
+// is then a null written as nothing.
+func dropNull(lines []string, k, v *yaml.Node) []string {
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!null" || v.Value == "" || v.Line != k.Line || v.Line > len(lines) {
+		return lines
+	}
+	l := lines[v.Line-1]
+	i := offset([]string{l}, 1, v.Column)
+	if i < 0 || !strings.HasPrefix(l[i:], v.Value) {
+		return lines
+	}
+	out := slices.Clone(lines)
+	before, after := strings.TrimRight(l[:i], " \t"), l[i+len(v.Value):]
+	if strings.TrimSpace(after) == "" {
+		after = strings.TrimLeft(after, " \t")
+	}
+	out[v.Line-1] = before + after
+	v.Value = ""
+	return out
 }
 
 // isEmpty reports whether v is a null written as nothing at all: the line

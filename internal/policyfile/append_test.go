@@ -94,8 +94,31 @@ autonomy: actWithApproval
 		name: "document markers",
 		src:  "---\nversion: 1\n...\n# after the end\n",
 	}, {
+		name: "indented document",
+		src:  "  version: 1\n  # the end\n",
+	}, {
 		name: "empty keys",
 		src:  "version: 1\nrules: # none yet\nnetwork:\n",
+	}, {
+		name: "nulls",
+		src:  "version: 1\nrules: ~  # none yet\nnetwork: null\n",
+		flow: true,
+		want: `version: 1
+rules:  # none yet
+  - id: remembered-gitPush-1
+    scope: agent:bot
+    class: gitPush
+    refs: ["feature/**"]
+    decision: allow
+    reason: remembered approval
+    expires: 2026-12-07T02:00:00Z
+    provenance: remembered
+network:
+  rules:
+    - allow: {host: pypi.org, port: 443}
+      until: 2026-12-07T02:00:00Z
+      provenance: remembered
+`,
 	}, {
 		name: "empty flow lists",
 		src:  "version: 1\nrules: []  # none yet\nnetwork: {rules: []}\n",
@@ -148,7 +171,8 @@ autonomy: actWithApproval
 func TestAppendRefused(t *testing.T) {
 	rules, net := added(t)
 	for _, src := range []string{
-		"version: 1\nrules: ~\n",
+		"version: 1\nrules: {}\n",
+		"version: 1\nrules:\n  ~\n",
 		"{version: 1}\n",
 		"version: 1\nnetwork: {credentials: []}\n",
 	} {
