@@ -6,6 +6,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -39,14 +40,16 @@ func runPolicy(ctx context.Context, args []string) error {
 var policyGroup = group{name: "policy", subs: [][2]string{
 	{"show", "say which policy is in force here without --policy, and why"},
 	{"trust", "trust the present content of the project's .warden/policy.yaml"},
-	{"fmt", "print policy files in canonical form, or rewrite them (-w)"},
+	{"fmt", "normalise policy files' layout, keeping comments and order, or rewrite them (-w)"},
 	{"lint", "report errors, unreachable rules, Rule-of-Two findings and network rules that disagree"},
 	{"enumerate", "list what an agent may do, rule by rule, in sentences, and the floor"},
 	{"test", "check the examples a policy file keeps against its verdicts"},
 	{"remember", "write an approved action as a rule with an expiry (guardrail and network)"},
 }}
 
-// policyFmt prints files in canonical form, or rewrites them with -w.
+// policyFmt prints files with their layout normalised, keeping their
+// comments and order, or rewrites them with -w. A file that cannot be
+// laid out again safely is kept as written, with a warning.
 func policyFmt(args []string) error {
 	fs := newFlags("policy fmt", "policy fmt [-w] [-l] FILE...")
 	write := fs.Bool("w", false, "rewrite the files in place")
@@ -69,11 +72,14 @@ func policyFmt(args []string) error {
 		if err != nil {
 			return badInput(err.Error())
 		}
-		f, err := policyfile.Parse(name, src)
-		if err != nil {
+		text, err := policyfile.Reformat(name, src)
+		switch {
+		case errors.Is(err, policyfile.ErrNotReformatted):
+			warningf("%s: %v", name, err)
+		case err != nil:
 			return badInput(err.Error())
 		}
-		outs = append(outs, out{name, src, policyfile.Format(f)})
+		outs = append(outs, out{name, src, text})
 	}
 	for _, o := range outs {
 		switch {

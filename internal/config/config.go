@@ -81,6 +81,9 @@ type Policy struct {
 	ManagedRevision string
 	home            string
 	gov             request.Governance
+	// src is the text File was parsed from, which Remember adds rules to
+	// so that the file's comments and order survive.
+	src []byte
 }
 
 // Error is a policy that cannot be loaded, with a hint on what to do.
@@ -114,7 +117,7 @@ func Load(path string, o Options) (*Policy, error) {
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: hintFile}
 	}
-	return compile(f, path, revision(src), o)
+	return compile(f, src, path, revision(src), o)
 }
 
 // Parse compiles the policy file src read from path (the embedded default
@@ -128,7 +131,7 @@ func Parse(path string, src []byte, o Options) (*Policy, error) {
 	if err != nil {
 		return nil, &Error{Msg: err.Error(), Hint: hintFile}
 	}
-	return compile(f, path, rev, o)
+	return compile(f, src, path, rev, o)
 }
 
 func revision(src []byte) string {
@@ -136,8 +139,8 @@ func revision(src []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-func compile(f *policyfile.File, path, rev string, o Options) (*Policy, error) {
-	p := &Policy{Path: path, File: f, Revision: rev, home: o.Home}
+func compile(f *policyfile.File, src []byte, path, rev string, o Options) (*Policy, error) {
+	p := &Policy{Path: path, File: f, Revision: rev, home: o.Home, src: src}
 	p.gov = request.Governance{Own: o.Own, Path: o.PATH, Policies: policyFiles(path, o.Managed)}
 	opt := policy.Options{Home: o.Home}
 	if o.Managed != "" {

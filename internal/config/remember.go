@@ -23,6 +23,8 @@ package config
 //     that the engine honours and the proxy refuses is not one thing.
 //   - Network rules have no scope: a remembered destination is reachable
 //     by every contained run of the file, whichever agent asked.
+//   - The rules are added to the file's text, which is otherwise kept as
+//     it was, comments and order included (policyfile.Append).
 //   - Nothing is remembered over a deny, of the engine or of a network
 //     rule, nor in vain: the file's new text must parse, compile with the
 //     managed tier, and then allow the action and every destination;
@@ -132,18 +134,19 @@ func (p *Policy) Remember(path string, ap Approval, o policy.RememberOptions) (*
 		return rem, nil
 	}
 
-	// The new file: a copy, so that p is left as it was whatever happens.
-	nf := *p.File
-	set := *nf.Policy
-	set.Rules = append(slices.Clone(set.Rules), rem.Rules...)
-	nf.Policy = &set
-	nf.Network.Rules = slices.Clone(nf.Network.Rules)
-	for _, r := range rem.Net {
-		rem.NetIndex = append(rem.NetIndex, len(nf.Network.Rules))
-		nf.Network.Rules = append(nf.Network.Rules, r)
-		nf.Network.Set = true
+	// The new file is the old text with the rules inserted, so that the
+	// user's comments and order survive; Append checks that it reads
+	// back as the file plus the rules, in this order.
+	for i := range rem.Net {
+		rem.NetIndex = append(rem.NetIndex, len(p.File.Network.Rules)+i)
 	}
-	rem.Text = policyfile.Format(&nf)
+	src := p.src
+	if src == nil {
+		src = policyfile.Format(p.File)
+	}
+	if rem.Text, err = policyfile.Append(path, src, rem.Rules, rem.Net); err != nil {
+		return nil, &Error{Msg: err.Error(), Hint: "nothing was written"}
+	}
 	if err := p.check(path, rem.Text, ap, o.Now); err != nil {
 		return nil, err
 	}

@@ -345,3 +345,54 @@ func writeFile(t *testing.T, name, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRememberKeepsComments checks that remembering adds to the file's
+// text rather than rewriting it: every line of the file, comments and
+// layout included, is still there, in order, with the new rules after
+// the last of their lists' items, before the comments that follow it at
+// the dashes' column.
+func TestRememberKeepsComments(t *testing.T) {
+	const src = `# Reviewed by ada.
+version: 1
+rules:
+    - decision: deny   # written first
+      class: gitPush
+      id: protect-main
+      refs: ['main']
+    # Deploys are ours.
+network:
+  rules:
+  - deny: {host: "*.tracker.example"}  # never
+  - allow: {host: registry.npmjs.org, port: 443}
+# end
+`
+	p := parse(t, src)
+	ap := decode(t, p, `{"tool": "web_fetch", "url": "https://api.pypi.org/simple/requests/", "principal": {"agent": "bot"}}`)
+	rem, err := p.Remember("policy.yaml", ap, policy.RememberOptions{Scope: agent, TTL: ttl, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(string(rem.Text), "\n")
+	j := 0
+	for _, l := range strings.Split(src, "\n") {
+		for j < len(got) && got[j] != l {
+			j++
+		}
+		if j == len(got) {
+			t.Fatalf("line %q lost or moved:\n%s", l, rem.Text)
+		}
+		j++
+	}
+	for _, want := range []string{
+		"      refs: ['main']\n    - id: remembered-networkEgress-",
+		"      provenance: remembered\n    # Deploys are ours.\nnetwork:\n",
+		"  - allow: {host: registry.npmjs.org, port: 443}\n  - allow: {host: api.pypi.org, port: 443}\n",
+	} {
+		if !strings.Contains(string(rem.Text), want) {
+			t.Errorf("the new text lacks %q:\n%s", want, rem.Text)
+		}
+	}
+	if diff := cmp.Diff([]int{2}, rem.NetIndex); diff != "" {
+		t.Errorf("network rule indexes (-want +got):\n%s", diff)
+	}
+}

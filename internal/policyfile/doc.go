@@ -2,7 +2,9 @@
 // Copyright 2026 The Warden Authors
 
 // Package policyfile reads and writes Warden policy files: YAML text in,
-// a typed [File] with source positions out, and back again in canonical form.
+// a typed [File] with source positions out, and back again: in canonical
+// form ([Format]), or as the file's own text, comments and order kept,
+// laid out again ([Reformat]) or with rules added ([Append]).
 //
 // # Format
 //

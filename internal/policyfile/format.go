@@ -12,7 +12,8 @@ import (
 	"warden.dev/warden/internal/policy"
 )
 
-// Format writes f in canonical form, as `warden policy fmt` prints it:
+// Format writes f in canonical form, as a file built in code is written
+// (`warden policy fmt` keeps a file's own layout instead; see [Reformat]):
 // version: 1 first, sections and keys in the order of docs/spec.md §12 (the
 // extra sections after the rules), rules in file order, every rule with its
 // id, defaults (level: hard, empty lists) left out, short lists and
