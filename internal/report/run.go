@@ -78,6 +78,13 @@ func RunSummary(w io.Writer, r *audit.Run, o SummaryOptions) {
 		items = append(items, refusalLine(f))
 	}
 	for _, c := range r.BlockedSyscalls {
+		if r.Status == 0 && unixSocket(c) {
+			// The C library's name-service lookups try nscd over a
+			// Unix socket in almost every command and go on without
+			// it: of a command that succeeded, that is noise (the
+			// record keeps it). Of one that failed, it may be why.
+			continue
+		}
 		items = append(items, syscallLine(c))
 	}
 	if len(items) == 0 {
@@ -209,6 +216,11 @@ func syscallLine(c audit.Syscall) string {
 	}
 	// The command's name is the command's to choose: quoted.
 	return fmt.Sprintf("refused  the %s system call%s, first by %q (%s)", quoteIfOdd(c.Syscall), n, c.Command, c.Errno)
+}
+
+// unixSocket reports whether c is a refused socket of the Unix family.
+func unixSocket(c audit.Syscall) bool {
+	return c.Syscall == "socket" && len(c.Args) > 0 && c.Args[0] == 1
 }
 
 // socketKind names the family and type of a refused socket or socketpair

@@ -86,6 +86,7 @@ warden:         - allow: {host: registry.test, port: 443}
 warden: why: warden net check registry.test:443
 `},
 		{name: "paths and system calls", run: audit.Run{
+			Status: 1,
 			RefusedPaths: []audit.Refusal{
 				{Path: "/etc/hosts", Kind: audit.RefusedReadOnly, Error: "Read-only file system"},
 				{Path: "/p/.env", Kind: audit.RefusedMasked, Error: "Permission denied"},
@@ -102,6 +103,9 @@ warden:   refused  the ptrace system call, 2 times, first by "strace\x1b[2J" (EP
 warden:   refused  the socket system call (AF_UNIX datagram), 6 times, first by "curl" (EPERM)
 warden:   refused  the socket system call (AF_PACKET raw), first by "tcpdump" (EPERM)
 `},
+		{name: "a Unix socket refused to a command that succeeded is not news", run: audit.Run{
+			BlockedSyscalls: []audit.Syscall{{Syscall: "socket", Errno: "EPERM", Count: 2, Command: "bash", Args: []uint64{1, 526337}}},
+		}, want: ""},
 		{name: "a value the command chose is quoted, and never suggested", run: audit.Run{
 			NetworkAttempts: []audit.NetworkAttempt{deny("evil\x1b]0;x\x07.example", 443)},
 			RefusedPaths:    []audit.Refusal{{Path: "/etc/a\nb", Kind: audit.RefusedReadOnly, Error: "Read-only file system"}},
