@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"warden.dev/warden/internal/policyfile"
 )
 
 // This file holds what every command's --help says beyond its synopsis
@@ -127,43 +129,21 @@ func (g group) names() string {
 }
 
 // suggest is the hint for a mistyped word: the closest of names, when one
-// is close (a prefix, or at most two edits away).
+// is close (a likely typo, [policyfile.Suggest], or a name word begins).
 func suggest(prefix, word string, names []string) string {
-	best, bestD := "", 3
-	for _, n := range names {
-		d := editDistance(word, n)
-		if strings.HasPrefix(n, word) && word != "" {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = n, d
+	best := policyfile.Suggest(word, names)
+	if best == "" && word != "" {
+		for _, n := range names {
+			if strings.HasPrefix(n, word) {
+				best = n
+				break
+			}
 		}
 	}
 	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf("did you mean '%s%s'?", prefix, best)
-}
-
-// editDistance is the Levenshtein distance of a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // runHelp is "warden help [TOPIC...]": the list of commands, or the help

@@ -39,7 +39,7 @@ func newDecoder(name string) *decoder {
 
 // didYouMean suggests the known key closest to an unknown one, if any.
 func didYouMean(key string, known []string) string {
-	if s := suggest(key, known); s != "" {
+	if s := Suggest(key, known); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return ""
@@ -173,7 +173,7 @@ func (d *decoder) oneOf(n *yaml.Node, what string, names ...string) (string, err
 	}
 	if !contains(names, s) {
 		msg := fmt.Sprintf("unknown %s %q", what, s)
-		if sg := suggest(s, names); sg != "" {
+		if sg := Suggest(s, names); sg != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", sg)
 		}
 		return "", d.Errorf(n, "%s; want %s", msg, orList(names))

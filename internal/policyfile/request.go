@@ -200,7 +200,7 @@ func (d *decoder) shape(n *yaml.Node, t reflect.Type, path string) error {
 			}
 			if ft == nil {
 				msg := fmt.Sprintf("test action: unknown field %q", name)
-				if s := suggest(k.Value, names); s != "" {
+				if s := Suggest(k.Value, names); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", strings.TrimSuffix(name, k.Value)+s)
 				}
 				return d.Errorf(k, "%s", msg)

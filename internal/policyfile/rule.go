@@ -261,7 +261,7 @@ func (d *decoder) mode(n *yaml.Node, what string) (action.Mode, error) {
 	m, ok := action.ParseMode(s)
 	if !ok {
 		msg := fmt.Sprintf("unknown autonomy mode %q", s)
-		if sg := suggest(s, modeNames); sg != "" {
+		if sg := Suggest(s, modeNames); sg != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", sg)
 		}
 		return "", d.Errorf(n, "%s; want %s", msg, orList(modeNames))

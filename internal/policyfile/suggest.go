@@ -5,11 +5,11 @@ package policyfile
 
 import "strings"
 
-// suggest returns the candidate closest to s when it is close enough to be
+// Suggest returns the candidate closest to s when it is close enough to be
 // a likely typo (at most two edits, and fewer edits than s has runes), or
 // "" when none is. Case differences alone count as one edit, so "gitpush"
 // suggests "gitPush".
-func suggest(s string, candidates []string) string {
+func Suggest(s string, candidates []string) string {
 	best, bestD := "", 3
 	for _, c := range candidates {
 		d := distance(s, c)
