@@ -52,7 +52,7 @@ func runInit(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	o.ConfigDir = userConfigDir()
+	o.ConfigDir = contain.UserConfigDir()
 	if o.Install.Exe, err = os.Executable(); err != nil {
 		return badInput(fmt.Sprintf("cannot find the warden binary: %v", err))
 	}

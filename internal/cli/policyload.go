@@ -6,10 +6,10 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/contain"
 )
 
 // systemManaged is the system's managed tier, taken when
@@ -34,7 +34,7 @@ func policyOptionsWhy() (config.Options, string) {
 // the user's configuration directory, and the trust records in the state
 // directory.
 func policyWhere() config.Where {
-	return config.Where{Dir: cwd(), Home: homeDir(), ConfigDir: userConfigDir(), StateDir: stateDir()}
+	return config.Where{Dir: cwd(), Home: homeDir(), ConfigDir: contain.UserConfigDir(), StateDir: stateDir()}
 }
 
 // loadPolicy loads the policy at path, or the one discovery finds when
@@ -76,19 +76,6 @@ func findPolicy(path string) (*config.Policy, *config.Source, error) {
 	}
 	src.Revision, src.ManagedRevision = lp.Revision, lp.ManagedRevision
 	return lp, src, nil
-}
-
-// userConfigDir is Warden's configuration directory, which holds the
-// user's policy: $XDG_CONFIG_HOME/warden, else ~/.config/warden; "" when
-// neither can be named.
-func userConfigDir() string {
-	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "warden")
-	}
-	if h := homeDir(); filepath.IsAbs(h) {
-		return filepath.Join(h, ".config", "warden")
-	}
-	return ""
 }
 
 func now() time.Time { return time.Now() }

@@ -40,15 +40,26 @@ func StateDir() string {
 // platform's configuration directory is elsewhere (macOS).
 func configDirs() []string {
 	var out []string
-	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-		out = append(out, filepath.Join(d, "warden"))
-	} else if h, _ := os.UserHomeDir(); filepath.IsAbs(h) {
-		out = append(out, filepath.Join(h, ".config", "warden"))
+	if d := UserConfigDir(); d != "" {
+		out = append(out, d)
 	}
 	if d, err := os.UserConfigDir(); err == nil {
 		out = append(out, filepath.Join(d, "warden"))
 	}
 	return out
+}
+
+// UserConfigDir is Warden's configuration directory, which holds the
+// user's policy (docs/spec.md §13): $XDG_CONFIG_HOME/warden, else
+// ~/.config/warden; "" when neither can be named.
+func UserConfigDir() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "warden")
+	}
+	if h, _ := os.UserHomeDir(); filepath.IsAbs(h) {
+		return filepath.Join(h, ".config", "warden")
+	}
+	return ""
 }
 
 // caDir is where this installation's CA lives: the user's config
