@@ -60,12 +60,10 @@ type result struct {
 	code           int
 }
 
-func runWarden(t *testing.T, as []string, home string, args ...string) result {
+// collect runs cmd and returns what it printed and its exit status; a
+// command that cannot be started fails the test.
+func collect(t *testing.T, cmd *exec.Cmd) result {
 	t.Helper()
-	argv := append(append([]string(nil), as...), args...)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = home
-	cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR=/tmp")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -75,8 +73,18 @@ func runWarden(t *testing.T, as []string, home string, args ...string) result {
 	case errors.As(err, &ee):
 		r.code = ee.ExitCode()
 	case err != nil:
-		t.Fatalf("%q: %v", argv, err)
+		t.Fatalf("%q: %v", cmd.Args, err)
 	}
+	return r
+}
+
+func runWarden(t *testing.T, as []string, home string, args ...string) result {
+	t.Helper()
+	argv := append(append([]string(nil), as...), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = home
+	cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR=/tmp")
+	r := collect(t, cmd)
 	t.Logf("%q: status %d\nstderr: %s", argv, r.code, r.stderr)
 	return r
 }

@@ -20,7 +20,6 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,17 +62,7 @@ func (j *judgeLab) exec(t *testing.T, dir, stdin string, argv ...string) result 
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+j.home, "TMPDIR=/tmp", "XDG_CACHE_HOME=")
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{out.String(), errb.String(), 0}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("%q: %v", full, err)
-	}
+	r := collect(t, cmd)
 	t.Logf("%q in %s: status %d\nstdout: %s\nstderr: %s", argv, dir, r.code, r.stdout, r.stderr)
 	return r
 }

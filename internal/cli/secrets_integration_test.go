@@ -14,7 +14,6 @@ package cli_test
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,17 +46,7 @@ func runAs(t *testing.T, as []string, dir string, env []string, args ...string) 
 	argv := append(append([]string(nil), as...), args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, env
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{out.String(), errb.String(), 0}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("%q: %v", argv, err)
-	}
+	r := collect(t, cmd)
 	t.Logf("%q: status %d\nstdout: %s\nstderr: %s", argv, r.code, r.stdout, r.stderr)
 	return r
 }
