@@ -6,6 +6,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/action"
@@ -100,21 +101,9 @@ func selfGoverningCommand(argv []string) (string, bool) {
 		}
 	}
 	for _, s := range selfGoverning {
-		if len(words) >= len(s) && slicesEqual(words[:len(s)], s) {
+		if len(words) >= len(s) && slices.Equal(words[:len(s)], s) {
 			return strings.Join(s, " "), true
 		}
 	}
 	return "", false
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
