@@ -95,7 +95,7 @@ func (p *plan) quarantined(qs []audit.Quarantined, status int) *Exit {
 var degradedEffect = map[sandbox.Layer]string{
 	sandbox.LayerLandlock: "files are contained by the mounts alone",
 	sandbox.LayerSeccomp:  "no system call is filtered (nested namespaces, ptrace, io_uring, keyctl, raw sockets are open)",
-	sandbox.LayerCgroup:   "limits no cgroup can enforce fall back to per-process rlimits (the run names them; the record and warden doctor say what stands in for each)",
+	sandbox.LayerCgroup:   "no cgroup is made: every limit falls back to per-process rlimits (the run names them; the record and warden doctor say what stands in for each)",
 	sandbox.LayerWalk:     "past the project walk's bound, sensitive files are not masked and host-executed files not protected",
 	sandbox.LayerHostUID:  "a root caller's command runs as host uid 0 (without capabilities) and can read every file only root may read",
 }

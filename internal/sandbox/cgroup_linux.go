@@ -214,11 +214,11 @@ func defaultMemory() int64 {
 var testOnlyNoCgroup bool
 
 // newCgroup sweeps stale run directories, then makes and configures this
-// run's. A required controller that cannot be set up is a *SetupError
-// unless fallback is set; such a controller, and a default one that cannot
-// be had, is listed in missing for the rlimit fallback. It returns a
-// cgroup with no directories when nothing could be made.
-func newCgroup(l Limits, fallback bool) (*runCgroup, error) {
+// run's. A required controller that cannot be set up is a *SetupError; a
+// default one that cannot be had is listed in missing for the rlimit
+// fallback. It returns a cgroup with no directories when nothing could
+// be made.
+func newCgroup(l Limits) (*runCgroup, error) {
 	var rnd [4]byte
 	rand.Read(rnd[:])
 	cg := &runCgroup{
@@ -240,7 +240,7 @@ func newCgroup(l Limits, fallback bool) (*runCgroup, error) {
 			err = writeSettings(dir, files)
 		}
 		if err != nil {
-			if w.required && !fallback {
+			if w.required {
 				cg.remove()
 				return nil, cgroupError(w.ctrl, w.what, err)
 			}
@@ -275,6 +275,21 @@ func newCgroup(l Limits, fallback bool) (*runCgroup, error) {
 		return &runCgroup{missing: cg.missing}, nil
 	}
 	return cg, nil
+}
+
+// errDegradedCgroup is why a run with --degraded=cgroup has none.
+var errDegradedCgroup = errors.New("--degraded=cgroup")
+
+// noCgroup is the cgroup of a run asked to go without one
+// (LayerCgroup in Spec.Degraded): nothing is made or joined, and every
+// limit falls back to rlimits.
+func noCgroup(l Limits) *runCgroup {
+	cg := &runCgroup{}
+	for _, w := range cgroupWants(l) {
+		w.err = errDegradedCgroup
+		cg.missing = append(cg.missing, w)
+	}
+	return cg
 }
 
 // place finds or makes the run directory for ctrl.
@@ -408,23 +423,67 @@ func sweepStale(base string) {
 	}
 }
 
-// add puts pid, init, into every run directory.
+// add moves pid, init, into the run's cgroup v2 directory, if it has
+// one: v2 moves whole processes, through cgroup.procs. The v1
+// directories are joined by init itself (joins).
 func (cg *runCgroup) add(pid int) error {
-	for _, d := range cg.dirs {
+	if d := cg.v2Dir(); d != "" {
 		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
-			return &SetupError{What: fmt.Sprintf("join cgroup %s: %v", d, err), Hint: "run warden as root or in a delegated cgroup"}
-		}
-	}
-	if cg.acctDir != "" {
-		// Accounting only: a failure costs the CPU time figure.
-		if os.WriteFile(filepath.Join(cg.acctDir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0) != nil {
-			cg.acctDir = ""
+			return &SetupError{What: fmt.Sprintf("join cgroup %s: %v", d, err), Hint: joinHint}
 		}
 	}
 	if testOnlyCgroupHook != nil {
 		testOnlyCgroupHook(append([]string(nil), cg.dirs...))
 	}
 	return nil
+}
+
+const joinHint = "run warden as root or in a delegated cgroup"
+
+// cgroupJoin is a cgroup v1 directory init joins from the thread that
+// starts the command, through the directory's tasks file, opened here
+// and passed to init with its configuration.
+type cgroupJoin struct {
+	Dir string `json:"dir"`
+	// Optional joins (cpuacct, for the CPU time figure) may fail.
+	Optional bool `json:"optional,omitempty"`
+}
+
+// joins opens the tasks file of each v1 run directory, write-only, for
+// init. A thread that writes "0" to a v1 tasks file moves only itself,
+// which the kernel does without taking cgroup_threadgroup_rwsem for
+// writing, so without waiting for an RCU grace period: moving init from
+// the parent through cgroup.procs waited for one on every run (several
+// milliseconds, most of a run's start-up). The command, forked by that
+// thread, is born inside; init's other threads stay out, as its own
+// start-up memory always did (v1 charges do not move with a task). The
+// file is opened here, by the caller: v1 checks the credentials the
+// file was opened with.
+func (cg *runCgroup) joins() ([]cgroupJoin, []int, error) {
+	var js []cgroupJoin
+	var fds []int
+	v2 := cg.v2Dir()
+	for _, d := range cg.dirs {
+		if d != v2 {
+			js = append(js, cgroupJoin{Dir: d})
+		}
+	}
+	if cg.acctDir != "" {
+		js = append(js, cgroupJoin{Dir: cg.acctDir, Optional: true})
+	}
+	for k, j := range js {
+		fd, err := unix.Open(filepath.Join(j.Dir, "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			if j.Optional {
+				cg.acctDir = ""
+				return js[:k], fds, nil
+			}
+			closeFDs(fds)
+			return nil, nil, &SetupError{What: fmt.Sprintf("join cgroup %s: %v", j.Dir, err), Hint: joinHint}
+		}
+		fds = append(fds, fd)
+	}
+	return js, fds, nil
 }
 
 // version is "v1", "v2", "v1+v2" or "".

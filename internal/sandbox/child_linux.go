@@ -51,7 +51,8 @@ func Init() {
 	ctl := os.NewFile(ctlFD, "sandbox-control")
 	buf := make([]byte, 1<<20)
 	// A root caller's idmapped mounts come with the configuration.
-	oob := make([]byte, unix.CmsgSpace(maxIdmapped*4))
+	// So do the cgroup v1 tasks files it joins, after them.
+	oob := make([]byte, unix.CmsgSpace((maxIdmapped+maxJoins)*4))
 	var n, oobn int
 	var err error
 	for {
@@ -67,7 +68,12 @@ func Init() {
 	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
 		fail(ctl, "decode configuration: "+err.Error(), "")
 	}
-	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs, sigsReady: sigsReady, idmapFDs: rightsIn(oob[:oobn])}
+	fds := rightsIn(oob[:oobn])
+	if len(fds) != len(cfg.Idmapped)+len(cfg.CgroupJoin) {
+		fail(ctl, fmt.Sprintf("configuration came with %d descriptors, want %d", len(fds), len(cfg.Idmapped)+len(cfg.CgroupJoin)), "")
+	}
+	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs, sigsReady: sigsReady,
+		idmapFDs: fds[:len(cfg.Idmapped)], tasksFDs: fds[len(cfg.Idmapped):]}
 	i.setup()
 	i.runCommand()
 }
@@ -82,6 +88,8 @@ type initProc struct {
 	// idmapFDs are the idmapped mounts of cfg.Idmapped, in order, and
 	// attached the roots init has attached them at.
 	idmapFDs []int
+	// tasksFDs are the tasks files of cfg.CgroupJoin, in order.
+	tasksFDs []int
 	attached []string
 	// covers are the tmpfs mounts over directories the command could
 	// not search (coverAbove).
@@ -380,6 +388,23 @@ func (i *initProc) awaitGo() error {
 	return nil
 }
 
+// maxJoins bounds cfg.CgroupJoin: memory, pids, cpu and cpuacct.
+const maxJoins = 4
+
+// joinCgroups moves this thread, the one that starts the command, into
+// each cgroup v1 directory of cfg.CgroupJoin (runCgroup.joins says why
+// this thread alone), and closes the tasks files.
+func (i *initProc) joinCgroups() error {
+	defer closeFDs(i.tasksFDs)
+	for k, fd := range i.tasksFDs {
+		j := i.cfg.CgroupJoin[k]
+		if _, err := unix.Write(fd, []byte("0")); err != nil && !j.Optional {
+			return &stepError{fmt.Sprintf("join cgroup %s: %v", j.Dir, err), joinHint}
+		}
+	}
+	return nil
+}
+
 // maxBlocked bounds the distinct refused calls a run records.
 const maxBlocked = 64
 
@@ -486,6 +511,7 @@ func (i *initProc) runCommand() {
 	}
 	<-i.sigsReady
 	i.step("wait for the cgroup", i.awaitGo)
+	i.step("join the cgroups", i.joinCgroups)
 	// Init is in the run's cgroups now: they become the root of the
 	// command's cgroup namespace, which takes CAP_SYS_ADMIN, so before
 	// privileges go, and unshare, so before seccomp refuses it.

@@ -68,6 +68,10 @@ type config struct {
 	// read-only as the sandbox's /sys/fs/cgroup; "" when the run has
 	// none (its cgroups are v1, or it has no cgroup).
 	CgroupV2 string `json:"cgroup_v2,omitempty"`
+	// CgroupJoin are the cgroup v1 directories init joins just before it
+	// starts the command, through the tasks files whose descriptors come
+	// with this message, after the idmapped mounts', in the same order.
+	CgroupJoin []cgroupJoin `json:"cgroup_join,omitempty"`
 	// Trace asks init to report each setup step's duration.
 	Trace bool `json:"trace,omitempty"`
 	// Terminal makes the command a terminal of its own (Spec.Terminal).

@@ -135,11 +135,13 @@
 //     records the call ([Result.BlockedSyscalls]); it never lets one run.
 //   - Resources ([Limits]): rlimits set by the parent on init before it
 //     reads its configuration (nofile, default 1024; fsize when asked;
-//     core 0), soft = hard; a per-run cgroup joined at the same point,
-//     cgroup v2 where the controller is there and delegated, else v1
-//     under the caller's own cgroup (<hierarchy>/<own>/warden/run-*), with
-//     memory (swap off), pids and cpu. Requested limits fail closed
-//     unless [LayerCgroup] is in [Spec.Degraded]; then, and for the
+//     core 0), soft = hard; a per-run cgroup, cgroup v2 where the
+//     controller is there and delegated (init moved into it before it
+//     reads its configuration), else v1 under the caller's own cgroup
+//     (<hierarchy>/<own>/warden/run-*, joined by init's thread that
+//     starts the command, just before it does), with memory (swap off),
+//     pids and cpu. Requested limits fail closed unless [LayerCgroup] is
+//     in [Spec.Degraded], which makes no cgroup at all; then, and for the
 //     defaults (pids 1024, memory 4 GiB or half the RAM) where no cgroup
 //     can be had, they fall back to rlimits: RLIMIT_DATA per process and
 //     the private tmpfs's size, RLIMIT_NPROC counted in the

@@ -16,9 +16,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -470,4 +472,120 @@ func TestLimitFallbackPids(t *testing.T) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// waitProc polls until a process whose command line holds token
+// exists, and returns its pid, or 0 after a minute.
+func waitProc(token string) int {
+	for range 6000 {
+		if ps := findProcs(token); len(ps) > 0 {
+			pid, _, _ := strings.Cut(ps[0], ":")
+			n, _ := strconv.Atoi(pid)
+			return n
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return 0
+}
+
+// procCgroups is /proc/PID/cgroup: each hierarchy's controllers
+// ("memory", "pids", "cpu,cpuacct", "" for v2) to the process's path.
+func procCgroups(pid int) map[string]string {
+	m := map[string]string{}
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if f := strings.SplitN(line, ":", 3); len(f) == 3 {
+			m[f[1]] = f[2]
+		}
+	}
+	return m
+}
+
+// TestCgroupHoldsTheCommand: the command and what it forks are in every
+// cgroup of the run (init's start-command thread joins the v1 ones just
+// before the fork), seen from outside while the run is on.
+func TestCgroupHoldsTheCommand(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	var dirs []string
+	withCgroupHook(t, func(ds []string) { dirs = ds })
+	token := fmt.Sprintf("1002.%d", time.Now().UnixNano()%1000000)
+	type seen struct {
+		pid  int
+		in   map[string]bool // run directory -> holds pid
+		tree map[string]string
+	}
+	got := make(chan seen, 1)
+	go func() {
+		pid := waitProc(token)
+		s := seen{pid: pid, in: map[string]bool{}, tree: procCgroups(pid)}
+		for _, d := range dirs {
+			file := "tasks"
+			if _, err := os.Stat(filepath.Join(d, file)); err != nil {
+				file = "cgroup.procs"
+			}
+			s.in[d] = slices.Contains(strings.Fields(readTrim(filepath.Join(d, file))), strconv.Itoa(pid))
+		}
+		if pid > 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		got <- s
+	}()
+	// The sleep is the shell's child: a grandchild of init.
+	o := run(t, Spec{Limits: Limits{CPU: 1}, Argv: sh("sleep " + token + "; echo woke")})
+	s := <-got
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if s.pid == 0 {
+		t.Fatal("the command never showed up")
+	}
+	if len(dirs) < 3 {
+		t.Fatalf("the run had %d cgroup directories (%v), want memory, pids and cpu", len(dirs), dirs)
+	}
+	for _, d := range dirs {
+		if !s.in[d] {
+			t.Errorf("the command (pid %d) is not in %s; its cgroups: %v", s.pid, d, s.tree)
+		}
+	}
+	if o.res.CPUTime <= 0 && !strings.Contains(o.res.Cgroup, "v2") {
+		t.Logf("no CPU time measured (cpuacct not joined): %+v", o.res)
+	}
+}
+
+// TestDegradedCgroupMakesNone: --degraded=cgroup makes and joins no
+// cgroup, even where one could be had; the limits fall back to rlimits
+// and the run says so.
+func TestDegradedCgroupMakesNone(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	var dirs []string
+	withCgroupHook(t, func(ds []string) { dirs = ds })
+	token := fmt.Sprintf("1003.%d", time.Now().UnixNano()%1000000)
+	got := make(chan map[string]string, 1)
+	go func() {
+		pid := waitProc(token)
+		m := procCgroups(pid)
+		if pid > 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		got <- m
+	}()
+	o := run(t, Spec{Limits: Limits{Pids: 100}, Degraded: []Layer{LayerCgroup}, Argv: sh("sleep " + token)})
+	tree := <-got
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if len(tree) == 0 {
+		t.Fatal("the command never showed up")
+	}
+	if len(dirs) != 0 || o.res.Cgroup != "" {
+		t.Errorf("a cgroup was made: directories %v, Result.Cgroup %q", dirs, o.res.Cgroup)
+	}
+	for ctrl, p := range tree {
+		if strings.Contains(p, "/warden/"+cgroupPrefix) {
+			t.Errorf("the command is in a run cgroup: %s:%s", ctrl, p)
+		}
+	}
+	if fs := o.res.Fallbacks; len(fs) == 0 || !strings.Contains(fs[len(fs)-1].Note, "no cgroup (--degraded=cgroup)") {
+		t.Errorf("the fallbacks do not say why there is no cgroup: %+v", fs)
+	}
 }

@@ -384,7 +384,7 @@ func trialCgroup(host *cgroupHost, name, value string, l Limits) CgroupTrial {
 		}
 	}
 	// Not degraded: a requested limit without its cgroup stops the run.
-	cg, err := newCgroup(l, false)
+	cg, err := newCgroup(l)
 	if err != nil {
 		tr.Tried = true
 		var se *SetupError

@@ -201,10 +201,14 @@ func (rn *runner) plan() error {
 	// before it gets its configuration, and killed if it cannot be had.
 	cgc := make(chan cgroupMade, 1)
 	rn.cgc = cgc
-	go func() {
-		cg, err := newCgroup(spec.Limits, slices.Contains(spec.Degraded, LayerCgroup))
-		cgc <- cgroupMade{cg, err}
-	}()
+	if slices.Contains(spec.Degraded, LayerCgroup) {
+		cgc <- cgroupMade{noCgroup(spec.Limits), nil}
+	} else {
+		go func() {
+			cg, err := newCgroup(spec.Limits)
+			cgc <- cgroupMade{cg, err}
+		}()
+	}
 	// Every return from here waits for both, so that nothing they make
 	// is left behind.
 	rn.cleanup.add(func() {
@@ -321,10 +325,10 @@ func (rn *runner) launch() error {
 	tr.mark("start init")
 	// Init blocks reading its configuration, which it gets once its
 	// rlimits are set; it builds the sandbox while the parent moves it
-	// into its cgroup (on cgroup v1 a move can wait for an RCU grace
-	// period, several milliseconds), and starts the command only on the
-	// "go" that follows the move. So nothing the command starts is ever
-	// outside.
+	// into its cgroup v2 directory, if any, and starts the command only
+	// on the "go" that follows the move, from the thread that has just
+	// joined the v1 directories (runCgroup.joins). So nothing the
+	// command starts is ever outside.
 	rn.waitCgroup()
 	cg, cgErr := rn.cg, rn.cgErr
 	var rlimits []rlimit
@@ -363,7 +367,13 @@ func (rn *runner) launch() error {
 				cfg.Idmapped = append(cfg.Idmapped, m.path)
 				fds = append(fds, m.fd)
 			}
-			var err error
+			joins, tasks, err := cg.joins()
+			if err != nil {
+				return err
+			}
+			defer closeFDs(tasks)
+			cfg.CgroupJoin = joins
+			fds = append(fds, tasks...)
 			if msg, err = json.Marshal(cfg); err != nil {
 				return &SetupError{What: "encode configuration: " + err.Error()}
 			}
