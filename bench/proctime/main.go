@@ -5,7 +5,7 @@
 // commands as processes, round-robin, samples the memory of a process
 // tree, and summarises WARDEN_SANDBOX_TRACE output:
 //
-//	proctime time -rounds N -warmup W [-samples FILE] [-pairs A:B,...] LINES
+//	proctime time -rounds N -warmup W [-gap D] [-samples FILE] [-pairs A:B,...] LINES
 //	proctime mem [-interval 50ms] [-runs R] -- CMD...
 //	proctime stages < TRACE
 //	proctime cgjoin [-runs R] [-idle 100ms]
@@ -14,7 +14,10 @@
 // tabs. Each round runs every line once, starting one line further on
 // than the round before, so that no line always follows the same one.
 // An invocation is timed from just before fork to the return of wait4,
-// with stdin, stdout and stderr on /dev/null; the fork, exec and wait
+// with stdin, stdout and stderr on /dev/null, and, with -gap, an idle
+// pause after each (an agent's tool calls are spaced: a run that follows
+// another at once finds part of the kernel's work already done, the RCU
+// grace period of a cgroup v1 move among it); the fork, exec and wait
 // overhead this adds is the same for every line and is what the
 // /bin/true line measures. time prints, per line, "label median p10 p90
 // runs failed" in microseconds, the warm-up rounds dropped; then, for
@@ -82,7 +85,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: proctime time -rounds N -warmup W [-samples FILE] [-pairs A:B,...] LINES | mem [-interval D] [-runs R] -- CMD... | stages < TRACE | cgjoin [-runs R] [-idle D]")
+	fmt.Fprintln(os.Stderr, "usage: proctime time -rounds N -warmup W [-gap D] [-samples FILE] [-pairs A:B,...] LINES | mem [-interval D] [-runs R] -- CMD... | stages < TRACE | cgjoin [-runs R] [-idle D]")
 	os.Exit(2)
 }
 
@@ -101,6 +104,7 @@ func timeCmd(args []string) error {
 	warmup := fs.Int("warmup", 3, "rounds run first and dropped")
 	samples := fs.String("samples", "", "write every kept sample, \"label round µs\", to `FILE`")
 	pairs := fs.String("pairs", "", "comma-separated `A:B` label pairs whose per-round difference to print")
+	gap := fs.Duration("gap", 0, "idle time after each run")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
 		usage()
@@ -128,6 +132,7 @@ func timeCmd(args []string) error {
 		for k := range lines {
 			l := lines[(r+k)%len(lines)]
 			us, ok := timeOnce(l, attr)
+			time.Sleep(*gap)
 			if r < *warmup {
 				continue
 			}

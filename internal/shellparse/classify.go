@@ -34,6 +34,7 @@ package shellparse
 import (
 	"maps"
 	"strings"
+	"sync"
 )
 
 // call is one invocation being classified: its index in the analysis,
@@ -72,22 +73,30 @@ func families() []family {
 	}
 }
 
-// programs is the dispatch table built from families. It is filled in
-// init, not in its declaration, because the handlers reach it again.
-var programs map[string]handler
+// dispatch is the table built from families: each program's handler,
+// and the family that claims it. Built on first use, not at package
+// init: every warden process would pay for it at start-up, the sandbox's
+// init too, which never classifies a command.
+type dispatch struct {
+	programs map[string]handler
+	familyOf map[string]string
+}
 
-// familyOf names the family that claims each program.
-var familyOf map[string]string
+// table returns the dispatch table. Set in init, not in its
+// declaration, because the handlers reach it again.
+var table func() dispatch
 
 func init() {
-	programs = map[string]handler{}
-	familyOf = map[string]string{}
-	for _, f := range families() {
-		maps.Copy(programs, f.programs)
-		for n := range f.programs {
-			familyOf[n] = f.name
+	table = sync.OnceValue(func() dispatch {
+		d := dispatch{programs: map[string]handler{}, familyOf: map[string]string{}}
+		for _, f := range families() {
+			maps.Copy(d.programs, f.programs)
+			for n := range f.programs {
+				d.familyOf[n] = f.name
+			}
 		}
-	}
+		return d
+	})
 }
 
 // claim gives every name the handler h.
@@ -106,7 +115,7 @@ var versioned = []string{"python", "pypy", "php", "ruby", "perl", "lua", "luajit
 // canonical returns the table name of a program: the name itself, or
 // the program a versioned name stands for.
 func canonical(name string) string {
-	if _, ok := programs[name]; ok {
+	if _, ok := table().programs[name]; ok {
 		return name
 	}
 	best := ""
@@ -137,7 +146,7 @@ func (a *analyzer) command(e *env, i int, name string, argv []field) (ro, known 
 	}
 	a.nameCmd(e, name, args)
 	name = canonical(name)
-	h := programs[name]
+	h := table().programs[name]
 	if h == nil {
 		// An unknown program: an ordinary invocation, not read-only,
 		// which may run a command given as its operands.

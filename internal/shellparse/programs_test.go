@@ -29,12 +29,12 @@ func TestProgramsClaimedOnce(t *testing.T) {
 	for _, d := range dup {
 		t.Errorf("claimed more than once: %s", d)
 	}
-	if len(owner) != len(programs) {
-		t.Errorf("dispatch table has %d names, families %d", len(programs), len(owner))
+	if len(owner) != len(table().programs) {
+		t.Errorf("dispatch table has %d names, families %d", len(table().programs), len(owner))
 	}
 	// A versioned name stands for a program some family claims.
 	for _, v := range versioned {
-		if programs[v] == nil {
+		if table().programs[v] == nil {
 			t.Errorf("versioned name %q is claimed by no family", v)
 		}
 	}

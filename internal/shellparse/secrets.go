@@ -124,7 +124,7 @@ var preciseFamilies = map[string]bool{
 // timeout 5 CMD), recorded as the next invocation, is its own: its
 // operands are left to it.
 func (a *analyzer) operands(e *env, i int, name string, args []field) {
-	if preciseFamilies[familyOf[canonical(name)]] {
+	if preciseFamilies[table().familyOf[canonical(name)]] {
 		return
 	}
 	if i+1 < len(a.inv) {
