@@ -101,6 +101,25 @@ func rawConn(c net.Conn) net.Conn {
 	}
 }
 
+// rawReader is r without the wrappers that no longer add anything: a
+// prefixReader whose prefix is spent, a connection's own wrappers. A
+// stream read from what remains, a *net.TCPConn, can be spliced.
+func rawReader(r io.Reader) io.Reader {
+	for {
+		switch v := r.(type) {
+		case *prefixReader:
+			if len(v.pre) > 0 {
+				return r
+			}
+			r = v.r
+		case net.Conn:
+			return rawConn(v)
+		default:
+			return r
+		}
+	}
+}
+
 // prefixReader reads pre, then r.
 type prefixReader struct {
 	pre []byte

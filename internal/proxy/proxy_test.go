@@ -5,6 +5,7 @@ package proxy_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -614,5 +615,63 @@ func TestNewRefusesIncompleteConfig(t *testing.T) {
 	ok := func(context.Context, proxy.Target) proxy.Decision { return proxy.Decision{} }
 	if _, err := proxy.New(proxy.Config{CheckName: ok}); err == nil {
 		t.Error("New without CheckAddrs succeeded")
+	}
+}
+
+// TestBulkTunnelCounted: a tunnel carrying bulk both ways (spliced
+// between the sockets) delivers every byte intact and records exactly
+// how many went each way.
+func TestBulkTunnelCounted(t *testing.T) {
+	proxytest.ResourceCheck(t)
+	e := newEnv(t)
+	const up, down = 3<<20 + 17, 8<<20 + 5
+	pattern := func(n int, seed byte) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i*7) ^ seed
+		}
+		return b
+	}
+	srv, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	gotUp := make(chan []byte, 1)
+	go func() {
+		c, err := srv.Accept()
+		if err != nil {
+			gotUp <- nil
+			return
+		}
+		defer c.Close()
+		b, _ := io.ReadAll(c)
+		gotUp <- b
+		c.Write(pattern(down, 0x5a))
+	}()
+	e.host("bulk.example", []string{"203.0.113.9"}, srv.Addr().String(), &hostRule{ports: []int{9000}})
+	c, resp := e.connect("bulk.example:9000")
+	if resp.StatusCode != 200 {
+		t.Fatalf("CONNECT = %d", resp.StatusCode)
+	}
+	c.SetDeadline(time.Now().Add(time.Minute))
+	if _, err := c.Write(pattern(up, 0xa5)); err != nil {
+		t.Fatal(err)
+	}
+	c.(*net.TCPConn).CloseWrite()
+	gotDown, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if b := <-gotUp; !bytes.Equal(b, pattern(up, 0xa5)) {
+		t.Errorf("upstream got %d bytes, not the %d sent", len(b), up)
+	}
+	if !bytes.Equal(gotDown, pattern(down, 0x5a)) {
+		t.Errorf("the client got %d bytes, not the %d sent", len(gotDown), down)
+	}
+	got := e.waitRecords(1)
+	if len(got) != 1 || got[0].BytesUp != up || got[0].BytesDown != down {
+		t.Errorf("records %+v, want one with %d bytes up and %d down", got, up, down)
 	}
 }

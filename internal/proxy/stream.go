@@ -308,11 +308,9 @@ func addrString(ap netip.AddrPort) string {
 }
 
 // splice copies the stream both ways until both sides are done, with the
-// bytes the sniffing peeked sent first. The copy is in user space
-// (copyAdaptive), not splice(2): Go's splice holds a pipe, two more
-// descriptors, for each direction waiting for bytes, which would triple
-// the descriptors of idle tunnels, and on loopback its 64 KiB pipe moves
-// a large transfer no faster than a 256 KiB buffer does.
+// bytes the sniffing peeked sent first. Each direction is copied by
+// copyAdaptive: in user space while it is idle or trickles, by splice(2)
+// between the two sockets once it carries bulk.
 func (p *Proxy) splice(st *stream, d Decision) {
 	up := st.takeUp()
 	client := st.client
@@ -345,11 +343,7 @@ func (p *Proxy) splice(st *stream, d Decision) {
 		defer close(done)
 		p.pump(client, rawConn(client), up, rawConn(up), &downBytes, &last)
 	}()
-	src := st.src
-	if src == st.client {
-		src = rawConn(client)
-	}
-	p.pump(up, rawConn(up), client, src, &upBytes, &last)
+	p.pump(up, rawConn(up), client, rawReader(st.src), &upBytes, &last)
 	<-done
 	up.Close()
 	client.Close()
@@ -485,14 +479,20 @@ type deniedError struct{ d Decision }
 func (e *deniedError) Error() string { return "denied: " + e.d.Reason }
 
 // Buffers of copyAdaptive: an idle stream holds a small one while it
-// waits for bytes; a stream whose reads fill it borrows a large one from
-// the pool and keeps it until a read returns less than a small one would
-// hold (a bulk transfer whose reads outpace its writer returns partial
-// reads far larger than that, and switching would cost syscalls). A
-// stream that goes quiet right after a burst holds its large buffer
-// until its next read returns or the idle timeout restarts the copy.
-// At most Limits.MaxLargeBuffers are lent at once; a stream that finds
-// none free goes on with its small one.
+// waits for bytes. A stream whose reads fill it is carrying bulk: between
+// two TCP sockets it is spliced from then on (splice(2) through a pipe
+// the runtime lends, with no copy through the proxy's memory: a user-space
+// copy held a CONNECT tunnel to about 0.7 of a direct transfer on
+// loopback), until the source ends, fails or passes its read deadline;
+// otherwise it borrows a large buffer from the pool and keeps it until a
+// read returns less than a small one would hold (a bulk transfer whose
+// reads outpace its writer returns partial reads far larger than that,
+// and switching would cost syscalls). A stream that goes quiet right
+// after a burst holds its pipe or large buffer until its next read
+// returns or the idle timeout restarts the copy. At most
+// Limits.MaxLargeBuffers pipes and buffers together are lent at once,
+// which bounds the descriptors a pipe costs (two) as well as the memory;
+// a stream that finds none free goes on with its small buffer.
 const (
 	smallCopyBuf = 2 << 10
 	largeCopyBuf = 256 << 10
@@ -500,8 +500,8 @@ const (
 
 var largeBufs = sync.Pool{New: func() any { return make([]byte, largeCopyBuf) }}
 
-// copyAdaptive copies src to dst in user space, like io.Copy, with
-// copyAdaptive's buffers.
+// copyAdaptive copies src to dst like io.Copy, with copyAdaptive's
+// buffers, or splices once the stream carries bulk.
 func (p *Proxy) copyAdaptive(dst io.Writer, src io.Reader) (int64, error) {
 	var small [smallCopyBuf]byte
 	var large []byte
@@ -511,6 +511,8 @@ func (p *Proxy) copyAdaptive(dst io.Writer, src io.Reader) (int64, error) {
 			p.returnLarge()
 		}
 	}()
+	dstTCP, _ := dst.(*net.TCPConn)
+	srcTCP, _ := src.(*net.TCPConn)
 	var total int64
 	for {
 		buf := small[:]
@@ -526,6 +528,12 @@ func (p *Proxy) copyAdaptive(dst io.Writer, src io.Reader) (int64, error) {
 			}
 		}
 		switch {
+		case err == nil && large == nil && n == len(small) && dstTCP != nil && srcTCP != nil && p.borrowLarge():
+			// TCPConn.ReadFrom splices from a TCPConn; the count it
+			// returns is the stream's, so nothing wraps either socket.
+			m, err := dstTCP.ReadFrom(srcTCP)
+			p.returnLarge()
+			return total + m, err
 		case large == nil && n == len(small) && p.borrowLarge():
 			large = largeBufs.Get().([]byte)
 		case large != nil && n < len(small):
