@@ -428,6 +428,9 @@ func trialCgroup(host *cgroupHost, name, value string, l Limits) CgroupTrial {
 		return tr
 	}
 	jerr := cg.add(helper.Process.Pid)
+	if jerr == nil {
+		jerr = trialJoins(cg, helper.Process.Pid)
+	}
 	w.Close()
 	helper.Wait()
 	tr.Tried = true
@@ -442,6 +445,23 @@ func trialCgroup(host *cgroupHost, name, value string, l Limits) CgroupTrial {
 	}
 	tr.OK = true
 	return tr
+}
+
+// trialJoins joins pid to the v1 directories through the tasks files a
+// run opens for init (runCgroup.joins). Init writes "0", its own thread;
+// the helper is one thread, so its pid moves the same one.
+func trialJoins(cg *runCgroup, pid int) error {
+	js, fds, err := cg.joins()
+	if err != nil {
+		return err
+	}
+	defer closeFDs(fds)
+	for k, fd := range fds {
+		if _, err := unix.Write(fd, []byte(strconv.Itoa(pid))); err != nil && !js[k].Optional {
+			return &SetupError{What: fmt.Sprintf("join cgroup %s: %v", js[k].Dir, err), Hint: joinHint}
+		}
+	}
+	return nil
 }
 
 // trialRun runs true with every default layer, as warden run -- true
