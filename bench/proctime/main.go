@@ -9,6 +9,7 @@
 //	proctime mem [-interval 50ms] [-runs R] -- CMD...
 //	proctime stages < TRACE
 //	proctime cgjoin [-runs R] [-idle 100ms]
+//	proctime serve ADDR BYTES
 //
 // LINES has one command per line: a label, then the argv, separated by
 // tabs. Each round runs every line once, starting one line further on
@@ -51,6 +52,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,6 +78,8 @@ func main() {
 		err = stagesCmd(os.Stdin, os.Stdout)
 	case "cgjoin":
 		err = cgjoinCmd(os.Args[2:])
+	case "serve":
+		err = serveCmd(os.Args[2:])
 	default:
 		usage()
 	}
@@ -85,7 +90,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: proctime time -rounds N -warmup W [-gap D] [-samples FILE] [-pairs A:B,...] LINES | mem [-interval D] [-runs R] -- CMD... | stages < TRACE | cgjoin [-runs R] [-idle D]")
+	fmt.Fprintln(os.Stderr, "usage: proctime time -rounds N -warmup W [-gap D] [-samples FILE] [-pairs A:B,...] LINES | mem [-interval D] [-runs R] -- CMD... | stages < TRACE | cgjoin [-runs R] [-idle D] | serve ADDR BYTES")
 	os.Exit(2)
 }
 
@@ -469,4 +474,39 @@ func ownV1Dir(ctrl string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("the cgroup v1 %s hierarchy is not mounted here", ctrl)
+}
+
+// serveCmd serves BYTES zero bytes at http://ADDR/bulk until killed, from
+// a file (net/http sends a file with sendfile), for bench/proxy.sh's
+// transfer through warden run.
+func serveCmd(args []string) error {
+	if len(args) != 2 {
+		usage()
+	}
+	size, err := strconv.ParseInt(args[1], 10, 64)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp("", "proctime-bulk-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := f.Truncate(size); err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", args[0])
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g, err := os.Open(f.Name())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		defer g.Close()
+		http.ServeContent(w, r, "bulk", time.Time{}, g)
+	}))
 }
