@@ -9,7 +9,7 @@
 //	proctime mem [-interval 50ms] [-runs R] -- CMD...
 //	proctime stages < TRACE
 //	proctime cgjoin [-runs R] [-idle 100ms]
-//	proctime serve ADDR BYTES
+//	proctime serve [-tls] ADDR BYTES
 //
 // LINES has one command per line: a label, then the argv, separated by
 // tabs. Each round runs every line once, starting one line further on
@@ -48,10 +48,17 @@ package main
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -90,7 +97,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: proctime time -rounds N -warmup W [-gap D] [-samples FILE] [-pairs A:B,...] LINES | mem [-interval D] [-runs R] -- CMD... | stages < TRACE | cgjoin [-runs R] [-idle D] | serve ADDR BYTES")
+	fmt.Fprintln(os.Stderr, "usage: proctime time -rounds N -warmup W [-gap D] [-samples FILE] [-pairs A:B,...] LINES | mem [-interval D] [-runs R] -- CMD... | stages < TRACE | cgjoin [-runs R] [-idle D] | serve [-tls] ADDR BYTES")
 	os.Exit(2)
 }
 
@@ -478,8 +485,13 @@ func ownV1Dir(ctrl string) (string, error) {
 
 // serveCmd serves BYTES zero bytes at http://ADDR/bulk until killed, from
 // a file (net/http sends a file with sendfile), for bench/proxy.sh's
-// transfer through warden run.
+// transfer through warden run; with -tls, at https://ADDR/bulk, with a
+// certificate made at start (clients skip its verification).
 func serveCmd(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	useTLS := fs.Bool("tls", false, "serve HTTPS")
+	fs.Parse(args)
+	args = fs.Args()
 	if len(args) != 2 {
 		usage()
 	}
@@ -500,6 +512,13 @@ func serveCmd(args []string) error {
 		return err
 	}
 	f.Close()
+	if *useTLS {
+		cert, err := selfSigned()
+		if err != nil {
+			return err
+		}
+		l = tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{cert}})
+	}
 	return http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		g, err := os.Open(f.Name())
 		if err != nil {
@@ -509,4 +528,23 @@ func serveCmd(args []string) error {
 		defer g.Close()
 		http.ServeContent(w, r, "bulk", time.Time{}, g)
 	}))
+}
+
+// selfSigned makes a certificate for serve -tls.
+func selfSigned() (tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "proctime"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
 }

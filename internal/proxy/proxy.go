@@ -126,9 +126,10 @@ type Limits struct {
 	// transparent; default 512); past it a CONNECT gets 503 (Limit
 	// "tunnels").
 	MaxTunnels int
-	// MaxLargeBuffers bounds the 256 KiB copy buffers that streams
-	// moving bytes borrow (default 64); past it a stream copies with its
-	// own 2 KiB one.
+	// MaxLargeBuffers bounds the 256 KiB copy buffers and the splice
+	// pipes that streams moving bytes borrow, and the response bodies
+	// copied with a 256 KiB buffer (default 64); past it a stream copies
+	// with its own 2 KiB buffer and a response body with a 32 KiB one.
 	MaxLargeBuffers int
 	// IdleTimeout closes a stream where no byte moved either way for
 	// about this long (between one and three times it; default 5
@@ -302,7 +303,7 @@ func New(cfg Config) (*Proxy, error) {
 		ModifyResponse: p.modifyResponse,
 		ErrorHandler:   p.proxyError,
 		ErrorLog:       log.New(logWriter(p.logf), "", 0),
-		BufferPool:     bufferPool{},
+		BufferPool:     bufferPool{p},
 	}
 	return p, nil
 }
@@ -621,13 +622,30 @@ func (f logWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// bufferPool is the copy buffers' pool, for ReverseProxy.
-type bufferPool struct{}
+// bufferPool lends ReverseProxy the buffer it copies a response body
+// with: a large one while the proxy has one to lend (the streams' budget,
+// Limits.MaxLargeBuffers), else a 32 KiB one. A 100 MB body through the
+// forward proxy moved at 0.42 of a direct fetch with 32 KiB copies and
+// 0.6 with 256 KiB ones (bench/proxy.sh).
+type bufferPool struct{ p *Proxy }
 
 var bufs = sync.Pool{New: func() any { return make([]byte, 32<<10) }}
 
-func (bufferPool) Get() []byte  { return bufs.Get().([]byte) }
-func (bufferPool) Put(b []byte) { bufs.Put(b) } //nolint:staticcheck // a slice header is small
+func (b bufferPool) Get() []byte {
+	if b.p.borrowLarge() {
+		return largeBufs.Get().([]byte)
+	}
+	return bufs.Get().([]byte)
+}
+
+func (b bufferPool) Put(buf []byte) {
+	if len(buf) == largeCopyBuf {
+		largeBufs.Put(buf) //nolint:staticcheck // a slice header is small
+		b.p.returnLarge()
+		return
+	}
+	bufs.Put(buf) //nolint:staticcheck // a slice header is small
+}
 
 type roundTripper func(*http.Request) (*http.Response, error)
 
