@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+// Package store keeps what Warden decided and observed, on one timeline:
+// an append-only, hash-chained log of [audit.Event]s, in the state
+// directory (docs/spec.md §13).
+//
+// # The chain
+//
+// Events get consecutive sequence numbers from 1. Each carries the
+// SHA-256 of the one before it and its own hash over that, its number,
+// its time and its body exactly as stored ([chainHash]), so that an event
+// changed, removed or put in between breaks the chain at that event.
+// Removing the tail leaves a shorter chain that is whole, so the chain's
+// head (the last number and hash) is also kept in a file beside the
+// store, updated after every commit; [Store.Verify] compares the two.
+// Both are in the state directory, which a contained agent cannot reach
+// (warden run masks it) and an uncontained one may not touch (the
+// engine's floor): the chain shows tampering by anything that cannot
+// also rewrite every later event and the head, not by an owner who can.
+//
+// # Writers
+//
+// Many short-lived processes (one per hook call) append at once. Each
+// append is one transaction that takes the database's write lock first
+// (BEGIN IMMEDIATE), reads the last event, and inserts the next: no
+// event is lost or numbered twice, and a writer killed at any point
+// leaves every committed event whole (SQLite's write-ahead log).
+//
+// # Schema
+//
+// The schema is versioned; [Open] applies the migrations a store lacks,
+// in one transaction each, and refuses a store made by a later Warden
+// rather than touch it.
+package store
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"warden.dev/warden/internal/audit"
+)
+
+// Record is one stored event and its place in the chain.
+type Record struct {
+	Seq int64
+	// Prev is the hash of the event before (zero for the first), Hash
+	// this one's.
+	Prev, Hash Hash
+	Event      audit.Event
+}
+
+// Hash is a SHA-256 of the chain.
+type Hash [32]byte
+
+func (h Hash) String() string { return hex.EncodeToString(h[:]) }
+
+// Query selects events; zero fields select everything.
+type Query struct {
+	// Since and Until bound the event's time: Since ≤ time < Until.
+	Since, Until time.Time
+	Kinds        []audit.Kind
+	// Verdict is "allow", "prompt" or "deny" (a decision's, an MCP
+	// call's, a network attempt's; a refused system call is a deny).
+	Verdict string
+	Agent   string
+	// Limit keeps the last Limit events matching, oldest first; 0 is
+	// no limit.
+	Limit int
+}
+
+// Verification is what [Store.Verify] found.
+type Verification struct {
+	// Events is how many events were checked.
+	Events int64
+	// Head is the last event's number and hash.
+	HeadSeq  int64
+	HeadHash Hash
+	// Problem says where the chain first fails to hold; "" when whole.
+	// BadSeq is the event it names (0 for the head file).
+	Problem string
+	BadSeq  int64
+}
+
+// OK reports whether the chain holds.
+func (v Verification) OK() bool { return v.Problem == "" }
+
+// Error is a store that cannot be used, with what to do about it.
+type Error struct {
+	What string
+	Hint string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %v", e.What, e.Err)
+	}
+	return e.What
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Store is the log. The SQLite store ([Open]) is the one there is; a
+// PostgreSQL one will satisfy the same interface.
+type Store interface {
+	// Append records ev as the next event, and returns its record.
+	Append(ctx context.Context, ev audit.Event) (Record, error)
+	// Events calls fn with each event q selects, oldest first, until fn
+	// returns an error, which Events returns.
+	Events(ctx context.Context, q Query, fn func(Record) error) error
+	// Verify walks the whole chain and compares its end with the head
+	// file.
+	Verify(ctx context.Context) (Verification, error)
+	Close() error
+}
+
+var _ audit.Sink = Sink{}
+
+// Sink writes events to a store: an [audit.Sink] whose Write fails when
+// the event was not committed.
+type Sink struct {
+	Store Store
+}
+
+// Write appends ev.
+func (s Sink) Write(ev audit.Event) error {
+	_, err := s.Store.Append(context.Background(), ev)
+	return err
+}
