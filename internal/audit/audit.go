@@ -270,8 +270,9 @@ type Decision struct {
 	// Contained says the action runs under warden run (--wrap).
 	Contained bool `json:"contained,omitempty"`
 	// Policy is the revision of the policy decided with ("sha256:…",
-	// or "default").
-	Policy string `json:"policy,omitempty"`
+	// or "default"), PolicyPath its file ("" for the embedded default).
+	Policy     string `json:"policy,omitempty"`
+	PolicyPath string `json:"policy_path,omitempty"`
 }
 
 // MCPCall is one tools/call through the MCP gateway: what was decided and

@@ -63,6 +63,8 @@ type Run struct {
 	Quarantined    []Quarantined `json:"quarantined"`
 	NotRecorded    []NotRecorded `json:"not_recorded"`
 	PolicyRevision string        `json:"policy_revision"`
+	// PolicyPath is the policy file's path; "" for the embedded default.
+	PolicyPath string `json:"policy_path,omitempty"`
 	// Approval is the approval policy in force; Denied says the policy,
 	// the person or the approval policy refused the run before it
 	// started.

@@ -21,7 +21,9 @@ import (
 
 	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/hook"
+	"warden.dev/warden/internal/store"
 )
 
 // hookDeadline bounds one hook call. Claude Code's default hook timeout
@@ -108,6 +110,10 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 		o.PolicyPath = abs
 	}
 	o.Policy = func() (*config.Policy, error) { return loadPolicy(o.PolicyPath) }
+	// Every decision is recorded in the store before it is answered.
+	rec := &store.Recorder{Dir: contain.StateDir()}
+	defer rec.Close()
+	o.Sink, o.Warn = rec, func(msg string) { fmt.Fprintln(Stderr, "warden: warning: "+msg) }
 	// The reader is taken here: the goroutine of a decision that timed
 	// out must not touch the package's streams.
 	in := Stdin

@@ -123,6 +123,7 @@ func (p *plan) newRecord() *audit.Run {
 		Quarantined:    []audit.Quarantined{},
 		NotRecorded:    []audit.NotRecorded{},
 		PolicyRevision: p.lp.Revision,
+		PolicyPath:     p.lp.Path,
 	}
 }
 

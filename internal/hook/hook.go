@@ -50,6 +50,7 @@ import (
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/gitindex"
 	"warden.dev/warden/internal/policy"
+	"warden.dev/warden/internal/policyfile"
 )
 
 // MaxPayload is the largest payload a hook reads, 16 MiB: a write of a
@@ -82,8 +83,10 @@ type Options struct {
 	// full.
 	Grants string
 	// Sink records each decision before it is answered; nil records
-	// nothing.
+	// nothing. A decision it cannot record is refused, unless the
+	// policy says audit: best-effort: then Warn is told.
 	Sink audit.Sink
+	Warn func(string)
 }
 
 // Decide answers one hook payload of agent ag. An error refuses the call
@@ -209,14 +212,18 @@ func record(o Options, ag adapter.Agent, c *adapter.Call, project string, p *con
 	rec := &audit.Decision{
 		Surface: "hook " + ag.Name(), Agent: ag.Name(), Session: c.Session, Project: project,
 		Tool: c.Tool, Subject: c.Subject.Value, Verdict: d.Verdict.String(), Answered: v.String(),
-		Rule: d.Rule, Scope: d.Scope, Reason: d.Reason, Policy: p.Revision,
+		Rule: d.Rule, Scope: d.Scope, Reason: d.Reason, Policy: p.Revision, PolicyPath: p.Path,
 		Contained: len(c.Requests) > 0 && c.Requests[0].Contained,
 	}
 	for _, cl := range d.Classes {
 		rec.Classes = append(rec.Classes, cl.String())
 	}
 	if err := o.Sink.Write(audit.DecisionEvent(o.Now, rec)); err != nil {
-		return fmt.Errorf("recording the decision: %v (the call is refused)", err)
+		if p.File.Audit == policyfile.AuditBestEffort && o.Warn != nil {
+			o.Warn(fmt.Sprintf("the decision was not recorded: %v (audit: best-effort, so it is answered anyway)", err))
+			return nil
+		}
+		return fmt.Errorf("recording the decision: %v (the call is refused; audit: best-effort in the policy answers anyway)", err)
 	}
 	return nil
 }

@@ -27,9 +27,25 @@ type File struct {
 	Sensitive []string
 	Sandbox   Sandbox
 	Network   Network
+	// Audit says what happens when a decision cannot be recorded; ""
+	// is [AuditRequired].
+	Audit AuditMode
 	// Tests are examples: actions and the verdict the policy must give.
 	Tests []Test
 }
+
+// AuditMode says whether recording a decision is a condition of taking
+// it.
+type AuditMode string
+
+const (
+	// AuditRequired: a decision that cannot be recorded is a deny
+	// (the default).
+	AuditRequired AuditMode = "required"
+	// AuditBestEffort: a decision that cannot be recorded is taken
+	// anyway, with a warning.
+	AuditBestEffort AuditMode = "best-effort"
+)
 
 // SandboxMode is the physical ceiling of a sandbox (docs/spec.md §7).
 type SandboxMode string

@@ -71,6 +71,9 @@ func Format(f *File) []byte {
 	if f.Network.Set {
 		top.add("network", formatNetwork(&f.Network))
 	}
+	if f.Audit != "" {
+		top.add("audit", str(string(f.Audit)))
+	}
 	if len(f.Tests) > 0 {
 		tests := &seq{block: true}
 		for i := range f.Tests {

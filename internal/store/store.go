@@ -38,6 +38,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"sync"
 	"time"
 
 	"warden.dev/warden/internal/audit"
@@ -128,5 +129,49 @@ type Sink struct {
 // Write appends ev.
 func (s Sink) Write(ev audit.Event) error {
 	_, err := s.Store.Append(context.Background(), ev)
+	return err
+}
+
+// Recorder is an [audit.Sink] for a process that records now and then
+// (a hook call, a run): it opens the store in Dir at its first event and
+// keeps it until Close. Dir "" (no state directory can be named) makes
+// every write fail, so that the caller decides what an unrecorded event
+// means.
+type Recorder struct {
+	Dir string
+	mu  sync.Mutex // guards the fields below
+	s   *SQLite
+}
+
+var _ audit.Sink = (*Recorder)(nil)
+
+// Write appends ev, opening the store first if needed.
+func (r *Recorder) Write(ev audit.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.s == nil {
+		if r.Dir == "" {
+			return &Error{What: "no state directory: neither WARDEN_STATE_DIR, XDG_STATE_HOME nor a home directory is set",
+				Hint: "set WARDEN_STATE_DIR to an absolute path"}
+		}
+		s, err := Open(context.Background(), r.Dir)
+		if err != nil {
+			return err
+		}
+		r.s = s
+	}
+	_, err := r.s.Append(context.Background(), ev)
+	return err
+}
+
+// Close closes the store, if it was opened.
+func (r *Recorder) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.s == nil {
+		return nil
+	}
+	err := r.s.Close()
+	r.s = nil
 	return err
 }
