@@ -57,6 +57,7 @@ func commands() []command {
 		{"hook", "answer an agent CLI's hook (claude-code, codex, gemini); install and uninstall it", runHook},
 		{"mcp", "MCP gateway: gate a server's tools/call and filter its tools/list: mcp -- SERVER CMD...", runMCP},
 		{"doctor", "report what containment this host offers and what a run enforces", runDoctor},
+		{"audit", "show what Warden decided and observed; export it as OCSF; verify its hash chain", runAudit},
 		{"version", "print the version", runVersion},
 		{"completion", "print shell completions: completion bash|zsh|fish", runCompletion},
 		{"man", "print a manual page in roff: man [COMMAND [SUBCOMMAND]]", runMan},

@@ -25,8 +25,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/gateway"
+	"warden.dev/warden/internal/policyfile"
+	"warden.dev/warden/internal/store"
 )
 
 const mcpUsage = `mcp [--policy FILE] [--tools DECL.yaml|filesystem] [--name SERVER] [--project DIR] [--audit-json FILE] [--sandbox] [--headless] -- SERVER CMD...
@@ -86,9 +89,21 @@ func runMCP(ctx context.Context, args []string) error {
 		}
 		*project = p
 	}
+	// Every call is recorded in the store; a gateway that could not
+	// record starts only with audit: best-effort.
+	rec := &store.Recorder{Dir: contain.StateDir()}
+	defer rec.Close()
+	var sink audit.Sink = rec
+	if err := rec.Ready(); err != nil {
+		if lp.File.Audit != policyfile.AuditBestEffort {
+			return storeError(fmt.Errorf("the gateway's calls cannot be recorded: %w", err))
+		}
+		warningf("the gateway's calls are not recorded in the store: %v (audit: best-effort)", err)
+		sink = nil
+	}
 	gw, err := gateway.New(gateway.Options{
 		Policy: lp, Tools: *toolsPath, Name: *name, Project: *project, Dir: cwd(),
-		Command: argv, Contained: *sandboxed, Headless: *headless, Audit: *auditPath,
+		Command: argv, Contained: *sandboxed, Headless: *headless, Audit: *auditPath, Store: sink,
 		Warn: func(msg string) { warningf("%s", msg) },
 		Note: func(msg string) { fmt.Fprintf(Stderr, "warden: mcp: %s\n", msg) },
 	})

@@ -18,6 +18,7 @@ import (
 	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/report"
 	"warden.dev/warden/internal/sandbox"
+	"warden.dev/warden/internal/store"
 )
 
 //go:embed help/run.txt
@@ -76,6 +77,9 @@ func runRun(ctx context.Context, args []string) error {
 			policyRev = ""
 		}
 	}
+	// The run's record goes to the store (contain.Recorder).
+	rec := &store.Recorder{Dir: contain.StateDir()}
+	defer rec.Close()
 	o := contain.Options{
 		Argv: argv, Project: *project, Dir: cwd(), Home: homeDir(), Grant: *grantID,
 		PolicyPath: *policyPath, PolicyRevision: policyRev, Policy: policyOptions(),
@@ -92,6 +96,7 @@ func runRun(ctx context.Context, args []string) error {
 		Report:    stderrReporter{policy: *policyPath},
 		Dirs:      ownDirs(),
 		HostAddrs: hostAddrs,
+		Recorder:  rec,
 	}
 	fs.Visit(func(f *flag.Flag) { o.TimeoutSet = o.TimeoutSet || f.Name == "timeout" })
 	if sandboxTrace() {

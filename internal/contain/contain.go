@@ -159,9 +159,21 @@ type Options struct {
 	Ask     Approver
 	// Dirs are where Warden keeps its own, which no run may see.
 	Dirs Dirs
+	// Recorder is the store every run's record goes to; nil records
+	// nowhere but --audit-json.
+	Recorder Recorder
 	// HostAddrs are this machine's addresses, which the egress proxy
 	// never dials.
 	HostAddrs *proxy.HostAddrs
+}
+
+// Recorder is where every run's record goes, besides --audit-json: the
+// store (store.Recorder).
+type Recorder interface {
+	audit.Sink
+	// Ready opens it: a run that could not be recorded is refused before
+	// it starts, unless the policy says audit: best-effort.
+	Ready() error
 }
 
 // Dirs are Warden's own directories on this host.

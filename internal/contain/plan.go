@@ -35,10 +35,12 @@ type plan struct {
 	// cannot be given to another file while the run checks it.
 	held *os.File
 	eg   *egress.Boundary
-	// rec and out are the execution record and where it goes; nil
-	// without --audit-json.
-	rec *audit.Run
-	out *recordFile
+	// rec is the execution record; out where --audit-json writes it
+	// (nil without), recorder the store (nil without, or when it could
+	// not be opened and the policy says audit: best-effort).
+	rec      *audit.Run
+	out      *recordFile
+	recorder Recorder
 }
 
 // newPlan builds the run from o: the spec, the policy's sandbox section,
@@ -84,7 +86,12 @@ func newPlan(o Options) (_ *plan, err error) {
 		if p.out, err = openRecord(o.RecordPath, *spec, o.Report); err != nil {
 			return nil, recordOpenError(o.RecordPath, err)
 		}
-		p.rec = p.newRecord()
+	}
+	// The record is made for every run: for the store, the summary of
+	// what the run blocked, and --audit-json.
+	p.rec = p.newRecord()
+	if err := p.openRecorder(); err != nil {
+		return nil, err
 	}
 	if m := o.Policy.Managed; m != "" {
 		if abs, err := filepath.Abs(m); err == nil {
@@ -92,10 +99,7 @@ func newPlan(o Options) (_ *plan, err error) {
 		}
 	}
 	spec.RecordChanges = p.out != nil
-	runID := newRunID()
-	if p.rec != nil {
-		runID = p.rec.ID
-	}
+	runID := p.rec.ID
 	if o.Dirs.State != "" {
 		// The post-run check moves what the run planted there, made
 		// (0700) only when needed.

@@ -33,6 +33,7 @@ import (
 
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/egress"
+	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/sandbox"
 )
 
@@ -127,15 +128,67 @@ func (p *plan) newRecord() *audit.Run {
 	}
 }
 
+// openRecorder opens the store the run's record goes to. One that
+// cannot be opened refuses the run before it starts (125), unless the
+// policy says audit: best-effort: then the run goes on, said.
+func (p *plan) openRecorder() error {
+	if p.o.Recorder == nil {
+		return nil
+	}
+	if err := p.o.Recorder.Ready(); err != nil {
+		if p.lp.File.Audit == policyfile.AuditBestEffort {
+			p.o.Report.Warn(fmt.Sprintf("this run is not recorded in the store: %v (audit: best-effort)", err))
+			return nil
+		}
+		return unavailable(fmt.Sprintf("the run cannot be recorded: %v", err),
+			"make the state directory writable (WARDEN_STATE_DIR names another), or set audit: best-effort in the policy to run unrecorded")
+	}
+	p.recorder = p.o.Recorder
+	return nil
+}
+
+// store writes the record to the store: the run, then each network
+// attempt and refused system call as an event of its own.
+func (p *plan) store(r *audit.Run) error {
+	if p.recorder == nil {
+		return nil
+	}
+	now := time.Now().UTC()
+	evs := []audit.Event{audit.RunEvent(now, r)}
+	for i := range r.NetworkAttempts {
+		a := r.NetworkAttempts[i]
+		a.RunID = r.ID
+		evs = append(evs, audit.NetworkEvent(&a))
+	}
+	for i := range r.BlockedSyscalls {
+		s := r.BlockedSyscalls[i]
+		s.RunID = r.ID
+		evs = append(evs, audit.SyscallEvent(now, &s))
+	}
+	for _, ev := range evs {
+		if err := p.recorder.Write(ev); err != nil {
+			if p.lp.File.Audit == policyfile.AuditBestEffort {
+				p.o.Report.Warn(fmt.Sprintf("the run's record was not stored: %v (audit: best-effort)", err))
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
 // deny records a run the approval policy refused before it started, and
 // returns the refusal.
 func (p *plan) deny(ex *Exit) error {
-	if p.rec != nil {
-		p.rec.Status, p.rec.Error = ex.Status, ex.Msg
-		p.rec.Denied = true
+	p.rec.Status, p.rec.Error = ex.Status, ex.Msg
+	p.rec.Denied = true
+	if p.out != nil {
 		if err := p.out.commit(p.rec); err != nil {
 			p.o.Report.Error(fmt.Sprintf("--audit-json: the execution record was not written: %v", err))
 		}
+	}
+	if err := p.store(p.rec); err != nil {
+		p.o.Report.Error(fmt.Sprintf("the execution record was not stored: %v", err))
 	}
 	return ex
 }
@@ -161,6 +214,16 @@ func (p *plan) record(res sandbox.Result, out outcome) (*audit.Run, error) {
 	r.Status, r.Error = out.Status, out.Msg
 	if out.setup {
 		r.ExitCode = out.Status
+	}
+	if p.out == nil {
+		r.NotRecorded = append(r.NotRecorded, audit.NotRecorded{Field: "files_written", Reason: "recorded only with --audit-json"})
+	}
+	if err := p.store(r); err != nil {
+		if out.Msg != "" {
+			p.o.Report.Error(out.Msg)
+		}
+		return r, unavailable(fmt.Sprintf("the execution record was not stored: %v", err),
+			"make the state directory writable, or set audit: best-effort in the policy")
 	}
 	if p.out == nil {
 		return r, nil

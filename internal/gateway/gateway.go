@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/adapter/mcp"
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/gitindex"
 	"warden.dev/warden/internal/policy"
@@ -49,6 +50,9 @@ type Options struct {
 	// Audit is the file each tools/call is appended to, one JSON line
 	// each; empty records nothing.
 	Audit string
+	// Store records each tools/call too (the state directory's store);
+	// nil records nothing there.
+	Store audit.Sink
 	// Warn reports a problem the gateway goes on after (a record that
 	// cannot be written, a message dropped); nil discards it.
 	Warn func(msg string)

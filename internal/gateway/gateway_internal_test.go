@@ -98,7 +98,7 @@ func TestRunStdioExit(t *testing.T) {
 // once, through the caller's function, and the gateway goes on.
 func TestRecorderWarnsOnce(t *testing.T) {
 	var warnings []string
-	r, err := openRecorder(filepath.Join(t.TempDir(), "audit.jsonl"), func(msg string) { warnings = append(warnings, msg) })
+	r, err := openRecorder(filepath.Join(t.TempDir(), "audit.jsonl"), nil, func(msg string) { warnings = append(warnings, msg) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestRecorderWarnsOnce(t *testing.T) {
 	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "--audit-json: ") || !strings.HasSuffix(warnings[0], " (later records are lost too)") {
 		t.Errorf("warnings = %q, want one about --audit-json", warnings)
 	}
-	if _, err := openRecorder(filepath.Join(t.TempDir(), "no", "audit.jsonl"), nil); err == nil || !strings.HasPrefix(err.Error(), "--audit-json: ") {
+	if _, err := openRecorder(filepath.Join(t.TempDir(), "no", "audit.jsonl"), nil, nil); err == nil || !strings.HasPrefix(err.Error(), "--audit-json: ") {
 		t.Errorf("openRecorder(missing dir) = %v, want an --audit-json error", err)
 	}
 }

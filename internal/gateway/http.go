@@ -25,7 +25,7 @@ import (
 // upstream, until ctx ends. Its errors about listen and upstream are
 // [*Error]s.
 func (g *Gateway) ListenAndServe(ctx context.Context, listen, upstream string) error {
-	rec, err := openRecorder(g.o.Audit, g.warn)
+	rec, err := openRecorder(g.o.Audit, g.o.Store, g.warn)
 	if err != nil {
 		return err
 	}

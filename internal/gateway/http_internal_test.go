@@ -75,7 +75,7 @@ func TestMCPHTTPGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	auditPath := filepath.Join(dir, "audit.jsonl")
-	rec, err := openRecorder(auditPath, func(msg string) { t.Errorf("warning: %s", msg) })
+	rec, err := openRecorder(auditPath, nil, func(msg string) { t.Errorf("warning: %s", msg) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,18 +17,19 @@ import (
 // the gateway goes on. A nil recorder, or one without a file, records
 // nothing.
 type recorder struct {
-	sink *audit.JSONL
-	f    *os.File
-	warn func(string)
-	// mu guards warned.
-	mu     sync.Mutex
-	warned bool
+	sink  *audit.JSONL
+	f     *os.File
+	store audit.Sink
+	warn  func(string)
+	// mu guards warned and storeWarned.
+	mu                  sync.Mutex
+	warned, storeWarned bool
 }
 
 // openRecorder opens the audit file at path for appending; an empty path
 // records nothing.
-func openRecorder(path string, warn func(string)) (*recorder, error) {
-	r := &recorder{warn: warn}
+func openRecorder(path string, store audit.Sink, warn func(string)) (*recorder, error) {
+	r := &recorder{warn: warn, store: store}
 	if path == "" {
 		return r, nil
 	}
@@ -41,19 +42,32 @@ func openRecorder(path string, warn func(string)) (*recorder, error) {
 }
 
 func (r *recorder) record(evs []audit.MCPCall) {
-	if r == nil || r.sink == nil {
+	if r == nil {
 		return
 	}
 	for i := range evs {
-		if err := r.sink.Write(audit.MCPEvent(time.Now().UTC(), &evs[i])); err != nil {
-			r.mu.Lock()
-			if !r.warned {
-				r.warned = true
-				if r.warn != nil {
-					r.warn(fmt.Sprintf("--audit-json: %v (later records are lost too)", err))
-				}
+		ev := audit.MCPEvent(time.Now().UTC(), &evs[i])
+		if r.sink != nil {
+			if err := r.sink.Write(ev); err != nil {
+				r.warnOnce(&r.warned, fmt.Sprintf("--audit-json: %v (later records are lost too)", err))
 			}
-			r.mu.Unlock()
+		}
+		if r.store != nil {
+			if err := r.store.Write(ev); err != nil {
+				r.warnOnce(&r.storeWarned, fmt.Sprintf("the store: %v (a call that cannot be recorded is still answered)", err))
+			}
+		}
+	}
+}
+
+// warnOnce warns msg unless *done.
+func (r *recorder) warnOnce(done *bool, msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !*done {
+		*done = true
+		if r.warn != nil {
+			r.warn(msg)
 		}
 	}
 }

@@ -29,7 +29,7 @@ var askTimeout = 5 * time.Minute
 // [*ExitError] with the server's status, or an error starting or waiting
 // for it. ctx's end sends the server SIGTERM.
 func (g *Gateway) RunStdio(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	rec, err := openRecorder(g.o.Audit, g.warn)
+	rec, err := openRecorder(g.o.Audit, g.o.Store, g.warn)
 	if err != nil {
 		return err
 	}

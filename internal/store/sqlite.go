@@ -353,3 +353,20 @@ func hintFor(err error) string {
 	}
 	return ""
 }
+
+// ErrNoStore is [OpenExisting]'s error for a state directory without a
+// store: nothing was recorded there yet.
+var ErrNoStore = errors.New("no store yet: nothing was recorded")
+
+// OpenExisting is [Open] for a reader: a state directory without a store
+// is [ErrNoStore], and nothing is made.
+func OpenExisting(ctx context.Context, dir string) (*SQLite, error) {
+	if dir == "" {
+		return nil, &Error{What: "no state directory: neither WARDEN_STATE_DIR, XDG_STATE_HOME nor a home directory is set",
+			Hint: "set WARDEN_STATE_DIR to an absolute path"}
+	}
+	if _, err := os.Stat(filepath.Join(dir, DBName)); errors.Is(err, os.ErrNotExist) {
+		return nil, ErrNoStore
+	}
+	return Open(ctx, dir)
+}

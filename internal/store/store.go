@@ -145,20 +145,35 @@ type Recorder struct {
 
 var _ audit.Sink = (*Recorder)(nil)
 
+// Ready opens the store, if it is not open yet.
+func (r *Recorder) Ready() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.open()
+}
+
+func (r *Recorder) open() error {
+	if r.s != nil {
+		return nil
+	}
+	if r.Dir == "" {
+		return &Error{What: "no state directory: neither WARDEN_STATE_DIR, XDG_STATE_HOME nor a home directory is set",
+			Hint: "set WARDEN_STATE_DIR to an absolute path"}
+	}
+	s, err := Open(context.Background(), r.Dir)
+	if err != nil {
+		return err
+	}
+	r.s = s
+	return nil
+}
+
 // Write appends ev, opening the store first if needed.
 func (r *Recorder) Write(ev audit.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.s == nil {
-		if r.Dir == "" {
-			return &Error{What: "no state directory: neither WARDEN_STATE_DIR, XDG_STATE_HOME nor a home directory is set",
-				Hint: "set WARDEN_STATE_DIR to an absolute path"}
-		}
-		s, err := Open(context.Background(), r.Dir)
-		if err != nil {
-			return err
-		}
-		r.s = s
+	if err := r.open(); err != nil {
+		return err
 	}
 	_, err := r.s.Append(context.Background(), ev)
 	return err

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/contain"
+	"warden.dev/warden/internal/ocsf"
+	"warden.dev/warden/internal/report"
+	"warden.dev/warden/internal/store"
+)
+
+const (
+	auditSynopsis       = "audit [--since D] [--until T] [--kind K] [--verdict V] [--agent ID] [--limit N] [--json]"
+	auditExportSynopsis = "audit export --ocsf [--since D] [--until T]"
+	auditVerifySynopsis = "audit verify"
+)
+
+// auditSubcommands are warden audit's subcommands, listed by its help.
+var auditSubcommands = [][2]string{
+	{"export", "write the events as OCSF 1.1.0 JSON lines: export --ocsf [--since D] [--until T]"},
+	{"verify", "walk the hash chain and compare its end with the head kept beside the store"},
+}
+
+// auditKinds are the kinds --kind takes. Approvals and alerts are
+// recorded by warden serve; until then they select nothing.
+var auditKinds = []string{"decision", "run", "network", "syscall", "mcp", "approval", "alert"}
+
+func runAudit(ctx context.Context, args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "export":
+			return auditExport(ctx, args[1:])
+		case "verify":
+			return auditVerify(ctx, args[1:])
+		}
+	}
+	fs := newFlags("audit", auditSynopsis)
+	usage := fs.Usage
+	fs.Usage = func() {
+		usage()
+		fmt.Fprintln(Stderr, "\nSubcommands:")
+		for _, s := range auditSubcommands {
+			fmt.Fprintf(Stderr, "  %-12s %s\n", s[0], s[1])
+		}
+	}
+	q, asJSON := auditQueryFlags(fs, true)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return badInput(fmt.Sprintf("unknown audit subcommand %q", pos[0]), "warden audit lists events; warden audit export --ocsf and warden audit verify are its subcommands")
+	}
+	query, err := q()
+	if err != nil {
+		return err
+	}
+	s, err := openAuditStore(ctx)
+	if errors.Is(err, store.ErrNoStore) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var rs []store.Record
+	err = s.Events(ctx, query, func(r store.Record) error {
+		if *asJSON {
+			return printRecordJSON(r)
+		}
+		rs = append(rs, r)
+		return nil
+	})
+	if err != nil {
+		return storeError(err)
+	}
+	if *asJSON {
+		return nil
+	}
+	return report.AuditTable(Stdout, rs)
+}
+
+// auditQueryFlags defines the flags that select events, and returns a
+// function building the query once they are parsed.
+func auditQueryFlags(fs *flag.FlagSet, all bool) (func() (store.Query, error), *bool) {
+	since := fs.String("since", "", "only events since `D`: a duration back from now (30m, 24h, 7d) or a time (2026-12-06, RFC 3339)")
+	until := fs.String("until", "", "only events before `T`: a duration back from now or a time, as --since")
+	var kind, verdict, agent *string
+	var limit *int
+	asJSON := new(bool)
+	if all {
+		kind = fs.String("kind", "", "only events of kind `K`: "+strings.Join(auditKinds, ", "))
+		verdict = fs.String("verdict", "", "only events with verdict `V`: allow, prompt or deny")
+		agent = fs.String("agent", "", "only the decisions and runs of agent `ID` (claude-code, codex, gemini)")
+		limit = fs.Int("limit", 0, "only the last `N` events selected")
+		asJSON = fs.Bool("json", false, "print JSON lines: each event with its number (seq) and chain hash")
+	}
+	return func() (store.Query, error) {
+		now := time.Now()
+		var q store.Query
+		var err error
+		if q.Since, err = parseWhen(*since, now); err != nil {
+			return q, badInput("--since: " + err.Error())
+		}
+		if q.Until, err = parseWhen(*until, now); err != nil {
+			return q, badInput("--until: " + err.Error())
+		}
+		if !all {
+			return q, nil
+		}
+		if *kind != "" {
+			ok := false
+			for _, k := range auditKinds {
+				ok = ok || k == *kind
+			}
+			if !ok {
+				return q, badInput(fmt.Sprintf("--kind %q: want one of %s", *kind, strings.Join(auditKinds, ", ")))
+			}
+			q.Kinds = []audit.Kind{audit.Kind(*kind)}
+		}
+		switch *verdict {
+		case "", "allow", "prompt", "deny":
+			q.Verdict = *verdict
+		default:
+			return q, badInput(fmt.Sprintf("--verdict %q: want allow, prompt or deny", *verdict))
+		}
+		if *limit < 0 {
+			return q, badInput("--limit: want a positive number")
+		}
+		q.Agent, q.Limit = *agent, *limit
+		return q, nil
+	}, asJSON
+}
+
+// parseWhen reads a duration back from now (Nd for days), a date or an
+// RFC 3339 time; "" is the zero time.
+func parseWhen(s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
+			return now.AddDate(0, 0, -n), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is neither a duration (30m, 24h, 7d) nor a time (2026-12-06, 2026-12-06T15:04:05Z)", s)
+}
+
+// printRecordJSON prints r's event as one JSON line, with its number and
+// hash first.
+func printRecordJSON(r store.Record) error {
+	b, err := json.Marshal(r.Event)
+	if err != nil {
+		return err
+	}
+	var line bytes.Buffer
+	fmt.Fprintf(&line, `{"seq":%d,"hash":"%s",`, r.Seq, r.Hash)
+	line.Write(b[1:])
+	line.WriteByte('\n')
+	_, err = Stdout.Write(line.Bytes())
+	return err
+}
+
+func auditExport(ctx context.Context, args []string) error {
+	fs := newFlags("audit export", auditExportSynopsis)
+	asOCSF := fs.Bool("ocsf", false, "write OCSF 1.1.0 JSON lines (the one format there is; required)")
+	q, _ := auditQueryFlags(fs, false)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return badInput(fmt.Sprintf("audit export takes no arguments, got %q", pos[0]))
+	}
+	if !*asOCSF {
+		return badInput("audit export needs --ocsf", "warden audit export --ocsf --since 24h > events.ocsf.jsonl")
+	}
+	query, err := q()
+	if err != nil {
+		return err
+	}
+	s, err := openAuditStore(ctx)
+	if errors.Is(err, store.ErrNoStore) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	enc := json.NewEncoder(Stdout)
+	enc.SetEscapeHTML(false)
+	version := readBuildInfo().Version
+	return storeError(s.Events(ctx, query, func(r store.Record) error {
+		return enc.Encode(ocsf.FromEvent(r.Event, strconv.FormatInt(r.Seq, 10), version))
+	}))
+}
+
+func auditVerify(ctx context.Context, args []string) error {
+	fs := newFlags("audit verify", auditVerifySynopsis)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return badInput(fmt.Sprintf("audit verify takes no arguments, got %q", pos[0]))
+	}
+	s, err := openAuditStore(ctx)
+	if errors.Is(err, store.ErrNoStore) {
+		fmt.Fprintln(Stdout, "no store yet: nothing was recorded")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	v, err := s.Verify(ctx)
+	if err != nil {
+		return storeError(err)
+	}
+	if !v.OK() {
+		errorWithHint(fmt.Sprintf("the audit chain of %s does not hold: %s", s.Path(), v.Problem),
+			fmt.Sprintf("%d events before it verified; the store was changed outside Warden", v.Events))
+		return &exitError{code: exitFindings}
+	}
+	fmt.Fprintf(Stdout, "%d events, chain whole, head %d %s\n", v.Events, v.HeadSeq, v.HeadHash)
+	return nil
+}
+
+// openAuditStore opens the store of the state directory for reading.
+func openAuditStore(ctx context.Context) (*store.SQLite, error) {
+	s, err := store.OpenExisting(ctx, contain.StateDir())
+	if err != nil && !errors.Is(err, store.ErrNoStore) {
+		return nil, storeError(err)
+	}
+	return s, err
+}
+
+// storeError is a store's error as the CLI reports it: exit 2 with its
+// hint.
+func storeError(err error) error {
+	var se *store.Error
+	if errors.As(err, &se) {
+		var hints []string
+		if se.Hint != "" {
+			hints = append(hints, se.Hint)
+		}
+		return badInput(se.Error(), hints...)
+	}
+	if err != nil {
+		return badInput(err.Error())
+	}
+	return nil
+}
