@@ -53,7 +53,6 @@ var migrations = []string{
 // SchemaVersion is the schema this Warden writes.
 var SchemaVersion = len(migrations)
 
-
 // migrate brings the schema up to date, one transaction a version, and
 // refuses a store of a later schema.
 func (s *SQLite) migrate(ctx context.Context) error {
