@@ -5,9 +5,10 @@
 // `warden audit export --ocsf` and whatever a security team feeds them to:
 //
 //   - a run's execution record: Process Activity (1007), Launch;
-//   - a network attempt: HTTP Activity (4002) when the proxy read an
-//     HTTP method, else Network Activity (4001), Open when allowed and
-//     Refuse when denied;
+//   - a network attempt: DNS Activity (4003), Query, for a question to
+//     the DNS stub; HTTP Activity (4002) when the proxy read an HTTP
+//     method (CONNECT included); else Network Activity (4001), Open when
+//     allowed and Refuse when denied;
 //   - a decision on a file tool (Write, Edit, Read, write_file, replace,
 //     apply_patch…): File System Activity (1001), Read, Update or Delete;
 //   - a decision on any other tool, and an MCP call: API Activity (6003);
@@ -40,6 +41,7 @@ const (
 	ClassDetection      = 2004
 	ClassNetwork        = 4001
 	ClassHTTP           = 4002
+	ClassDNS            = 4003
 	ClassAPI            = 6003
 	CategorySystem      = 1
 	CategoryFindings    = 2
@@ -82,6 +84,7 @@ type Event struct {
 	HTTPResponse *HTTPResponse `json:"http_response,omitempty"`
 	Traffic      *Traffic      `json:"traffic,omitempty"`
 	FindingInfo  *FindingInfo  `json:"finding_info,omitempty"`
+	Query        *DNSQuery     `json:"query,omitempty"`
 
 	// Unmapped is Warden's own event, whole.
 	Unmapped audit.Event `json:"unmapped"`
@@ -162,6 +165,12 @@ type URL struct {
 // HTTPResponse is the proxy's answer.
 type HTTPResponse struct {
 	Code int `json:"code"`
+}
+
+// DNSQuery is a question to the DNS stub.
+type DNSQuery struct {
+	Hostname string `json:"hostname"`
+	Type     string `json:"type,omitempty"`
 }
 
 // Traffic counts bytes.
@@ -300,6 +309,13 @@ func network(o *Event, a *audit.NetworkAttempt) {
 	o.Message = a.Host + ": " + a.Verdict
 	if a.Reason != "" {
 		o.Message += " (" + a.Reason + ")"
+	}
+	if a.Via == audit.ViaDNS {
+		o.class(ClassDNS, "DNS Activity", CategoryNetwork, "Network Activity")
+		o.ActivityID, o.ActivityName = 1, "Query"
+		o.Query = &DNSQuery{Hostname: a.Host, Type: a.Method}
+		o.Traffic = nil
+		return
 	}
 	if a.Method != "" {
 		o.class(ClassHTTP, "HTTP Activity", CategoryNetwork, "Network Activity")

@@ -36,6 +36,8 @@ func events() []audit.Event {
 			Verdict: "deny", Rule: "default", Reason: "no rule allows it", Addr: "203.0.113.7:443"}),
 		audit.NetworkEvent(&audit.NetworkAttempt{RunID: "r1", Time: t0, Via: "forward", Host: "api.example", Port: 80, Method: "PATCH",
 			Protocol: "http", Verdict: "deny", Rule: "api-read-only", Status: 403}),
+		audit.NetworkEvent(&audit.NetworkAttempt{RunID: "r1", Time: t0, Via: "dns", Host: "evil.example", Protocol: "dns", Method: "AAAA",
+			Verdict: "deny", Rule: "default"}),
 		audit.MCPEvent(t0, &audit.MCPCall{Server: "filesystem", ID: json.RawMessage(`7`), Tool: "write_file", Decision: "deny", Rule: "floor:governance-path", Status: "refused"}),
 		audit.SyscallEvent(t0, &audit.Syscall{RunID: "r1", Syscall: "ptrace", Errno: "EPERM", Count: 2, PID: 12, Command: "strace"}),
 	}
@@ -44,17 +46,18 @@ func events() []audit.Event {
 // TestClassFields checks, for every mapped event, the fields OCSF 1.1.0
 // requires of it and their relations.
 func TestClassFields(t *testing.T) {
-	categories := map[int]int{ocsf.ClassFileSystem: 1, ocsf.ClassProcess: 1, ocsf.ClassDetection: 2, ocsf.ClassNetwork: 4, ocsf.ClassHTTP: 4, ocsf.ClassAPI: 6}
+	categories := map[int]int{ocsf.ClassFileSystem: 1, ocsf.ClassProcess: 1, ocsf.ClassDetection: 2, ocsf.ClassNetwork: 4, ocsf.ClassHTTP: 4, ocsf.ClassDNS: 4, ocsf.ClassAPI: 6}
 	activities := map[int][]int{
 		ocsf.ClassFileSystem: {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 99},
 		ocsf.ClassProcess:    {1, 2, 3, 4, 5, 99},
 		ocsf.ClassDetection:  {1, 2, 3, 99},
 		ocsf.ClassNetwork:    {1, 2, 3, 4, 5, 6, 99},
 		ocsf.ClassHTTP:       {1, 2, 3, 4, 5, 6, 7, 8, 99},
+		ocsf.ClassDNS:        {1, 2, 6, 99},
 		ocsf.ClassAPI:        {1, 2, 3, 4, 99},
 	}
 	wantClass := []int{ocsf.ClassAPI, ocsf.ClassFileSystem, ocsf.ClassFileSystem, ocsf.ClassAPI, ocsf.ClassProcess, ocsf.ClassProcess,
-		ocsf.ClassHTTP, ocsf.ClassNetwork, ocsf.ClassHTTP, ocsf.ClassAPI, ocsf.ClassDetection}
+		ocsf.ClassHTTP, ocsf.ClassNetwork, ocsf.ClassHTTP, ocsf.ClassDNS, ocsf.ClassAPI, ocsf.ClassDetection}
 	for i, ev := range events() {
 		o := ocsf.FromEvent(ev, fmt.Sprint(i+1), "v1.2.3")
 		b, err := json.Marshal(o)

@@ -18,7 +18,11 @@ import (
 // AuditTable writes events as `warden audit` shows them: one line each,
 // oldest first, with when, what kind, the verdict, the agent, what it was
 // about and the rule that decided.
+// Nothing selected prints nothing.
 func AuditTable(w io.Writer, rs []store.Record) error {
+	if len(rs) == 0 {
+		return nil
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tTIME (UTC)\tKIND\tVERDICT\tAGENT\tWHAT\tRULE")
 	for _, r := range rs {

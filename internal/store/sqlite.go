@@ -203,8 +203,14 @@ type indexed struct {
 func columnsOf(ev audit.Event) indexed {
 	switch {
 	case ev.Decision != nil:
+		// The verdict answered, which is what happened: a prompt
+		// nobody could answer is a deny.
 		d := ev.Decision
-		return indexed{verdict: d.Verdict, agent: d.Agent, session: d.Session, project: d.Project}
+		v := d.Answered
+		if v == "" {
+			v = d.Verdict
+		}
+		return indexed{verdict: v, agent: d.Agent, session: d.Session, project: d.Project}
 	case ev.MCP != nil:
 		return indexed{verdict: ev.MCP.Decision}
 	case ev.Network != nil:

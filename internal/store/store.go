@@ -63,8 +63,9 @@ type Query struct {
 	// Since and Until bound the event's time: Since ≤ time < Until.
 	Since, Until time.Time
 	Kinds        []audit.Kind
-	// Verdict is "allow", "prompt" or "deny" (a decision's, an MCP
-	// call's, a network attempt's; a refused system call is a deny).
+	// Verdict is "allow", "prompt" or "deny": a decision's as answered
+	// (a prompt nobody could answer is a deny), an MCP call's, a network
+	// attempt's; a refused system call is a deny.
 	Verdict string
 	Agent   string
 	// Limit keeps the last Limit events matching, oldest first; 0 is
