@@ -6,7 +6,11 @@
 # constructed from Codex's and Gemini CLI's source), so shell analysis
 # runs, beside a process that does nothing (/bin/true) and `warden
 # version` (start-up alone), with ratios. The hook's state (note
-# limits) goes to a temporary cache directory.
+# limits) goes to a temporary cache directory, the store it records every
+# decision in to a temporary state directory; the recording's cost is the
+# pair "recording on" and "store unavailable" (the same policy, with
+# audit: best-effort, so that a decision the store cannot take is answered
+# anyway: the store's open fails at once).
 #
 #   bench/hook.sh [N]      (default N=300)
 set -euo pipefail
@@ -16,6 +20,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CGO_ENABLED=0 go build -o "$tmp/warden" ./cmd/warden
 export XDG_CACHE_HOME="$tmp/cache"
+export WARDEN_STATE_DIR="$tmp/state"
+printf 'version: 1\naudit: best-effort\n' > "$tmp/best-effort.yaml"
 mkdir -p "$tmp/project/.git/objects" && echo 'ref: refs/heads/main' > "$tmp/project/.git/HEAD"
 # The recorded PreToolUse payload of Claude Code 2.1.197, with a command
 # that is allowed uncontained (the hook's common case: read-only, so no
@@ -40,7 +46,7 @@ time_cmd() {
 	: > "$tmp/$label.times"
 	for ((i = 0; i < n; i++)); do
 		t0=$(date +%s%N)
-		"$@" < "$input" > /dev/null
+		"$@" < "$input" > /dev/null 2>&1
 		t1=$(date +%s%N)
 		echo $(((t1 - t0) / 1000)) >> "$tmp/$label.times"
 	done
@@ -59,6 +65,8 @@ time_cmd() {
 true_line=$(time_cmd true "$tmp/payload.json" /bin/true)
 version_line=$(time_cmd version "$tmp/payload.json" "$tmp/warden" version)
 allow_line=$(time_cmd hook_allow "$tmp/payload.json" "$tmp/warden" hook claude-code)
+rec_on_line=$(time_cmd recording_on "$tmp/payload.json" "$tmp/warden" hook claude-code --policy "$tmp/best-effort.yaml")
+rec_off_line=$(WARDEN_STATE_DIR=/dev/null/none time_cmd store_unavailable "$tmp/payload.json" "$tmp/warden" hook claude-code --policy "$tmp/best-effort.yaml")
 wrap_line=$(time_cmd hook_wrap "$tmp/payload.json" "$tmp/warden" hook claude-code --wrap)
 deny_line=$(time_cmd hook_deny "$tmp/deny.json" "$tmp/warden" hook claude-code)
 codex_line=$(time_cmd codex_allow "$tmp/codex.json" "$tmp/warden" hook codex)
@@ -70,7 +78,7 @@ gemini_deny_line=$(time_cmd gemini_deny "$tmp/gemini-deny.json" "$tmp/warden" ho
 
 base=$(echo "$true_line" | awk '{print $2}')
 printf '%-34s %10s %10s %12s\n' "command ($n runs)" "median µs" "p90 µs" "÷ /bin/true"
-for line in "$true_line" "$version_line" "$allow_line" "$wrap_line" "$deny_line" \
+for line in "$true_line" "$version_line" "$allow_line" "$rec_on_line" "$rec_off_line" "$wrap_line" "$deny_line" \
 	"$codex_line" "$codex_wrap_line" "$codex_deny_line" "$gemini_line" "$gemini_wrap_line" "$gemini_deny_line"; do
 	set -- $line
 	printf '%-34s %10d %10d %12.1f\n' "$1" "$2" "$3" "$(awk -v a="$2" -v b="$base" 'BEGIN {print a / b}')"
