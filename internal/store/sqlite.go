@@ -122,8 +122,11 @@ func (s *SQLite) exclusive() (unlock func(), err error) {
 // Path is the database file.
 func (s *SQLite) Path() string { return s.path }
 
-// Append records ev as the next event.
+// Append records ev as the next event, its secrets redacted first
+// (audit.Redact): no secret an agent typed or a command printed is ever
+// stored.
 func (s *SQLite) Append(ctx context.Context, ev audit.Event) (Record, error) {
+	ev = audit.Redact(ev)
 	if ev.Time.IsZero() {
 		ev.Time = time.Now()
 	}

@@ -108,7 +108,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // Store is the log. The SQLite store ([Open]) is the one there is; a
 // PostgreSQL one will satisfy the same interface.
 type Store interface {
-	// Append records ev as the next event, and returns its record.
+	// Append records ev as the next event, its secrets redacted, and
+	// returns its record.
 	Append(ctx context.Context, ev audit.Event) (Record, error)
 	// Events calls fn with each event q selects, oldest first, until fn
 	// returns an error, which Events returns.

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package audit
+
+import (
+	"regexp"
+	"sync"
+)
+
+// Redacted replaces a secret in a recorded text.
+const Redacted = "[redacted]"
+
+// secretPatterns are the secrets a recorded text may carry because an
+// agent typed them (a token on a command line, a password in a URL, a
+// key block in a here-document) or a command printed them. Warden's own
+// secrets never reach a record (credentials are [credential.Redacted],
+// the sandbox sees placeholders and masked files); these are the user's.
+// A pattern's groups, when it has them, are kept around the secret: the
+// name the value was given, and what follows it.
+var secretPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		// PEM private keys, whole.
+		regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`),
+		// Authorization headers: the scheme and value.
+		regexp.MustCompile(`(?i)\b((?:proxy-)?authorization\s*:\s*)(?:(?:bearer|basic|token|digest)\s+)?[^\s'"]+`),
+		// A URL's password.
+		regexp.MustCompile(`(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]*:)[^/\s@'"]+(@)`),
+		// name=value and name: value where the name says secret.
+		regexp.MustCompile(`(?i)(\b[a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret)[a-z0-9_]*["']?\s*[=:]\s*["']?)[^\s'"&;|]+`),
+		// Well-known token formats, wherever they are.
+		regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9_-]{32,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}|hf_[A-Za-z0-9]{30,})\b`),
+	}
+})
+
+// RedactText replaces the secrets of s with [Redacted], keeping the name
+// each was given.
+func RedactText(s string) string {
+	if s == "" {
+		return s
+	}
+	for _, re := range secretPatterns() {
+		switch re.NumSubexp() {
+		case 0:
+			s = re.ReplaceAllLiteralString(s, Redacted)
+		case 1:
+			s = re.ReplaceAllString(s, "${1}"+Redacted)
+		default:
+			s = re.ReplaceAllString(s, "${1}"+Redacted+"${2}")
+		}
+	}
+	return s
+}
+
+// Redact returns ev with the secrets of its texts replaced ([RedactText]):
+// what an agent typed or a command printed. ev's bodies are copied, not
+// changed.
+func Redact(ev Event) Event {
+	switch {
+	case ev.Decision != nil:
+		d := *ev.Decision
+		d.Subject, d.Reason = RedactText(d.Subject), RedactText(d.Reason)
+		ev.Decision = &d
+	case ev.Run != nil:
+		r := *ev.Run
+		r.Command = redactAll(r.Command)
+		r.Error = RedactText(r.Error)
+		r.Stdout.Text, r.Stderr.Text = RedactText(r.Stdout.Text), RedactText(r.Stderr.Text)
+		if r.NetworkAttempts != nil {
+			r.NetworkAttempts = append([]NetworkAttempt(nil), r.NetworkAttempts...)
+			for i := range r.NetworkAttempts {
+				redactAttempt(&r.NetworkAttempts[i])
+			}
+		}
+		if r.Decision != nil {
+			d := *r.Decision
+			d.Reason = RedactText(d.Reason)
+			r.Decision = &d
+		}
+		ev.Run = &r
+	case ev.Network != nil:
+		a := *ev.Network
+		redactAttempt(&a)
+		ev.Network = &a
+	case ev.MCP != nil:
+		c := *ev.MCP
+		c.Reason = RedactText(c.Reason)
+		ev.MCP = &c
+	}
+	return ev
+}
+
+func redactAttempt(a *NetworkAttempt) {
+	a.Path, a.Reason = RedactText(a.Path), RedactText(a.Reason)
+}
+
+func redactAll(ss []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = RedactText(s)
+	}
+	return out
+}
