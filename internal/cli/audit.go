@@ -4,7 +4,7 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -75,21 +75,31 @@ func runAudit(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	var rs []store.Record
-	err = s.Events(ctx, query, func(r store.Record) error {
-		if *asJSON {
-			return printRecordJSON(r)
+	out := bufio.NewWriterSize(Stdout, 64<<10)
+	if *asJSON {
+		// The events as stored, each with its number and hash first.
+		query.Raw = true
+		err := s.Events(ctx, query, func(r store.Record) error {
+			fmt.Fprintf(out, `{"seq":%d,"hash":"%s",`, r.Seq, r.Hash)
+			out.Write(r.Body[1:])
+			return out.WriteByte('\n')
+		})
+		if err != nil {
+			return storeError(err)
 		}
+		return out.Flush()
+	}
+	var rs []store.Record
+	if err := s.Events(ctx, query, func(r store.Record) error {
 		rs = append(rs, r)
 		return nil
-	})
-	if err != nil {
+	}); err != nil {
 		return storeError(err)
 	}
-	if *asJSON {
-		return nil
+	if err := report.AuditTable(out, rs); err != nil {
+		return err
 	}
-	return report.AuditTable(Stdout, rs)
+	return out.Flush()
 }
 
 // auditQueryFlags defines the flags that select events, and returns a
@@ -166,21 +176,6 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q is neither a duration (30m, 24h, 7d) nor a time (2026-12-06, 2026-12-06T15:04:05Z)", s)
 }
 
-// printRecordJSON prints r's event as one JSON line, with its number and
-// hash first.
-func printRecordJSON(r store.Record) error {
-	b, err := json.Marshal(r.Event)
-	if err != nil {
-		return err
-	}
-	var line bytes.Buffer
-	fmt.Fprintf(&line, `{"seq":%d,"hash":"%s",`, r.Seq, r.Hash)
-	line.Write(b[1:])
-	line.WriteByte('\n')
-	_, err = Stdout.Write(line.Bytes())
-	return err
-}
-
 func auditExport(ctx context.Context, args []string) error {
 	fs := newFlags("audit export", auditExportSynopsis)
 	asOCSF := fs.Bool("ocsf", false, "write OCSF 1.1.0 JSON lines (the one format there is; required)")
@@ -207,12 +202,16 @@ func auditExport(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	enc := json.NewEncoder(Stdout)
+	out := bufio.NewWriterSize(Stdout, 64<<10)
+	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	version := readBuildInfo().Version
-	return storeError(s.Events(ctx, query, func(r store.Record) error {
+	if err := s.Events(ctx, query, func(r store.Record) error {
 		return enc.Encode(ocsf.FromEvent(r.Event, strconv.FormatInt(r.Seq, 10), version))
-	}))
+	}); err != nil {
+		return storeError(err)
+	}
+	return out.Flush()
 }
 
 func auditVerify(ctx context.Context, args []string) error {

@@ -48,6 +48,11 @@ var migrations = []string{
 		content TEXT NOT NULL,
 		why     TEXT NOT NULL DEFAULT ''
 	);`,
+	// 2: indexes for warden audit's selections, each ending in time so
+	// that a selection comes out in time order (then seq, the rowid
+	// every index ends with) without a sort.
+	`CREATE INDEX events_verdict_time ON events (verdict, time);
+	CREATE INDEX events_agent_time ON events (agent, time);`,
 }
 
 // SchemaVersion is the schema this Warden writes.

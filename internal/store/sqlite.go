@@ -126,56 +126,81 @@ func (s *SQLite) Path() string { return s.path }
 // (audit.Redact): no secret an agent typed or a command printed is ever
 // stored.
 func (s *SQLite) Append(ctx context.Context, ev audit.Event) (Record, error) {
-	ev = audit.Redact(ev)
-	if ev.Time.IsZero() {
-		ev.Time = time.Now()
+	rs, err := s.AppendBatch(ctx, []audit.Event{ev})
+	if len(rs) == 0 {
+		return Record{}, err
 	}
-	body, err := json.Marshal(ev)
-	if err != nil {
-		return Record{}, fmt.Errorf("store: encode the event: %w", err)
+	return rs[0], err
+}
+
+// AppendBatch records evs as the next events, in one transaction: all
+// of them or none (an import, a run's record with its attempts).
+func (s *SQLite) AppendBatch(ctx context.Context, evs []audit.Event) ([]Record, error) {
+	type row struct {
+		ev   audit.Event
+		body []byte
+		cols indexed
 	}
-	cols := columnsOf(ev)
+	rows := make([]row, len(evs))
+	for i, ev := range evs {
+		ev = audit.Redact(ev)
+		if ev.Time.IsZero() {
+			ev.Time = time.Now()
+		}
+		body, err := json.Marshal(ev)
+		if err != nil {
+			return nil, fmt.Errorf("store: encode the event: %w", err)
+		}
+		rows[i] = row{ev, body, columnsOf(ev)}
+	}
 	unlock, err := s.exclusive()
 	if err != nil {
-		return Record{}, err
+		return nil, err
 	}
 	defer unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return Record{}, s.fail("begin", err)
+		return nil, s.fail("begin", err)
 	}
 	defer tx.Rollback()
-	var r Record
+	var last Record
 	var prev []byte
-	err = tx.QueryRowContext(ctx, `SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1`).Scan(&r.Seq, &prev)
+	err = tx.QueryRowContext(ctx, `SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1`).Scan(&last.Seq, &prev)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 	case err != nil:
-		return Record{}, s.fail("read the chain's end", err)
+		return nil, s.fail("read the chain's end", err)
 	default:
-		copy(r.Prev[:], prev)
+		copy(last.Hash[:], prev)
 	}
-	r.Seq++
-	nanos := ev.Time.UnixNano()
-	r.Hash = chainHash(r.Prev, r.Seq, nanos, body)
-	r.Event = ev
-	_, err = tx.ExecContext(ctx, `INSERT INTO events (seq, time, kind, verdict, agent, session, project, body, prev, hash)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Seq, nanos, string(ev.Kind), cols.verdict, cols.agent, cols.session, cols.project, string(body), r.Prev[:], r.Hash[:])
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO events (seq, time, kind, verdict, agent, session, project, body, prev, hash)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
-		return Record{}, s.fail("append", err)
+		return nil, s.fail("append", err)
+	}
+	defer ins.Close()
+	out := make([]Record, len(rows))
+	for i, rw := range rows {
+		r := Record{Seq: last.Seq + 1, Prev: last.Hash, Event: rw.ev}
+		nanos := rw.ev.Time.UnixNano()
+		r.Hash = chainHash(r.Prev, r.Seq, nanos, rw.body)
+		if _, err := ins.ExecContext(ctx, r.Seq, nanos, string(rw.ev.Kind), rw.cols.verdict, rw.cols.agent, rw.cols.session,
+			rw.cols.project, string(rw.body), r.Prev[:], r.Hash[:]); err != nil {
+			return nil, s.fail("append", err)
+		}
+		out[i], last = r, r
 	}
 	if err := tx.Commit(); err != nil {
-		return Record{}, s.fail("commit", err)
+		return nil, s.fail("commit", err)
 	}
 	// After the commit: a head ahead of the chain would look like a
 	// truncation. A writer killed here leaves the head behind, which
 	// the next append moves on.
-	if err := s.head.advance(r.Seq, r.Hash); err != nil {
-		return r, &Error{What: "the event was recorded, but the chain's head was not kept", Err: err,
+	if err := s.head.advance(last.Seq, last.Hash); err != nil {
+		return out, &Error{What: "the events were recorded, but the chain's head was not kept", Err: err,
 			Hint: "make " + s.head.dir + " writable by this user"}
 	}
-	return r, nil
+	return out, nil
 }
 
 func (s *SQLite) fail(what string, err error) error {
@@ -249,16 +274,18 @@ func (s *SQLite) Events(ctx context.Context, q Query, fn func(Record) error) err
 	if q.Agent != "" {
 		where, args = append(where, "agent = ?"), append(args, q.Agent)
 	}
-	sel := "SELECT seq, body, prev, hash FROM events"
+	sel := "SELECT seq, time, body, prev, hash FROM events"
 	if len(where) > 0 {
 		sel += " WHERE " + strings.Join(where, " AND ")
 	}
+	// In time order, then seq: what every index gives without a sort
+	// (events_time, and each (column, time) index, end in the rowid).
 	if q.Limit > 0 {
 		// The last Limit, given oldest first.
-		sel = "SELECT * FROM (" + sel + " ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+		sel = "SELECT * FROM (" + sel + " ORDER BY time DESC, seq DESC LIMIT ?) ORDER BY time, seq"
 		args = append(args, q.Limit)
 	} else {
-		sel += " ORDER BY seq"
+		sel += " ORDER BY time, seq"
 	}
 	rows, err := s.db.QueryContext(ctx, sel, args...)
 	if err != nil {
@@ -267,14 +294,17 @@ func (s *SQLite) Events(ctx context.Context, q Query, fn func(Record) error) err
 	defer rows.Close()
 	for rows.Next() {
 		var r Record
+		var nanos int64
 		var body string
 		var prev, hash []byte
-		if err := rows.Scan(&r.Seq, &body, &prev, &hash); err != nil {
+		if err := rows.Scan(&r.Seq, &nanos, &body, &prev, &hash); err != nil {
 			return s.fail("read", err)
 		}
 		copy(r.Prev[:], prev)
 		copy(r.Hash[:], hash)
-		if err := json.Unmarshal([]byte(body), &r.Event); err != nil {
+		if q.Raw {
+			r.Body = []byte(body)
+		} else if err := json.Unmarshal([]byte(body), &r.Event); err != nil {
 			return &Error{What: fmt.Sprintf("store %s: event %d does not decode", s.path, r.Seq), Err: err,
 				Hint: "warden audit verify says whether the store was changed"}
 		}

@@ -51,6 +51,9 @@ type Record struct {
 	// this one's.
 	Prev, Hash Hash
 	Event      audit.Event
+	// Body is the event as stored (its JSON form), set by a raw query
+	// ([Query.Raw]) instead of Event.
+	Body []byte
 }
 
 // Hash is a SHA-256 of the chain.
@@ -68,9 +71,10 @@ type Query struct {
 	// attempt's; a refused system call is a deny.
 	Verdict string
 	Agent   string
-	// Limit keeps the last Limit events matching, oldest first; 0 is
-	// no limit.
+	// Limit keeps the last Limit events matching; 0 is no limit.
 	Limit int
+	// Raw gives each record's Body, undecoded, and no Event.
+	Raw bool
 }
 
 // Verification is what [Store.Verify] found.
@@ -111,8 +115,10 @@ type Store interface {
 	// Append records ev as the next event, its secrets redacted, and
 	// returns its record.
 	Append(ctx context.Context, ev audit.Event) (Record, error)
-	// Events calls fn with each event q selects, oldest first, until fn
-	// returns an error, which Events returns.
+	// Events calls fn with each event q selects, in the order of their
+	// times (then of their numbers: a run's network attempts carry their
+	// own, earlier, times), until fn returns an error, which Events
+	// returns.
 	Events(ctx context.Context, q Query, fn func(Record) error) error
 	// Verify walks the whole chain and compares its end with the head
 	// file.
