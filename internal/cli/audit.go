@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/ocsf"
 	"warden.dev/warden/internal/report"
@@ -32,10 +31,6 @@ var auditSubcommands = [][2]string{
 	{"export", "write the events as OCSF 1.1.0 JSON lines: export --ocsf [--since D] [--until T]"},
 	{"verify", "walk the hash chain and compare its end with the head kept beside the store"},
 }
-
-// auditKinds are the kinds --kind takes. Approvals and alerts are
-// recorded by warden serve; until then they select nothing.
-var auditKinds = []string{"decision", "run", "network", "syscall", "mcp", "approval", "alert"}
 
 func runAudit(ctx context.Context, args []string) error {
 	if len(args) > 0 {
@@ -102,78 +97,34 @@ func runAudit(ctx context.Context, args []string) error {
 	return out.Flush()
 }
 
-// auditQueryFlags defines the flags that select events, and returns a
-// function building the query once they are parsed.
+// auditQueryFlags defines the flags that select events (all of them, or
+// only the time bounds), and returns a function building the query once
+// they are parsed.
 func auditQueryFlags(fs *flag.FlagSet, all bool) (func() (store.Query, error), *bool) {
-	since := fs.String("since", "", "only events since `D`: a duration back from now (30m, 24h, 7d) or a time (2026-12-06, RFC 3339)")
-	until := fs.String("until", "", "only events before `T`: a duration back from now or a time, as --since")
-	var kind, verdict, agent *string
-	var limit *int
+	vals := map[string]*string{
+		"since": fs.String("since", "", "only events since `D`: a duration back from now (30m, 24h, 7d) or a time (2026-12-06, RFC 3339)"),
+		"until": fs.String("until", "", "only events before `T`: a duration back from now or a time, as --since"),
+	}
 	asJSON := new(bool)
 	if all {
-		kind = fs.String("kind", "", "only events of kind `K`: "+strings.Join(auditKinds, ", "))
-		verdict = fs.String("verdict", "", "only events with verdict `V`: allow, prompt or deny")
-		agent = fs.String("agent", "", "only the decisions and runs of agent `ID` (claude-code, codex, gemini)")
-		limit = fs.Int("limit", 0, "only the last `N` events selected")
+		vals["kind"] = fs.String("kind", "", "only events of kind `K`: "+strings.Join(store.Kinds, ", "))
+		vals["verdict"] = fs.String("verdict", "", "only events with verdict `V` (as answered): allow, prompt or deny")
+		vals["agent"] = fs.String("agent", "", "only the decisions and runs of agent `ID` (claude-code, codex, gemini)")
+		vals["limit"] = fs.String("limit", "", "only the last `N` events selected")
 		asJSON = fs.Bool("json", false, "print JSON lines: each event with its number (seq) and chain hash")
 	}
 	return func() (store.Query, error) {
-		now := time.Now()
-		var q store.Query
-		var err error
-		if q.Since, err = parseWhen(*since, now); err != nil {
-			return q, badInput("--since: " + err.Error())
-		}
-		if q.Until, err = parseWhen(*until, now); err != nil {
-			return q, badInput("--until: " + err.Error())
-		}
-		if !all {
-			return q, nil
-		}
-		if *kind != "" {
-			ok := false
-			for _, k := range auditKinds {
-				ok = ok || k == *kind
+		q, err := store.ParseQuery(func(k string) string {
+			if v, ok := vals[k]; ok {
+				return *v
 			}
-			if !ok {
-				return q, badInput(fmt.Sprintf("--kind %q: want one of %s", *kind, strings.Join(auditKinds, ", ")))
-			}
-			q.Kinds = []audit.Kind{audit.Kind(*kind)}
+			return ""
+		}, time.Now())
+		if err != nil {
+			return q, badInput("--" + err.Error())
 		}
-		switch *verdict {
-		case "", "allow", "prompt", "deny":
-			q.Verdict = *verdict
-		default:
-			return q, badInput(fmt.Sprintf("--verdict %q: want allow, prompt or deny", *verdict))
-		}
-		if *limit < 0 {
-			return q, badInput("--limit: want a positive number")
-		}
-		q.Agent, q.Limit = *agent, *limit
 		return q, nil
 	}, asJSON
-}
-
-// parseWhen reads a duration back from now (Nd for days), a date or an
-// RFC 3339 time; "" is the zero time.
-func parseWhen(s string, now time.Time) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
-			return now.AddDate(0, 0, -n), nil
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%q is neither a duration (30m, 24h, 7d) nor a time (2026-12-06, 2026-12-06T15:04:05Z)", s)
 }
 
 func auditExport(ctx context.Context, args []string) error {

@@ -409,3 +409,28 @@ func OpenExisting(ctx context.Context, dir string) (*SQLite, error) {
 	}
 	return Open(ctx, dir)
 }
+
+// After calls fn with each event numbered after seq, in their order, as
+// stored (Record.Body).
+func (s *SQLite) After(ctx context.Context, seq int64, fn func(Record) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, body, prev, hash FROM events WHERE seq > ? ORDER BY seq`, seq)
+	if err != nil {
+		return s.fail("query", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r Record
+		var body string
+		var prev, hash []byte
+		if err := rows.Scan(&r.Seq, &body, &prev, &hash); err != nil {
+			return s.fail("read", err)
+		}
+		copy(r.Prev[:], prev)
+		copy(r.Hash[:], hash)
+		r.Body = []byte(body)
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

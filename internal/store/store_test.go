@@ -475,3 +475,54 @@ func BenchmarkAppend(b *testing.B) {
 		b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
 	}
 }
+
+func TestApprovals(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	mk := func(id string, ttl time.Duration) {
+		t.Helper()
+		err := s.CreateApproval(ctx, store.Approval{ID: id, Created: now, Expires: now.Add(ttl),
+			Request: store.ApprovalRequest{Surface: "hook claude-code", Tool: "Bash", Subject: "git push origin feature", Preview: []string{"pushes 3 commits"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("a1", 15*time.Minute)
+	mk("a2", 15*time.Minute)
+	mk("a3", time.Minute)
+	later := now.Add(2 * time.Minute)
+	pending, err := s.Approvals(ctx, true, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, a := range pending {
+		ids = append(ids, a.ID+":"+a.State)
+	}
+	if diff := cmp.Diff([]string{"a1:pending", "a2:pending"}, ids); diff != "" {
+		t.Errorf("pending (-want +got):\n%s", diff)
+	}
+	a, err := s.AnswerApproval(ctx, "a1", store.ApprovalAnswer{Answer: "allow"}, later)
+	if err != nil || a.State != store.Allowed || a.Answer == nil || a.Answer.Answer != "allow" {
+		t.Errorf("allow a1: %+v %v", a, err)
+	}
+	// Answered once: a second answer changes nothing.
+	if a, err := s.AnswerApproval(ctx, "a1", store.ApprovalAnswer{Answer: "deny"}, later); !errors.Is(err, store.ErrAnswered) || a.State != store.Allowed {
+		t.Errorf("deny a1 again: %+v %v, want ErrAnswered and still allowed", a, err)
+	}
+	// Expired: a deny, and no answer takes.
+	if a, err := s.AnswerApproval(ctx, "a3", store.ApprovalAnswer{Answer: "allow"}, later); !errors.Is(err, store.ErrAnswered) || a.State != store.Expired {
+		t.Errorf("allow a3 after its expiry: %+v %v, want ErrAnswered and expired", a, err)
+	}
+	if _, err := s.AnswerApproval(ctx, "nope", store.ApprovalAnswer{Answer: "allow"}, later); !errors.Is(err, store.ErrNoApproval) {
+		t.Errorf("answer an unknown id: %v", err)
+	}
+	if _, err := s.AnswerApproval(ctx, "a2", store.ApprovalAnswer{Answer: "maybe"}, later); err == nil {
+		t.Error("an answer that is none was taken")
+	}
+	a, err = s.AnswerApproval(ctx, "a2", store.ApprovalAnswer{Answer: "deny", Reason: "not on a Friday"}, later)
+	if err != nil || a.State != store.Denied || a.Answer.Reason != "not on a Friday" || a.Request.Preview[0] != "pushes 3 commits" {
+		t.Errorf("deny a2: %+v %v", a, err)
+	}
+}
