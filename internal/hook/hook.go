@@ -82,6 +82,11 @@ type Options struct {
 	// redeems; empty for none: wrapped runs then judge their command in
 	// full.
 	Grants string
+	// Ask puts a question nobody in the client can answer (headless,
+	// or a client with no ask) to a person through warden serve, and
+	// waits for the answer; ok is false when no warden serve runs (the
+	// question is then a deny, as always). nil asks nobody.
+	Ask func(Question) (Answer, bool)
 	// Sink records each decision before it is answered; nil records
 	// nothing. A decision it cannot record is refused, unless the
 	// policy says audit: best-effort: then Warn is told.
@@ -127,6 +132,15 @@ func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s call: %v", c.Tool, err)
 	}
+	// A question nobody in the client can answer goes to a person
+	// through warden serve, when one runs: the call waits for the
+	// answer, and takes it as the policy's.
+	asked := d.Verdict // what the policy said, for the record
+	if d.Verdict == action.Prompt && adapter.Verdict(d.Verdict, !o.Headless && c.Asks) == action.Deny && o.Ask != nil {
+		if res, ok := o.Ask(Question{Call: c, Action: a, Decision: d, Policy: p, Project: opt.Project, Agent: ag.Name()}); ok {
+			d = res.apply(d)
+		}
+	}
 	if v := adapter.Verdict(d.Verdict, !o.Headless && c.Asks); opt.Wrap != nil && wraps(c) && v != action.Deny {
 		// The run it is rewritten to keeps its record there, and is
 		// handed this decision.
@@ -140,7 +154,9 @@ func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
 	if ans.Verdict == action.Deny {
 		ans.Reason = notes.reason(c.Subject, d, ans.Reason)
 	}
-	if err := record(o, ag, c, opt.Project, p, d, ans.Verdict); err != nil {
+	rd := d
+	rd.Verdict = asked
+	if err := record(o, ag, c, opt.Project, p, rd, ans.Verdict); err != nil {
 		return nil, err
 	}
 	return ag.Answer(c, ans), nil
@@ -257,4 +273,35 @@ func Bounded(deadline time.Duration, decide func() ([]byte, error)) ([]byte, err
 	case <-t.C:
 		return nil, fmt.Errorf("no decision within %v (the call is refused)", deadline)
 	}
+}
+
+// Question is a prompt a hook could not put to a person in the client.
+type Question struct {
+	Call     *adapter.Call
+	Action   *action.Action
+	Decision policy.Decision
+	Policy   *config.Policy
+	Project  string
+	Agent    string
+}
+
+// Answer is what became of a [Question]: allowed (once, or remembered as
+// a rule), denied with the person's reason, or unanswered until it
+// expired (a deny).
+type Answer struct {
+	Allowed bool
+	// ID is the approval's; Reason says who answered what, for the
+	// agent and the record.
+	ID     string
+	Reason string
+}
+
+// apply makes d the decision the person took.
+func (a Answer) apply(d policy.Decision) policy.Decision {
+	d.Verdict = action.Deny
+	if a.Allowed {
+		d.Verdict = action.Allow
+	}
+	d.Reason = a.Reason
+	return d
 }
