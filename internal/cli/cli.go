@@ -58,6 +58,8 @@ func commands() []command {
 		{"mcp", "MCP gateway: gate a server's tools/call and filter its tools/list: mcp -- SERVER CMD...", runMCP},
 		{"doctor", "report what containment this host offers and what a run enforces", runDoctor},
 		{"audit", "show what Warden decided and observed; export it as OCSF; verify its hash chain", runAudit},
+		{"serve", "the control plane: answer approvals, follow the audit, over an API on a Unix socket", runServe},
+		{"approvals", "list, show and answer the questions agents wait on: list, show, allow, deny, remember, watch", runApprovals},
 		{"version", "print the version", runVersion},
 		{"completion", "print shell completions: completion bash|zsh|fish", runCompletion},
 		{"man", "print a manual page in roff: man [COMMAND [SUBCOMMAND]]", runMan},

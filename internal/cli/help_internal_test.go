@@ -28,7 +28,7 @@ func TestHelp(t *testing.T) {
 		code := Run(context.Background(), args)
 		return code, out.String()
 	}
-	groups := map[string][][2]string{"policy": policyGroup.subs, "net": netSubcommands, "hook": hookGroup().subs, "audit": auditSubcommands}
+	groups := map[string][][2]string{"policy": policyGroup.subs, "net": netSubcommands, "hook": hookGroup().subs, "audit": auditSubcommands, "approvals": approvalsGroup.subs}
 	var leaves [][]string
 	for _, c := range commands() {
 		if !inTable(string(readme), c.name) {

@@ -86,10 +86,11 @@ func hookGroup() group {
 // out is an answer (exit 0) or an error (exit 2).
 func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []byte, hook.Options) ([]byte, error)) error {
 	name := ag.Name()
-	fs := newFlags("hook "+name, "hook "+name+" [--policy FILE] [--wrap] [--headless] < payload")
+	fs := newFlags("hook "+name, "hook "+name+" [--policy FILE] [--wrap] [--headless] [--wait D] < payload")
 	policyPath := fs.String("policy", "", "policy `file` (default: the one discovery finds, see warden policy show)")
 	wrap := fs.Bool("wrap", false, "run allowed shell commands under warden run (decided as contained)")
 	headless := fs.Bool("headless", os.Getenv(envHookHeadless) == "1", "nobody can answer a prompt: a prompt is a deny (also "+envHookHeadless+"=1)")
+	wait := fs.Duration("wait", 15*time.Second, "how long a question nobody in the agent can answer waits for a person through warden serve (then a deny); the hook's timeout in the agent's settings must be longer")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -111,13 +112,21 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 	}
 	o.Policy = func() (*config.Policy, error) { return loadPolicy(o.PolicyPath) }
 	// Every decision is recorded in the store before it is answered.
-	rec := &store.Recorder{Dir: contain.StateDir()}
+	state := contain.StateDir()
+	rec := &store.Recorder{Dir: state}
 	defer rec.Close()
 	o.Sink, o.Warn = rec, func(msg string) { fmt.Fprintln(Stderr, "warden: warning: "+msg) }
+	// A question nobody in the agent can answer waits for a person when
+	// a warden serve runs: the call's bound grows by the wait.
+	deadline := hookDeadline
+	if *wait > 0 && serveRunning(state) {
+		o.Ask = askThroughServe(state, rec, *wait)
+		deadline += *wait
+	}
 	// The reader is taken here: the goroutine of a decision that timed
 	// out must not touch the package's streams.
 	in := Stdin
-	out, err := hook.Bounded(hookDeadline, func() ([]byte, error) {
+	out, err := hook.Bounded(deadline, func() ([]byte, error) {
 		payload, err := hook.ReadPayload(in)
 		if err != nil {
 			return nil, err

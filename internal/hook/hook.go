@@ -136,9 +136,10 @@ func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
 	// through warden serve, when one runs: the call waits for the
 	// answer, and takes it as the policy's.
 	asked := d.Verdict // what the policy said, for the record
+	answered := false  // a person answered through warden serve
 	if d.Verdict == action.Prompt && adapter.Verdict(d.Verdict, !o.Headless && c.Asks) == action.Deny && o.Ask != nil {
 		if res, ok := o.Ask(Question{Call: c, Action: a, Decision: d, Policy: p, Project: opt.Project, Agent: ag.Name()}); ok {
-			d = res.apply(d)
+			d, answered = res.apply(d), true
 		}
 	}
 	if v := adapter.Verdict(d.Verdict, !o.Headless && c.Asks); opt.Wrap != nil && wraps(c) && v != action.Deny {
@@ -151,7 +152,9 @@ func Decide(ag adapter.Agent, payload []byte, o Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ans.Verdict == action.Deny {
+	if ans.Verdict == action.Deny && !answered {
+		// A person's answer is always told; the policy's own notes
+		// are limited.
 		ans.Reason = notes.reason(c.Subject, d, ans.Reason)
 	}
 	rd := d

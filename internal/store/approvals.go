@@ -194,3 +194,18 @@ func scanApproval(scan func(...any) error, now time.Time) (Approval, error) {
 	}
 	return a, nil
 }
+
+// ExpireApproval ends a pending approval nobody waits for any more: it
+// reads as expired from now on.
+func (s *SQLite) ExpireApproval(ctx context.Context, id string, now time.Time) error {
+	unlock, err := s.exclusive()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := s.db.ExecContext(ctx, `UPDATE approvals SET expires = ? WHERE id = ? AND state = ? AND expires > ?`,
+		now.UnixNano(), id, Pending, now.UnixNano()); err != nil {
+		return s.fail("expire an approval", err)
+	}
+	return nil
+}

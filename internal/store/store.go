@@ -187,6 +187,16 @@ func (r *Recorder) Write(ev audit.Event) error {
 	return err
 }
 
+// Store opens the store, if it is not open yet, and returns it.
+func (r *Recorder) Store() (*SQLite, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	return r.s, nil
+}
+
 // Close closes the store, if it was opened.
 func (r *Recorder) Close() error {
 	r.mu.Lock()

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/contain"
+	"warden.dev/warden/internal/hook"
+	"warden.dev/warden/internal/policy"
+	"warden.dev/warden/internal/policyfile"
+	"warden.dev/warden/internal/preview"
+	"warden.dev/warden/internal/request"
+	"warden.dev/warden/internal/safefile"
+	"warden.dev/warden/internal/server"
+	"warden.dev/warden/internal/setup"
+	"warden.dev/warden/internal/store"
+)
+
+const serveSynopsis = "serve [--state DIR] [--listen 127.0.0.1:PORT]"
+
+// State directory names (docs/spec.md §13).
+const (
+	socketName = "warden.sock"
+	tokenName  = "token"
+)
+
+func runServe(ctx context.Context, args []string) error {
+	fs := newFlags("serve", serveSynopsis)
+	stateFlag := fs.String("state", "", "the state `DIR` (default: $WARDEN_STATE_DIR, else $XDG_STATE_HOME/warden, else ~/.local/state/warden)")
+	listen := fs.String("listen", "", "also serve the API on loopback `ADDR` (127.0.0.1:PORT), every request with the token")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return badInput(fmt.Sprintf("serve takes no arguments, got %q", pos[0]))
+	}
+	dir := contain.StateDir()
+	if *stateFlag != "" {
+		if dir, err = filepath.Abs(*stateFlag); err != nil {
+			return badInput("--state: " + err.Error())
+		}
+	}
+	if dir == "" {
+		return badInput("no state directory", "set WARDEN_STATE_DIR or pass --state")
+	}
+	s, err := store.Open(ctx, dir)
+	if err != nil {
+		return storeError(err)
+	}
+	defer s.Close()
+	token, err := serveToken(dir)
+	if err != nil {
+		return badInput(fmt.Sprintf("the API token in %s: %v", dir, err))
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := &server.Server{
+		Store: s, Token: token,
+		Remember: rememberApproval,
+		Record:   func(ev audit.Event) error { _, err := s.Append(context.Background(), ev); return err },
+	}
+	h := srv.Handler()
+	sock := filepath.Join(dir, socketName)
+	us, uln, err := server.ListenUnix(ctx, sock, h)
+	if err != nil {
+		return badInput(fmt.Sprintf("the API socket: %v", err))
+	}
+	defer os.Remove(sock)
+	servers := []*http.Server{us}
+	errs := make(chan error, 2)
+	go func() { errs <- us.Serve(uln) }()
+	fmt.Fprintf(Stderr, "warden serve: the API on %s (this user and root only)\n", sock)
+	if *listen != "" {
+		ts, tln, err := server.ListenLoopback(ctx, *listen, h)
+		if err != nil {
+			us.Close()
+			return badInput(err.Error())
+		}
+		servers = append(servers, ts)
+		go func() { errs <- ts.Serve(tln) }()
+		fmt.Fprintf(Stderr, "warden serve: the API on http://%s (with the token in %s)\n", tln.Addr(), filepath.Join(dir, tokenName))
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-errs:
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return badInput(err.Error())
+		}
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	for _, s := range servers {
+		s.Shutdown(shut)
+	}
+	return nil
+}
+
+// serveToken reads the API token in dir, making it (0600, 32 random
+// bytes in hex) when there is none.
+func serveToken(dir string) (string, error) {
+	p := filepath.Join(dir, tokenName)
+	if b, err := readNoFollow(p); err == nil {
+		if tok := strings.TrimSpace(string(b)); len(tok) >= 32 {
+			return tok, nil
+		}
+		return "", fmt.Errorf("%s holds no token", p)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	var b [32]byte
+	rand.Read(b[:])
+	tok := hex.EncodeToString(b[:])
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.WriteString(tok + "\n"); err != nil {
+		f.Close()
+		return "", err
+	}
+	return tok, f.Close()
+}
+
+func readNoFollow(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, 256)
+	n, err := f.Read(b)
+	if err != nil {
+		return nil, err
+	}
+	return b[:n], nil
+}
+
+// rememberApproval writes the rule a "remember" answer asks for into the
+// user's policy (made from the template when there is none), never into a
+// project's: that would change the content the user trusted, and a
+// project is the agent's to write.
+func rememberApproval(a store.Approval, ans store.ApprovalAnswer) (string, error) {
+	dir := contain.UserConfigDir()
+	if dir == "" {
+		return "", errors.New("no configuration directory for the user's policy")
+	}
+	path := filepath.Join(dir, setup.PolicyFile)
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", err
+		}
+		if err := safefile.WriteFile(path, setup.Template, 0o600); err != nil {
+			return "", err
+		}
+	}
+	lp, err := loadPolicy(path)
+	if err != nil {
+		return "", err
+	}
+	ttl, err := time.ParseDuration(ans.TTL)
+	if err != nil {
+		return "", fmt.Errorf("ttl: %v", err)
+	}
+	o := policy.RememberOptions{TTL: ttl, Now: now()}
+	if o.Scope, err = policy.ParseScope(ans.Scope); err != nil {
+		return "", err
+	}
+	if len(a.Request.Action) == 0 {
+		return "", errors.New("the approval holds no action to remember")
+	}
+	req, err := request.Decode(strings.NewReader(string(a.Request.Action)))
+	if err != nil {
+		return "", err
+	}
+	dirOf := a.Request.Project
+	if dirOf == "" {
+		dirOf = cwd()
+	}
+	ap := config.Approval{}
+	if ap.Action, _, err = lp.Action(req, dirOf); err != nil {
+		return "", err
+	}
+	ap.Dests = config.Destinations(req, ap.Action)
+	rem, err := lp.Remember(path, ap, o)
+	if err != nil {
+		return "", err
+	}
+	if rem.Empty() {
+		return "nothing: already allowed", nil
+	}
+	if err := writeFileAtomic(path, rem.Text); err != nil {
+		return "", err
+	}
+	var said []string
+	for _, r := range rem.Rules {
+		said = append(said, policyfile.Sentence(r))
+	}
+	for i, r := range rem.Net {
+		said = append(said, "network "+policyfile.NetSentence(r, rem.NetIndex[i]))
+	}
+	return strings.Join(said, "; ") + " (in " + path + ")", nil
+}
+
+// serveClient is an HTTP client for the warden serve of the state
+// directory dir, over its Unix socket.
+func serveClient(dir string, timeout time.Duration) *http.Client {
+	sock := filepath.Join(dir, socketName)
+	return &http.Client{
+		Timeout: timeout,
+		Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", sock)
+		}},
+	}
+}
+
+// serveRunning reports whether a warden serve answers on dir's socket.
+func serveRunning(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	resp, err := serveClient(dir, 500*time.Millisecond).Get("http://warden/healthz")
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// askThroughServe puts q to a person as a pending approval in the store
+// that the warden serve of dir serves, and waits up to wait for the
+// answer. It is hook.Options.Ask.
+func askThroughServe(dir string, rec *store.Recorder, wait time.Duration) func(hook.Question) (hook.Answer, bool) {
+	return func(q hook.Question) (hook.Answer, bool) {
+		if !serveRunning(dir) {
+			return hook.Answer{}, false
+		}
+		s, err := rec.Store()
+		if err != nil {
+			return hook.Answer{}, false
+		}
+		ctx := context.Background()
+		start := now()
+		req := store.ApprovalRequest{
+			Surface: "hook " + q.Agent, Agent: q.Agent, Session: q.Call.Session, Project: q.Project,
+			Tool: q.Call.Tool, Subject: q.Call.Subject.Value, Rule: q.Decision.Rule, Reason: q.Decision.Reason,
+			Preview: preview.Of(q.Action), Policy: q.Policy.Path,
+		}
+		for _, c := range q.Decision.Classes {
+			req.Classes = append(req.Classes, c.String())
+		}
+		if len(q.Call.Requests) > 0 {
+			if b, err := json.Marshal(q.Call.Requests[0]); err == nil {
+				req.Action = b
+			}
+		}
+		a := store.Approval{ID: store.NewApprovalID(), Created: start, Expires: start.Add(approvalExpiry), Request: req}
+		if err := s.CreateApproval(ctx, a); err != nil {
+			return hook.Answer{}, false
+		}
+		deadline := time.Now().Add(wait)
+		for {
+			got, err := s.Approval(ctx, a.ID, now())
+			if err != nil {
+				return hook.Answer{}, false
+			}
+			switch got.State {
+			case store.Allowed, store.Remembered:
+				why := fmt.Sprintf("a person allowed it through warden serve (approval %s)", a.ID)
+				if got.Answer != nil && got.Answer.Rule != "" {
+					why += "; remembered: " + got.Answer.Rule
+				}
+				return hook.Answer{Allowed: true, ID: a.ID, Reason: why}, true
+			case store.Denied:
+				why := fmt.Sprintf("a person denied it through warden serve (approval %s)", a.ID)
+				if got.Answer != nil && got.Answer.Reason != "" {
+					why += ": " + got.Answer.Reason
+				}
+				return hook.Answer{ID: a.ID, Reason: why}, true
+			case store.Expired:
+				return hook.Answer{ID: a.ID, Reason: fmt.Sprintf("nobody answered approval %s before it expired: an unanswered question is never a yes", a.ID)}, true
+			}
+			if time.Now().After(deadline) {
+				// Nobody waits for it any more: expired now, so that a
+				// late answer cannot look as if it had counted.
+				s.ExpireApproval(ctx, a.ID, now())
+				return hook.Answer{ID: a.ID, Reason: fmt.Sprintf("nobody answered approval %s within %v: an unanswered question is never a yes", a.ID, wait)}, true
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+}
+
+// approvalExpiry is how long an approval waits for its answer.
+var approvalExpiry = 15 * time.Minute
