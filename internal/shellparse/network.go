@@ -67,7 +67,8 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 		long = []string{"data", "data-raw", "data-binary", "data-urlencode", "data-ascii", "form", "form-string", "header", "output",
 			"upload-file", "user", "user-agent", "referer", "cookie", "cookie-jar", "config", "request", "proxy", "url", "write-out",
 			"max-time", "connect-timeout", "retry", "cacert", "cert", "key", "resolve", "connect-to", "dump-header", "trace",
-			"trace-ascii", "stderr", "range", "output-dir", "json", "oauth2-bearer", "proxy-user", "interface", "limit-rate"}
+			"trace-ascii", "stderr", "range", "output-dir", "json", "oauth2-bearer", "proxy-user", "interface", "limit-rate",
+			"unix-socket", "abstract-unix-socket"}
 	case "wget":
 		vals = "OoaPiUetTwQYlADRIXB"
 		long = []string{"output-document", "output-file", "append-output", "directory-prefix", "input-file", "user-agent", "execute",
@@ -176,6 +177,10 @@ func (a *analyzer) fetch(e *env, name string, args []field) {
 			}
 		case "curl --output-dir", "wget -P", "wget --directory-prefix":
 			a.path(e, v, action.Write)
+		case "curl --unix-socket":
+			// A connection to a local socket, whatever the URL says:
+			// what it reaches is the socket's (a daemon's API).
+			a.path(e, v, action.Write)
 		case "wget -e", "wget --execute":
 			a.flag(action.FlagRunsCode)
 		}
@@ -279,6 +284,14 @@ func (a *analyzer) netcat(e *env, name string, args []field) {
 		case "--ssl-cert", "--ssl-key", "--ssl-trustfile", "--allowfile", "--denyfile":
 			a.path(e, o.val, action.Read)
 		}
+	}
+	if hasOpt(opts, "-U", "--unixsock") && name != "telnet" && name != "ftp" && name != "tftp" {
+		// nc -U PATH: the operand is a local socket, written to.
+		for _, f := range ops {
+			a.path(e, f, action.Write)
+			break
+		}
+		return
 	}
 	if hasOpt(opts, "-l", "--listen") && name != "telnet" && name != "ftp" {
 		// A listener: reachable from outside unless bound to loopback,
