@@ -48,7 +48,8 @@ func ParseQuery(get func(string) string, now time.Time) (Query, error) {
 }
 
 // Kinds are the kinds an audit selection takes. Approvals are recorded as
-// decisions of the surface "approval ID"; alerts are not recorded yet.
+// decisions of the surface "approval ID", and selected as kind approval;
+// alerts are not recorded yet.
 var Kinds = []string{"decision", "run", "network", "syscall", "mcp", "approval", "alert"}
 
 func validKind(k string) bool {

@@ -142,6 +142,9 @@ func (s *SQLite) AppendBatch(ctx context.Context, evs []audit.Event) ([]Record, 
 		cols indexed
 	}
 	rows := make([]row, len(evs))
+	// The kind column is what --kind selects: a person's answer to an
+	// approval is a decision of the surface "approval ID", selected as
+	// kind approval.
 	for i, ev := range evs {
 		ev = audit.Redact(ev)
 		if ev.Time.IsZero() {
@@ -184,7 +187,7 @@ func (s *SQLite) AppendBatch(ctx context.Context, evs []audit.Event) ([]Record, 
 		r := Record{Seq: last.Seq + 1, Prev: last.Hash, Event: rw.ev}
 		nanos := rw.ev.Time.UnixNano()
 		r.Hash = chainHash(r.Prev, r.Seq, nanos, rw.body)
-		if _, err := ins.ExecContext(ctx, r.Seq, nanos, string(rw.ev.Kind), rw.cols.verdict, rw.cols.agent, rw.cols.session,
+		if _, err := ins.ExecContext(ctx, r.Seq, nanos, kindOf(rw.ev), rw.cols.verdict, rw.cols.agent, rw.cols.session,
 			rw.cols.project, string(rw.body), r.Prev[:], r.Hash[:]); err != nil {
 			return nil, s.fail("append", err)
 		}
@@ -433,4 +436,12 @@ func (s *SQLite) After(ctx context.Context, seq int64, fn func(Record) error) er
 		}
 	}
 	return rows.Err()
+}
+
+// kindOf is the kind an event is selected by.
+func kindOf(ev audit.Event) string {
+	if ev.Decision != nil && strings.HasPrefix(ev.Decision.Surface, "approval ") {
+		return "approval"
+	}
+	return string(ev.Kind)
 }
