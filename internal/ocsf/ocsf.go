@@ -19,7 +19,8 @@
 // severity_id (informational for an allow, low for a prompt, medium for a
 // deny), status_id, disposition_id (allowed or blocked) and metadata
 // naming Warden and the OCSF version; Warden's own event is kept whole
-// under unmapped. The package is pure: it reads events and returns values.
+// under unmapped. The package does no I/O of its own: it reads events and
+// returns values.
 package ocsf
 
 import (
