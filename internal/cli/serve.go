@@ -274,7 +274,11 @@ func askThroughServe(dir string, rec *store.Recorder, wait time.Duration) func(h
 				req.Action = b
 			}
 		}
-		a := store.Approval{ID: store.NewApprovalID(), Created: start, Expires: start.Add(approvalExpiry), Request: req}
+		expiry := approvalExpiry
+		if e := q.Policy.File.Approvals.Expiry; e > 0 {
+			expiry = e
+		}
+		a := store.Approval{ID: store.NewApprovalID(), Created: start, Expires: start.Add(expiry), Request: req}
 		if err := s.CreateApproval(ctx, a); err != nil {
 			return hook.Answer{}, false
 		}
@@ -311,5 +315,6 @@ func askThroughServe(dir string, rec *store.Recorder, wait time.Duration) func(h
 	}
 }
 
-// approvalExpiry is how long an approval waits for its answer.
+// approvalExpiry is how long an approval waits for its answer unless the
+// policy's approvals.expiry says otherwise.
 var approvalExpiry = 15 * time.Minute

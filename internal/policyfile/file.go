@@ -30,8 +30,18 @@ type File struct {
 	// Audit says what happens when a decision cannot be recorded; ""
 	// is [AuditRequired].
 	Audit AuditMode
+	// Approvals are the settings of questions left for a person.
+	Approvals Approvals
 	// Tests are examples: actions and the verdict the policy must give.
 	Tests []Test
+}
+
+// Approvals are the settings of the questions a decision leaves for a
+// person through warden serve.
+type Approvals struct {
+	// Expiry is how long one waits for its answer; 0 is the default,
+	// 15 minutes.
+	Expiry time.Duration
 }
 
 // AuditMode says whether recording a decision is a condition of taking

@@ -74,6 +74,11 @@ func Format(f *File) []byte {
 	if f.Audit != "" {
 		top.add("audit", str(string(f.Audit)))
 	}
+	if f.Approvals.Expiry != 0 {
+		m := &mapping{}
+		m.add("expiry", str(formatDuration(f.Approvals.Expiry)))
+		top.add("approvals", m)
+	}
 	if len(f.Tests) > 0 {
 		tests := &seq{block: true}
 		for i := range f.Tests {

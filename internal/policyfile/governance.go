@@ -71,3 +71,26 @@ func exemptable(p string) error {
 	}
 	return nil
 }
+
+// approvals decodes the approvals section: how long a question left for a
+// person through warden serve waits for an answer.
+//
+//	approvals:
+//	  expiry: 15m
+func (d *decoder) approvals(n *yaml.Node) (Approvals, error) {
+	var a Approvals
+	fs, err := d.Fields(n, "approvals", []string{"expiry"}, true)
+	if err != nil {
+		return a, err
+	}
+	for _, f := range fs {
+		s, err := d.str(f.V, "approvals.expiry")
+		if err != nil {
+			return a, err
+		}
+		if a.Expiry, err = parseDuration(s); err != nil {
+			return a, d.Errorf(f.V, "approvals.expiry: %v", err)
+		}
+	}
+	return a, nil
+}

@@ -21,7 +21,7 @@ const MaxSize = 1 << 20
 // topKeys are the top-level keys, in the order Format writes them.
 var topKeys = []string{
 	"version", "autonomy", "rules", "delegation", "override_holders",
-	"sensitive", "governance", "sandbox", "network", "audit", "tests",
+	"sensitive", "governance", "sandbox", "network", "audit", "approvals", "tests",
 }
 
 // Load reads and parses the policy file at path. It reads at most
@@ -170,6 +170,10 @@ func (d *decoder) file(root *yaml.Node) (*File, error) {
 				return nil, d.Errorf(fl.V, "audit must be %s or %s, not %s", AuditRequired, AuditBestEffort, d.Describe(fl.V))
 			}
 			f.Audit = AuditMode(fl.V.Value)
+		case "approvals":
+			if f.Approvals, err = d.approvals(fl.V); err != nil {
+				return nil, err
+			}
 		case "tests":
 			if f.Tests, err = d.tests(fl.V); err != nil {
 				return nil, err
