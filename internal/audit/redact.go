@@ -4,7 +4,9 @@
 package audit
 
 import (
+	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -33,11 +35,25 @@ var secretPatterns = sync.OnceValue(func() []*regexp.Regexp {
 	}
 })
 
+// MaxText bounds a text an event keeps: a longer one (a 16 MiB command
+// line) is cut, and the cut said, before it is redacted.
+const MaxText = 64 << 10
+
 // RedactText replaces the secrets of s with [Redacted], keeping the name
-// each was given.
+// each was given. A text longer than [MaxText] is cut first, back to the
+// last space before the cut so that no secret is kept in part.
 func RedactText(s string) string {
 	if s == "" {
 		return s
+	}
+	if len(s) > MaxText {
+		cut := s[:MaxText]
+		if i := strings.LastIndexAny(cut, " \t\n"); i > MaxText-4096 {
+			cut = cut[:i]
+		} else {
+			cut = cut[:MaxText-4096]
+		}
+		s = cut + fmt.Sprintf(" … [%d bytes more not recorded]", len(s)-len(cut))
 	}
 	for _, re := range secretPatterns() {
 		switch re.NumSubexp() {

@@ -61,3 +61,13 @@ func TestRedactCopies(t *testing.T) {
 		t.Errorf("the caller's event was changed: %s %q %q", diff, d.Subject, r.NetworkAttempts[0].Path)
 	}
 }
+
+// TestRedactLong: a text past MaxText is cut at a space and the cut said;
+// no part of a secret across the cut is kept.
+func TestRedactLong(t *testing.T) {
+	long := strings.Repeat("a ", audit.MaxText/2-10) + "ghp_0123456789abcdefghijklmnopqrstuvwxyz01 tail"
+	got := audit.RedactText(long)
+	if len(got) > audit.MaxText+64 || !strings.Contains(got, "bytes more not recorded") || strings.Contains(got, "ghp_0123") {
+		t.Errorf("RedactText of %d bytes: %d bytes, ending %q", len(long), len(got), got[len(got)-80:])
+	}
+}

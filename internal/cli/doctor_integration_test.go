@@ -252,6 +252,16 @@ func TestDoctorWithoutRunCache(t *testing.T) {
 	setpriv := sandboxtest.RequireCommand(t, "setpriv")
 	bin, dir := wardenCopy(t) // owned by root: uid 65534 cannot make .cache in it
 	as := []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--", bin}
+	// The store is not what this is about: a state directory of the
+	// user's own, elsewhere (a run that cannot be recorded does not start).
+	state := filepath.Join(dir, "state")
+	if err := os.Mkdir(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(state, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARDEN_STATE_DIR", state)
 	d := runWarden(t, as, dir, "doctor", "--json")
 	var rep sandbox.HostReport
 	if err := json.Unmarshal([]byte(d.stdout), &rep); err != nil {
