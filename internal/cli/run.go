@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -115,6 +116,10 @@ func runRun(ctx context.Context, args []string) error {
 	if ap := openApprover(*noApprover); ap != nil {
 		defer ap.close()
 		o.Ask = ap
+	} else if state := contain.StateDir(); !*noApprover && serveRunning(state) {
+		// No terminal, but a person may answer through warden serve.
+		proj, _ := filepath.Abs(*project)
+		o.Ask = &serveApprover{dir: state, rec: rec, agent: *agent, project: proj, argv: argv}
 	}
 	return runError(contain.Run(ctx, o))
 }

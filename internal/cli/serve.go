@@ -318,3 +318,65 @@ func askThroughServe(dir string, rec *store.Recorder, wait time.Duration) func(h
 // approvalExpiry is how long an approval waits for its answer unless the
 // policy's approvals.expiry says otherwise.
 var approvalExpiry = 15 * time.Minute
+
+// serveApprover is warden run's approver when it has no terminal and a
+// warden serve runs: each yes-or-no question becomes a pending approval,
+// with what the run told before it as its preview, and waits for a
+// person's answer. A question with more than yes or no (on-failure's
+// numbered choices) is answered no.
+type serveApprover struct {
+	dir     string
+	rec     *store.Recorder
+	agent   string
+	project string
+	argv    []string
+	told    []string
+}
+
+// runWait is how long a run's question waits for its answer.
+var runWait = 5 * time.Minute
+
+func (a *serveApprover) Tell(text string) { a.told = append(a.told, text) }
+
+func (a *serveApprover) Ask(question string) string {
+	defer func() { a.told = nil }()
+	if !strings.HasSuffix(question, "[y/N]") {
+		return ""
+	}
+	s, err := a.rec.Store()
+	if err != nil {
+		return ""
+	}
+	ctx := context.Background()
+	start := now()
+	req := store.ApprovalRequest{Surface: "run", Agent: a.agent, Project: a.project, Tool: "warden run",
+		Subject: strings.Join(a.argv, " "), Reason: question, Preview: append([]string(nil), a.told...)}
+	// What remember makes a rule of: the command, contained.
+	if b, err := json.Marshal(map[string]any{"tool": "bash", "commands": [][]string{a.argv}, "contained": true}); err == nil {
+		req.Action = b
+	}
+	ap := store.Approval{ID: store.NewApprovalID(), Created: start, Expires: start.Add(approvalExpiry), Request: req}
+	if err := s.CreateApproval(ctx, ap); err != nil {
+		return ""
+	}
+	fmt.Fprintf(Stderr, "warden: waiting for a person to answer approval %s (warden approvals show %s)\n", ap.ID, ap.ID)
+	deadline := time.Now().Add(runWait)
+	for time.Now().Before(deadline) {
+		got, err := s.Approval(ctx, ap.ID, now())
+		if err != nil {
+			return ""
+		}
+		switch got.State {
+		case store.Allowed, store.Remembered:
+			return "y"
+		case store.Denied, store.Expired:
+			if got.Answer != nil && got.Answer.Reason != "" {
+				fmt.Fprintf(Stderr, "warden: approval %s denied: %s\n", ap.ID, got.Answer.Reason)
+			}
+			return ""
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	s.ExpireApproval(ctx, ap.ID, now())
+	return ""
+}
