@@ -62,22 +62,20 @@ func runAudit(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := openAuditStore(ctx)
-	if errors.Is(err, store.ErrNoStore) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+	return withAuditStore(ctx, func(s *store.SQLite) error { return auditList(ctx, s, query, *asJSON) })
+}
+
+// auditList writes the events query selects: a table, or JSON lines.
+func auditList(ctx context.Context, s *store.SQLite, query store.Query, asJSON bool) error {
 	out := bufio.NewWriterSize(Stdout, 64<<10)
-	if *asJSON {
+	if asJSON {
 		// The events as stored, each with its number and hash first.
 		query.Raw = true
+		var line []byte
 		err := s.Events(ctx, query, func(r store.Record) error {
-			fmt.Fprintf(out, `{"seq":%d,"hash":"%s",`, r.Seq, r.Hash)
-			out.Write(r.Body[1:])
-			return out.WriteByte('\n')
+			line = append(r.AppendJSON(line[:0]), '\n')
+			_, err := out.Write(line)
+			return err
 		})
 		if err != nil {
 			return storeError(err)
@@ -145,14 +143,11 @@ func auditExport(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := openAuditStore(ctx)
-	if errors.Is(err, store.ErrNoStore) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+	return withAuditStore(ctx, func(s *store.SQLite) error { return auditOCSF(ctx, s, query) })
+}
+
+// auditOCSF writes the events query selects as OCSF JSON lines.
+func auditOCSF(ctx context.Context, s *store.SQLite, query store.Query) error {
 	out := bufio.NewWriterSize(Stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
@@ -194,6 +189,20 @@ func auditVerify(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(Stdout, "%d events, chain whole, head %d %s\n", v.Events, v.HeadSeq, v.HeadHash)
 	return nil
+}
+
+// withAuditStore calls f with the state directory's store, opened for
+// reading; a state directory without one has nothing to show.
+func withAuditStore(ctx context.Context, f func(*store.SQLite) error) error {
+	s, err := openAuditStore(ctx)
+	if errors.Is(err, store.ErrNoStore) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return f(s)
 }
 
 // openAuditStore opens the store of the state directory for reading.

@@ -252,10 +252,11 @@ func (s *Server) audit(w http.ResponseWriter, r *http.Request) {
 	q.Raw = true
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	bw := bufio.NewWriter(w)
+	var line []byte
 	err = s.Store.Events(r.Context(), q, func(rec store.Record) error {
-		fmt.Fprintf(bw, `{"seq":%d,"hash":"%s",`, rec.Seq, rec.Hash)
-		bw.Write(rec.Body[1:])
-		return bw.WriteByte('\n')
+		line = append(rec.AppendJSON(line[:0]), '\n')
+		_, err := bw.Write(line)
+		return err
 	})
 	if err != nil {
 		return // the status is sent; the stream ends short
@@ -294,7 +295,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		err := s.Store.After(r.Context(), last, func(rec store.Record) error {
 			last = rec.Seq
-			_, err := fmt.Fprintf(w, "id: %d\ndata: {\"seq\":%d,\"hash\":\"%s\",%s\n\n", rec.Seq, rec.Seq, rec.Hash, rec.Body[1:])
+			_, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", rec.Seq, rec.AppendJSON(nil))
 			return err
 		})
 		if err != nil {

@@ -56,6 +56,14 @@ type Record struct {
 	Body []byte
 }
 
+// AppendJSON appends r's event as stored, as one JSON object with its
+// number and hash first: {"seq":N,"hash":"…",…the event's fields}. r must
+// come from a raw query (Body set).
+func (r Record) AppendJSON(b []byte) []byte {
+	b = fmt.Appendf(b, `{"seq":%d,"hash":"%s",`, r.Seq, r.Hash)
+	return append(b, r.Body[1:]...)
+}
+
 // Hash is a SHA-256 of the chain.
 type Hash [32]byte
 
