@@ -365,7 +365,10 @@ func TestAdversarialTerminalShell(t *testing.T) {
 			at = o.waitFor(at, `[\r\n]/dev/pts/0\r\n30 100\r\n`)
 			o.setSize(40, 120)
 			o.typeText("stty size\r")
-			at = o.waitFor(at, `[\r\n]40 120\r\n`)
+			// The resize's SIGWINCH can reach bash while it reads the
+			// line: readline then redraws it after the newline, and the
+			// answer follows the redrawn "stty size" directly.
+			at = o.waitFor(at, `(?:[\r\n]|stty size)40 120\r\n`)
 			before.Winsize = fmt.Sprintf("%+v", &unix.Winsize{Row: 40, Col: 120})
 
 			o.typeText("exit 7\r")
