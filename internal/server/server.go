@@ -341,16 +341,11 @@ func ListenUnix(ctx context.Context, path string, h http.Handler) (*http.Server,
 			if !ok {
 				return ctx
 			}
-			raw, err := uc.SyscallConn()
-			if err != nil {
-				return ctx
-			}
-			var cred *unix.Ucred
-			raw.Control(func(fd uintptr) { cred, err = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED) })
-			if err != nil || cred == nil || (int(cred.Uid) != me && cred.Uid != 0) {
+			uid, ok := peerUID(uc)
+			if !ok || (uid != me && uid != 0) {
 				return ctx // served as a stranger: the token is asked
 			}
-			return context.WithValue(ctx, peerKey, peer{unix: true, uid: int(cred.Uid)})
+			return context.WithValue(ctx, peerKey, peer{unix: true, uid: uid})
 		},
 	}
 	return srv, ln, nil
