@@ -18,13 +18,17 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"warden.dev/warden/internal/adapter/mcp"
+	"warden.dev/warden/internal/approval"
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/gateway"
@@ -101,9 +105,32 @@ func runMCP(ctx context.Context, args []string) error {
 		warningf("the gateway's calls are not recorded in the store: %v (audit: best-effort)", err)
 		sink = nil
 	}
+	// A call the client's user cannot be asked about waits for a person
+	// when a warden serve runs.
+	var approve func(string, json.RawMessage, mcp.Decision) (bool, string, bool)
+	if state := contain.StateDir(); serveRunning(state) {
+		approve = func(tool string, args json.RawMessage, d mcp.Decision) (bool, string, bool) {
+			s, err := rec.Store()
+			if err != nil || !serveRunning(state) {
+				return false, "", false
+			}
+			req := store.ApprovalRequest{Surface: "mcp " + *name, Project: *project, Tool: tool, Subject: approval.Args(args),
+				Rule: d.Rule, Reason: d.Reason}
+			expiry := approvalExpiry
+			if e := lp.File.Approvals.Expiry; e > 0 {
+				expiry = e
+			}
+			got, waitedOut, err := waitForApproval(s, req, expiry, mcpWait)
+			if err != nil {
+				return false, "", false
+			}
+			allowed, why := approvalOutcome(got, waitedOut, mcpWait)
+			return allowed, why, true
+		}
+	}
 	gw, err := gateway.New(gateway.Options{
 		Policy: lp, Tools: *toolsPath, Name: *name, Project: *project, Dir: cwd(),
-		Command: argv, Contained: *sandboxed, Headless: *headless, Audit: *auditPath, Store: sink,
+		Command: argv, Contained: *sandboxed, Headless: *headless, Audit: *auditPath, Store: sink, Approve: approve,
 		Warn: func(msg string) { warningf("%s", msg) },
 		Note: func(msg string) { fmt.Fprintf(Stderr, "warden: mcp: %s\n", msg) },
 	})
@@ -127,3 +154,7 @@ func runMCP(ctx context.Context, args []string) error {
 	}
 	return err
 }
+
+// mcpWait is how long a gateway's call waits for a person's answer
+// through warden serve.
+var mcpWait = 30 * time.Second

@@ -259,8 +259,6 @@ func askThroughServe(dir string, rec *store.Recorder, wait time.Duration) func(h
 		if err != nil {
 			return hook.Answer{}, false
 		}
-		ctx := context.Background()
-		start := now()
 		req := store.ApprovalRequest{
 			Surface: "hook " + q.Agent, Agent: q.Agent, Session: q.Call.Session, Project: q.Project,
 			Tool: q.Call.Tool, Subject: q.Call.Subject.Value, Rule: q.Decision.Rule, Reason: q.Decision.Reason,
@@ -278,41 +276,62 @@ func askThroughServe(dir string, rec *store.Recorder, wait time.Duration) func(h
 		if e := q.Policy.File.Approvals.Expiry; e > 0 {
 			expiry = e
 		}
-		a := store.Approval{ID: store.NewApprovalID(), Created: start, Expires: start.Add(expiry), Request: req}
-		if err := s.CreateApproval(ctx, a); err != nil {
+		got, waitedOut, err := waitForApproval(s, req, expiry, wait)
+		if err != nil {
 			return hook.Answer{}, false
 		}
-		deadline := time.Now().Add(wait)
-		for {
-			got, err := s.Approval(ctx, a.ID, now())
-			if err != nil {
-				return hook.Answer{}, false
-			}
-			switch got.State {
-			case store.Allowed, store.Remembered:
-				why := fmt.Sprintf("a person allowed it through warden serve (approval %s)", a.ID)
-				if got.Answer != nil && got.Answer.Rule != "" {
-					why += "; remembered: " + got.Answer.Rule
-				}
-				return hook.Answer{Allowed: true, ID: a.ID, Reason: why}, true
-			case store.Denied:
-				why := fmt.Sprintf("a person denied it through warden serve (approval %s)", a.ID)
-				if got.Answer != nil && got.Answer.Reason != "" {
-					why += ": " + got.Answer.Reason
-				}
-				return hook.Answer{ID: a.ID, Reason: why}, true
-			case store.Expired:
-				return hook.Answer{ID: a.ID, Reason: fmt.Sprintf("nobody answered approval %s before it expired: an unanswered question is never a yes", a.ID)}, true
-			}
-			if time.Now().After(deadline) {
-				// Nobody waits for it any more: expired now, so that a
-				// late answer cannot look as if it had counted.
-				s.ExpireApproval(ctx, a.ID, now())
-				return hook.Answer{ID: a.ID, Reason: fmt.Sprintf("nobody answered approval %s within %v: an unanswered question is never a yes", a.ID, wait)}, true
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
+		allowed, why := approvalOutcome(got, waitedOut, wait)
+		return hook.Answer{Allowed: allowed, ID: got.ID, Reason: why}, true
 	}
+}
+
+// waitForApproval stores req as a pending approval and waits up to wait
+// for a person's answer; waitedOut says the wait ended first. An approval
+// nobody answered in time is expired then, so that a late answer cannot
+// look as if it had counted.
+func waitForApproval(s *store.SQLite, req store.ApprovalRequest, expiry, wait time.Duration) (a store.Approval, waitedOut bool, err error) {
+	ctx := context.Background()
+	start := now()
+	a = store.Approval{ID: store.NewApprovalID(), Created: start, Expires: start.Add(expiry), Request: req}
+	if err := s.CreateApproval(ctx, a); err != nil {
+		return a, false, err
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		got, err := s.Approval(ctx, a.ID, now())
+		if err != nil || got.State != store.Pending {
+			return got, false, err
+		}
+		if time.Now().After(deadline) {
+			s.ExpireApproval(ctx, a.ID, now())
+			got.State = store.Expired
+			return got, true, nil
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// approvalOutcome is whether an approval ended allowed, and what to tell
+// the agent about it.
+func approvalOutcome(a store.Approval, waitedOut bool, wait time.Duration) (bool, string) {
+	switch a.State {
+	case store.Allowed, store.Remembered:
+		why := fmt.Sprintf("a person allowed it through warden serve (approval %s)", a.ID)
+		if a.Answer != nil && a.Answer.Rule != "" {
+			why += "; remembered: " + a.Answer.Rule
+		}
+		return true, why
+	case store.Denied:
+		why := fmt.Sprintf("a person denied it through warden serve (approval %s)", a.ID)
+		if a.Answer != nil && a.Answer.Reason != "" {
+			why += ": " + a.Answer.Reason
+		}
+		return false, why
+	}
+	if waitedOut {
+		return false, fmt.Sprintf("nobody answered approval %s within %v: an unanswered question is never a yes", a.ID, wait)
+	}
+	return false, fmt.Sprintf("nobody answered approval %s before it expired: an unanswered question is never a yes", a.ID)
 }
 
 // approvalExpiry is how long an approval waits for its answer unless the
@@ -347,36 +366,21 @@ func (a *serveApprover) Ask(question string) string {
 	if err != nil {
 		return ""
 	}
-	ctx := context.Background()
-	start := now()
 	req := store.ApprovalRequest{Surface: "run", Agent: a.agent, Project: a.project, Tool: "warden run",
 		Subject: strings.Join(a.argv, " "), Reason: question, Preview: append([]string(nil), a.told...)}
 	// What remember makes a rule of: the command, contained.
 	if b, err := json.Marshal(map[string]any{"tool": "bash", "commands": [][]string{a.argv}, "contained": true}); err == nil {
 		req.Action = b
 	}
-	ap := store.Approval{ID: store.NewApprovalID(), Created: start, Expires: start.Add(approvalExpiry), Request: req}
-	if err := s.CreateApproval(ctx, ap); err != nil {
+	fmt.Fprintf(Stderr, "warden: waiting up to %v for a person to answer through warden serve (warden approvals list)\n", runWait)
+	got, waitedOut, err := waitForApproval(s, req, approvalExpiry, runWait)
+	if err != nil {
 		return ""
 	}
-	fmt.Fprintf(Stderr, "warden: waiting for a person to answer approval %s (warden approvals show %s)\n", ap.ID, ap.ID)
-	deadline := time.Now().Add(runWait)
-	for time.Now().Before(deadline) {
-		got, err := s.Approval(ctx, ap.ID, now())
-		if err != nil {
-			return ""
-		}
-		switch got.State {
-		case store.Allowed, store.Remembered:
-			return "y"
-		case store.Denied, store.Expired:
-			if got.Answer != nil && got.Answer.Reason != "" {
-				fmt.Fprintf(Stderr, "warden: approval %s denied: %s\n", ap.ID, got.Answer.Reason)
-			}
-			return ""
-		}
-		time.Sleep(200 * time.Millisecond)
+	allowed, why := approvalOutcome(got, waitedOut, runWait)
+	if !allowed {
+		fmt.Fprintf(Stderr, "warden: %s\n", why)
+		return ""
 	}
-	s.ExpireApproval(ctx, ap.ID, now())
-	return ""
+	return "y"
 }

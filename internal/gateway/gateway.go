@@ -4,6 +4,7 @@
 package gateway
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,6 +54,10 @@ type Options struct {
 	// Store records each tools/call too (the state directory's store);
 	// nil records nothing there.
 	Store audit.Sink
+	// Approve puts a call that prompts, which the client's user cannot
+	// be asked about, to a person through warden serve (mcp.Gate's
+	// Approve); nil refuses such a call.
+	Approve func(tool string, args json.RawMessage, d mcp.Decision) (allowed bool, reason string, ok bool)
 	// Warn reports a problem the gateway goes on after (a record that
 	// cannot be written, a message dropped); nil discards it.
 	Warn func(msg string)
@@ -110,6 +115,7 @@ func New(o Options) (*Gateway, error) {
 		Declaration: decl,
 		Decide:      decide,
 		Listed:      decide,
+		Approve:     o.Approve,
 	}
 	return &Gateway{gate: g, project: project, o: o}, nil
 }

@@ -101,3 +101,42 @@ func TestQuestionShowsWhatRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestApprove: a call that prompts and that the client cannot be asked
+// about goes to Approve (warden serve): allowed, it is forwarded; denied,
+// it is refused with the person's reason; nobody there, the usual
+// refusal.
+func TestApprove(t *testing.T) {
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"move_file","arguments":{"source":"/nonexistent-mcp-test/shop/a","destination":"/nonexistent-mcp-test/shop/b"}}}`)
+	for _, tt := range []struct {
+		name          string
+		allowed, ok   bool
+		forward       bool
+		reply, status string
+	}{
+		{"allowed", true, true, true, "", ""},
+		{"denied", false, true, false, "not today", "declined"},
+		{"nobody to ask", false, false, false, "this MCP gateway has nobody to ask", "refused"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGate(t, "", nil)
+			var asked string
+			g.Approve = func(tool string, args json.RawMessage, d mcp.Decision) (bool, string, bool) {
+				asked = tool + " " + string(args)
+				return tt.allowed, "a person said " + map[bool]string{true: "yes", false: "not today"}[tt.allowed], tt.ok
+			}
+			tr := &mcp.Tracker{}
+			g.FromClient([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}`), tr)
+			out := g.FromClient(call, tr)
+			if !strings.Contains(asked, "mcp:filesystem/move_file") || !strings.Contains(asked, "/nonexistent-mcp-test/shop/a") {
+				t.Errorf("Approve was asked %q", asked)
+			}
+			if (out.Forward != nil) != tt.forward || tt.reply != "" && !strings.Contains(string(out.Reply), tt.reply) {
+				t.Fatalf("FromClient = forward %s, reply %s", out.Forward, out.Reply)
+			}
+			if tt.status != "" && (len(out.Events) != 1 || out.Events[0].Status != tt.status) {
+				t.Errorf("events %+v, want one %s", out.Events, tt.status)
+			}
+		})
+	}
+}

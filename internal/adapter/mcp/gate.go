@@ -62,6 +62,13 @@ type Gate struct {
 	// prompts, with elicitation/create, when the client declared the
 	// elicitation capability (see elicit.go). False refuses every prompt.
 	Elicit bool
+	// Approve, when set, puts a call that prompts and that the client's
+	// user cannot be asked about (no elicitation, --headless, a batch)
+	// to a person elsewhere (warden serve) and waits for the answer:
+	// ok false when nobody can be asked there either (the call is then
+	// refused, as always); else allowed, and the reason told to the
+	// model. It blocks the gate while it waits.
+	Approve func(tool string, args json.RawMessage, d Decision) (allowed bool, reason string, ok bool)
 	// AskPrefix makes the ids of the gate's own requests to the client
 	// unguessable by the server, whose requests share that id space
 	// ("warden-PREFIX-N"); the caller supplies a random one.
@@ -270,6 +277,17 @@ func (g *Gate) one(raw []byte, tr *Tracker, inBatch bool) step {
 		}
 		ask, id := g.ask(tr, heldCall{key: key, line: raw, id: m.id, tool: tool, d: d}, params["arguments"], g.Declaration.argNames(name))
 		return step{reply: ask, asked: id}
+	}
+	if d.Verdict == action.Prompt && g.Approve != nil {
+		if allowed, reason, ok := g.Approve(tool, params["arguments"], d); ok {
+			e.Asked = true
+			if !allowed {
+				e.Status = "declined"
+				return step{reply: ToolError(m.id, fmt.Sprintf("Warden refused %s: %s. Do not retry it unchanged.", tool, reason)), ev: &e}
+			}
+			d = Decision{Verdict: action.Allow, Rule: d.Rule, Reason: reason}
+			e.Decision, e.Reason = d.Verdict.String(), reason
+		}
 	}
 	if d.Verdict != action.Allow {
 		e.Status = "refused"
