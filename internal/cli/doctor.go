@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 
 	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/config"
@@ -19,6 +20,7 @@ import (
 	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/report"
 	"warden.dev/warden/internal/sandbox"
+	"warden.dev/warden/internal/store"
 )
 
 //go:embed help/doctor.txt
@@ -49,14 +51,16 @@ func runDoctor(ctx context.Context, args []string) error {
 	r := sandbox.Probe(ctx, o)
 	adapters := adapter.Matrix()
 	hooks, problems := installedHooks()
+	rec := recordingOf(lp.File.Audit)
 	if *asJSON {
 		b, err := json.MarshalIndent(struct {
 			sandbox.HostReport
-			Adapters []adapter.Honesty `json:"adapters"`
-			Home     string            `json:"home"`
-			Exempt   []string          `json:"governance_exempt"`
-			Hooks    []hook.Entry      `json:"hooks"`
-		}{r, adapters, string(home.mode), append([]string{}, exempt...), append([]hook.Entry{}, hooks...)}, "", "  ")
+			Adapters  []adapter.Honesty `json:"adapters"`
+			Home      string            `json:"home"`
+			Exempt    []string          `json:"governance_exempt"`
+			Hooks     []hook.Entry      `json:"hooks"`
+			Recording recording         `json:"recording"`
+		}{r, adapters, string(home.mode), append([]string{}, exempt...), append([]hook.Entry{}, hooks...), rec}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("internal error: %v", err)
 		}
@@ -65,6 +69,7 @@ func runDoctor(ctx context.Context, args []string) error {
 		report.WriteDoctor(Stdout, r)
 		fmt.Fprintf(Stdout, "\nHome: %s\n", home.text)
 		fmt.Fprintf(Stdout, "Governance paths exempted by the policy: %s\n", report.Exemptions(exempt))
+		fmt.Fprintf(Stdout, "Recording: audit: %s (%s); the store %s; warden serve %s\n", rec.Audit, rec.Means, rec.Store, rec.Serve)
 		report.WriteAdapters(Stdout, adapters)
 		report.WriteHooks(Stdout, hooks, problems)
 	}
@@ -123,4 +128,35 @@ func homeModeInForce(lp *config.Policy, path string) homeMode {
 		}
 	}
 	return homeMode{m, report.Home(m, from)}
+}
+
+// recording is what doctor says of the store: the policy's audit mode and
+// what it means, where the store is, and whether warden serve runs.
+type recording struct {
+	Audit string `json:"audit"`
+	Means string `json:"means"`
+	Store string `json:"store"`
+	Serve string `json:"serve"`
+}
+
+func recordingOf(mode policyfile.AuditMode) recording {
+	r := recording{Audit: string(policyfile.AuditRequired), Means: "a decision, run or gateway that cannot be recorded is refused"}
+	if mode == policyfile.AuditBestEffort {
+		r.Audit, r.Means = string(mode), "what cannot be recorded is decided anyway, with a warning"
+	}
+	dir := contain.StateDir()
+	switch {
+	case dir == "":
+		r.Store = "has no place: no state directory can be named (set WARDEN_STATE_DIR)"
+	default:
+		r.Store = "is " + filepath.Join(dir, store.DBName)
+		if _, err := os.Stat(filepath.Join(dir, store.DBName)); err != nil {
+			r.Store += " (not made yet)"
+		}
+	}
+	r.Serve = "is not running: questions nobody in an agent can answer are denied"
+	if serveRunning(dir) {
+		r.Serve = "runs on " + filepath.Join(dir, socketName) + ": questions nobody in an agent can answer wait for a person there"
+	}
+	return r
 }
