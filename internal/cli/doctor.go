@@ -77,7 +77,7 @@ func runDoctor(ctx context.Context, args []string) error {
 		return errFindings
 	}
 	for _, e := range hooks {
-		if e.Dead != "" || e.Refuses != "" {
+		if e.Dead != "" || e.Refuses != "" || e.ShortTimeout != "" {
 			return errFindings
 		}
 	}

@@ -26,9 +26,14 @@ import (
 	"warden.dev/warden/internal/store"
 )
 
-// hookDeadline bounds one hook call. Claude Code's default hook timeout
-// is 60 s and `warden hook install` writes 30 s.
+// hookDeadline bounds one hook call that does not wait for a person.
+// Claude Code's default hook timeout is 60 s, and `warden hook install`
+// writes 60 s: a hook the client kills for its timeout is a non-blocking
+// error, and the call runs, so the hook must always answer first.
 var hookDeadline = 10 * time.Second
+
+// waitMargin is what a hook that waited for a person keeps for the rest.
+const waitMargin = 5 * time.Second
 
 func agentNames() string {
 	var names []string
@@ -90,7 +95,7 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 	policyPath := fs.String("policy", "", "policy `file` (default: the one discovery finds, see warden policy show)")
 	wrap := fs.Bool("wrap", false, "run allowed shell commands under warden run (decided as contained)")
 	headless := fs.Bool("headless", os.Getenv(envHookHeadless) == "1", "nobody can answer a prompt: a prompt is a deny (also "+envHookHeadless+"=1)")
-	wait := fs.Duration("wait", 15*time.Second, "how long a question nobody in the agent can answer waits for a person through warden serve (then a deny); the hook's timeout in the agent's settings must be longer")
+	wait := fs.Duration("wait", 50*time.Second, "how long a question nobody in the agent can answer waits for a person through warden serve (then a deny); the hook's timeout in the agent's settings (60 s as installed) must be longer by a few seconds")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -121,7 +126,10 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 	deadline := hookDeadline
 	if *wait > 0 && serveRunning(state) {
 		o.Ask = askThroughServe(state, rec, *wait)
-		deadline += *wait
+		// The decision before the question and the answer after it take
+		// milliseconds: 5 s past the wait, the call is refused, still
+		// within the client's timeout.
+		deadline = max(hookDeadline, *wait+waitMargin)
 	}
 	// The reader is taken here: the goroutine of a decision that timed
 	// out must not touch the package's streams.

@@ -63,6 +63,15 @@ func runServe(ctx context.Context, args []string) error {
 	if dir == "" {
 		return badInput("no state directory", "set WARDEN_STATE_DIR or pass --state")
 	}
+	// A hook the agent would give up on while a question waits would
+	// fail open: no warden serve until each is installed again.
+	hooks, _ := installedHooks()
+	for _, e := range hooks {
+		if e.ShortTimeout != "" {
+			return badInput(fmt.Sprintf("%s hook in %s: %s", e.Agent, e.File, e.ShortTimeout),
+				"warden init installs every hook again with a timeout of 60 s")
+		}
+	}
 	s, err := store.Open(ctx, dir)
 	if err != nil {
 		return storeError(err)

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"warden.dev/warden/internal/adapter"
 )
@@ -35,7 +36,15 @@ type Entry struct {
 	// (its --policy file is gone): it fails closed, and the agent can
 	// do nothing until it is fixed.
 	Refuses string `json:"refuses,omitempty"`
+	// ShortTimeout says that the agent would give up on the hook before
+	// a question waiting for a person through warden serve is answered:
+	// an agent runs a call whose hook timed out.
+	ShortTimeout string `json:"short_timeout,omitempty"`
 }
+
+// MinTimeout is the shortest hook timeout under which a question can
+// wait for a person (the hook's default --wait, 50 s, and its margin).
+const MinTimeout = 55 * time.Second
 
 // Entries lists ag's Warden hook entries in the settings file [Install]
 // with o writes, each checked with lookPath (for a command named without
@@ -69,7 +78,8 @@ func Entries(ag adapter.Agent, o InstallOptions, lookPath func(string) (string, 
 	for _, event := range hooks.keys {
 		var groups []struct {
 			Hooks []struct {
-				Command string `json:"command"`
+				Command string   `json:"command"`
+				Timeout *float64 `json:"timeout"`
 			} `json:"hooks"`
 		}
 		if json.Unmarshal(hooks.vals[event], &groups) != nil {
@@ -81,7 +91,7 @@ func Entries(ag adapter.Agent, o InstallOptions, lookPath func(string) (string, 
 					continue
 				}
 				out = append(out, Entry{Agent: ag.Name(), File: shown, Event: event, Command: h.Command,
-					Dead: deadCommand(h.Command, lookPath), Refuses: missingPolicy(h.Command)})
+					Dead: deadCommand(h.Command, lookPath), Refuses: missingPolicy(h.Command), ShortTimeout: shortTimeout(ag, h.Timeout)})
 			}
 		}
 	}
@@ -156,4 +166,22 @@ func deadCommand(cmd string, lookPath func(string) (string, error)) string {
 		return fmt.Sprintf("%s is not executable", prog)
 	}
 	return ""
+}
+
+// shortTimeout says why a hook's timeout is too short for a question that
+// waits for a person, or "" when it is not (no timeout is the agent's
+// default, 60 s or more).
+func shortTimeout(ag adapter.Agent, timeout *float64) string {
+	if timeout == nil || len(ag.Hooks().Events) == 0 {
+		return ""
+	}
+	unit := time.Second
+	if ag.Hooks().Events[0].Unit == "ms" {
+		unit = time.Millisecond
+	}
+	d := time.Duration(*timeout * float64(unit))
+	if d >= MinTimeout {
+		return ""
+	}
+	return fmt.Sprintf("its timeout, %v, is shorter than %v: a question waiting for a person through warden serve would outlast it, and the agent runs a call whose hook timed out; run warden init (or warden hook install) again", d, MinTimeout)
 }

@@ -30,6 +30,7 @@ func WriteHooks(w io.Writer, entries []hook.Entry, problems []string) {
 	count := map[file]int{}
 	dead := map[file][]string{}
 	refuses := map[file][]string{}
+	short := map[file]string{}
 	for _, e := range entries {
 		f := file{e.Agent, e.File}
 		if count[f] == 0 {
@@ -42,6 +43,9 @@ func WriteHooks(w io.Writer, entries []hook.Entry, problems []string) {
 		if e.Refuses != "" && !slices.Contains(refuses[f], e.Refuses) {
 			refuses[f] = append(refuses[f], e.Refuses)
 		}
+		if e.ShortTimeout != "" {
+			short[f] = e.ShortTimeout
+		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	anyDead, anyRefuses := false, false
@@ -52,6 +56,8 @@ func WriteHooks(w io.Writer, entries []hook.Entry, problems []string) {
 			state, anyDead = "DEAD: "+strings.Join(dead[f], "; "), true
 		case len(refuses[f]) > 0:
 			state, anyRefuses = "REFUSES EVERY CALL: "+strings.Join(refuses[f], "; "), true
+		case short[f] != "":
+			state = "TIMEOUT TOO SHORT: " + short[f]
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%d entr%s\t%s\n", f.agent, f.shown, count[f], plural(count[f], "y", "ies"), state)
 	}

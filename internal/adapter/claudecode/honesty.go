@@ -38,10 +38,10 @@ func (Agent) Hooks() adapter.Hooks {
 		UserFile:    ".claude/settings.json",
 		ProjectFile: ".claude/settings.json",
 		Events: []adapter.HookEvent{
-			{Event: "PreToolUse", Matcher: Matcher, Timeout: 30, Unit: "s", Phase: adapter.Before},
-			{Event: "PermissionRequest", Matcher: Matcher, Timeout: 30, Unit: "s", Phase: adapter.Permission},
-			{Event: "PostToolUse", Matcher: "Bash", Timeout: 30, Unit: "s", Phase: adapter.After},
-			{Event: "PostToolUseFailure", Matcher: "Bash", Timeout: 30, Unit: "s", Phase: adapter.After},
+			{Event: "PreToolUse", Matcher: Matcher, Timeout: 60, Unit: "s", Phase: adapter.Before},
+			{Event: "PermissionRequest", Matcher: Matcher, Timeout: 60, Unit: "s", Phase: adapter.Permission},
+			{Event: "PostToolUse", Matcher: "Bash", Timeout: 60, Unit: "s", Phase: adapter.After},
+			{Event: "PostToolUseFailure", Matcher: "Bash", Timeout: 60, Unit: "s", Phase: adapter.After},
 		},
 		Handler: adapter.CommandHandler,
 	}

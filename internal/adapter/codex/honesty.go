@@ -37,9 +37,9 @@ func (Agent) Hooks() adapter.Hooks {
 		UserDirEnv:  "CODEX_HOME",
 		ProjectFile: ".codex/hooks.json",
 		Events: []adapter.HookEvent{
-			{Event: "PreToolUse", Matcher: Matcher, Timeout: 30, Unit: "s", Phase: adapter.Before},
-			{Event: "PermissionRequest", Matcher: Matcher, Timeout: 30, Unit: "s", Phase: adapter.Permission},
-			{Event: "PostToolUse", Matcher: "^Bash$", Timeout: 30, Unit: "s", Phase: adapter.After},
+			{Event: "PreToolUse", Matcher: Matcher, Timeout: 60, Unit: "s", Phase: adapter.Before},
+			{Event: "PermissionRequest", Matcher: Matcher, Timeout: 60, Unit: "s", Phase: adapter.Permission},
+			{Event: "PostToolUse", Matcher: "^Bash$", Timeout: 60, Unit: "s", Phase: adapter.After},
 		},
 		Handler: adapter.CommandHandler,
 		Hints: []string{

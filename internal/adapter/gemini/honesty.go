@@ -35,7 +35,7 @@ func (Agent) Hooks() adapter.Hooks {
 		UserFile:    ".gemini/settings.json",
 		ProjectFile: ".gemini/settings.json",
 		Events: []adapter.HookEvent{
-			{Event: BeforeTool, Matcher: Matcher, Timeout: 30000, Unit: "ms", Phase: adapter.Before},
+			{Event: BeforeTool, Matcher: Matcher, Timeout: 60000, Unit: "ms", Phase: adapter.Before},
 		},
 		Handler: handler,
 		Hints: []string{
