@@ -70,6 +70,7 @@ func runDoctor(ctx context.Context, args []string) error {
 		fmt.Fprintf(Stdout, "\nHome: %s\n", home.text)
 		fmt.Fprintf(Stdout, "Governance paths exempted by the policy: %s\n", report.Exemptions(exempt))
 		fmt.Fprintf(Stdout, "Recording: audit: %s (%s); the store %s; warden serve %s\n", rec.Audit, rec.Means, rec.Store, rec.Serve)
+		fmt.Fprintf(Stdout, "Approving itself: %s\n", rec.SelfApproval)
 		report.WriteAdapters(Stdout, adapters)
 		report.WriteHooks(Stdout, hooks, problems)
 	}
@@ -137,6 +138,9 @@ type recording struct {
 	Means string `json:"means"`
 	Store string `json:"store"`
 	Serve string `json:"serve"`
+	// SelfApproval says what keeps an agent from answering its own
+	// questions, and where that rests on what.
+	SelfApproval string `json:"self_approval"`
 }
 
 func recordingOf(mode policyfile.AuditMode) recording {
@@ -154,6 +158,7 @@ func recordingOf(mode policyfile.AuditMode) recording {
 			r.Store += " (not made yet)"
 		}
 	}
+	r.SelfApproval = "an agent contained by warden run (a hook's --wrap included) cannot reach the state directory, the socket or the token: structural; an uncontained agent at this uid is kept from them, and from warden approvals and warden serve, by the policy's floor and the shell analysis behind it only"
 	r.Serve = "is not running: questions nobody in an agent can answer are denied"
 	if serveRunning(dir) {
 		r.Serve = "runs on " + filepath.Join(dir, socketName) + ": questions nobody in an agent can answer wait for a person there"

@@ -305,15 +305,23 @@ func waitForApproval(s *store.SQLite, req store.ApprovalRequest, expiry, wait ti
 	if err := s.CreateApproval(ctx, a); err != nil {
 		return a, false, err
 	}
+	// Asked, answered: one event each. Asking is not answering: a
+	// question that could not be recorded still waits.
+	s.Append(ctx, server.ApprovalAskedEvent(a))
 	deadline := time.Now().Add(wait)
 	for {
 		got, err := s.Approval(ctx, a.ID, now())
 		if err != nil || got.State != store.Pending {
+			if got.State == store.Expired {
+				// Nobody answered: warden serve recorded no answer.
+				s.Append(ctx, server.ApprovalEvent(got, now()))
+			}
 			return got, false, err
 		}
 		if time.Now().After(deadline) {
 			s.ExpireApproval(ctx, a.ID, now())
 			got.State = store.Expired
+			s.Append(ctx, server.ApprovalEvent(got, now()))
 			return got, true, nil
 		}
 		time.Sleep(200 * time.Millisecond)

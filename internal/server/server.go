@@ -219,6 +219,18 @@ func (s *Server) answerApproval(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, approvalJSON(a))
 }
 
+// ApprovalAskedEvent is the audit event of an approval put to a person:
+// a decision of the surface "approval ID", still a prompt.
+func ApprovalAskedEvent(a store.Approval) audit.Event {
+	reason := "asked: waiting for a person until " + a.Expires.UTC().Format(time.RFC3339)
+	if len(a.Request.Preview) > 0 {
+		reason += "; " + strings.Join(a.Request.Preview, "; ")
+	}
+	return audit.DecisionEvent(a.Created, &audit.Decision{Surface: "approval " + a.ID, Agent: a.Request.Agent, Session: a.Request.Session,
+		Project: a.Request.Project, Tool: a.Request.Tool, Subject: a.Request.Subject, Classes: a.Request.Classes,
+		Verdict: "prompt", Answered: "prompt", Rule: a.Request.Rule, Reason: reason})
+}
+
 // ApprovalEvent is the audit event of an approval answered (or expired):
 // a decision of the surface "approval", answered as the person did.
 func ApprovalEvent(a store.Approval, now time.Time) audit.Event {
