@@ -97,6 +97,7 @@ func Open(ctx context.Context, dir string) (*SQLite, error) {
 // Close closes the database.
 func (s *SQLite) Close() error {
 	s.lock.Close()
+	s.head.close()
 	return s.db.Close()
 }
 
