@@ -898,6 +898,7 @@ type outcome struct {
 	stdout, stderr string
 	steps          map[string]stepOut
 	record         []byte // the execution record as written
+	store          []byte // the store's files, as bytes on disk
 	id             string
 	attempts       []attempt
 	raw            []map[string]any // the same, as JSON objects
@@ -987,6 +988,12 @@ func (r *runner) run(t *testing.T, name, policy string, steps []step) *outcome {
 
 	if o.record, err = os.ReadFile(auditPath); err != nil {
 		t.Fatalf("the execution record: %v", err)
+	}
+	// The store the run recorded itself in, in the run's home: its
+	// database and write-ahead log as bytes on disk.
+	for _, f := range []string{"warden.db", "warden.db-wal"} {
+		b, _ := os.ReadFile(filepath.Join(r.home, ".local", "state", "warden", f))
+		o.store = append(o.store, b...)
 	}
 	var rec struct {
 		ID              string            `json:"id"`
@@ -1522,7 +1529,10 @@ func testIntercept(t *testing.T, r *runner) {
 				}
 			}
 		}
-		for what, s := range map[string]string{"stdout": o.stdout, "stderr": o.stderr, "the execution record": string(o.record)} {
+		if len(o.store) == 0 {
+			t.Error("the run left nothing in the store")
+		}
+		for what, s := range map[string]string{"stdout": o.stdout, "stderr": o.stderr, "the execution record": string(o.record), "the store": string(o.store)} {
 			if strings.Contains(s, secret) {
 				t.Errorf("the credential's value is in %s", what)
 			}

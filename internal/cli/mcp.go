@@ -105,6 +105,20 @@ func runMCP(ctx context.Context, args []string) error {
 		warningf("the gateway's calls are not recorded in the store: %v (audit: best-effort)", err)
 		sink = nil
 	}
+	// An allowed call is recorded before it is forwarded; one that
+	// cannot be is refused, unless audit: best-effort.
+	var recordAllowed func(string, mcp.Decision) error
+	if sink != nil {
+		recordAllowed = func(tool string, d mcp.Decision) error {
+			err := sink.Write(audit.DecisionEvent(now(), &audit.Decision{Surface: "mcp", Project: *project, Tool: tool,
+				Verdict: d.Verdict.String(), Answered: d.Verdict.String(), Rule: d.Rule, Reason: d.Reason, Policy: lp.Revision, PolicyPath: lp.Path}))
+			if err != nil && lp.File.Audit == policyfile.AuditBestEffort {
+				warningf("the call %s was not recorded: %v (audit: best-effort)", tool, err)
+				return nil
+			}
+			return err
+		}
+	}
 	// A call the client's user cannot be asked about waits for a person
 	// when a warden serve runs.
 	var approve func(string, json.RawMessage, mcp.Decision) (bool, string, bool)
@@ -130,7 +144,7 @@ func runMCP(ctx context.Context, args []string) error {
 	}
 	gw, err := gateway.New(gateway.Options{
 		Policy: lp, Tools: *toolsPath, Name: *name, Project: *project, Dir: cwd(),
-		Command: argv, Contained: *sandboxed, Headless: *headless, Audit: *auditPath, Store: sink, Approve: approve,
+		Command: argv, Contained: *sandboxed, Headless: *headless, Audit: *auditPath, Store: sink, Approve: approve, Record: recordAllowed,
 		Warn: func(msg string) { warningf("%s", msg) },
 		Note: func(msg string) { fmt.Fprintf(Stderr, "warden: mcp: %s\n", msg) },
 	})

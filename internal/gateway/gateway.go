@@ -58,6 +58,9 @@ type Options struct {
 	// be asked about, to a person through warden serve (mcp.Gate's
 	// Approve); nil refuses such a call.
 	Approve func(tool string, args json.RawMessage, d mcp.Decision) (allowed bool, reason string, ok bool)
+	// Record records an allowed call before it is forwarded (mcp.Gate's
+	// Record); nil records nothing then.
+	Record func(tool string, d mcp.Decision) error
 	// Warn reports a problem the gateway goes on after (a record that
 	// cannot be written, a message dropped); nil discards it.
 	Warn func(msg string)
@@ -116,6 +119,7 @@ func New(o Options) (*Gateway, error) {
 		Decide:      decide,
 		Listed:      decide,
 		Approve:     o.Approve,
+		Record:      o.Record,
 	}
 	return &Gateway{gate: g, project: project, o: o}, nil
 }

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,9 +44,11 @@ func Of(a *action.Action) []string {
 		case action.FileWriteOutsideWorktree:
 			out = append(out, writes(a)...)
 		case action.NetworkEgress:
-			if len(a.Hosts) > 0 {
-				out = append(out, "reaches "+strings.Join(a.Hosts, ", "))
+			for _, h := range a.Hosts {
+				out = append(out, fmt.Sprintf("reaches %s; the narrowest network rule that would allow it: allow: {host: %s, port: 443}", h, h))
 			}
+		case action.PackageInstall:
+			out = append(out, installs(a)...)
 		}
 	}
 	if len(out) == 0 {
@@ -178,6 +181,49 @@ func pushArgs(argv []string) (remote string, refs []string, ok bool) {
 		remote, refs = pos[0], pos[1:]
 	}
 	return remote, refs, true
+}
+
+// installers are the package managers whose install commands a preview
+// reads, with the words that install.
+var installers = map[string][]string{
+	"pip": {"install"}, "pip3": {"install"}, "uv": {"add", "install"}, "poetry": {"add"}, "pipx": {"install"},
+	"npm": {"install", "i", "add"}, "pnpm": {"add", "install", "i"}, "yarn": {"add"}, "bun": {"add", "install", "i"},
+	"cargo": {"add", "install"}, "go": {"get", "install"}, "gem": {"install"}, "apt": {"install"}, "apt-get": {"install"},
+	"brew": {"install"},
+}
+
+// installs previews a's package installs: the exact names, as given.
+func installs(a *action.Action) []string {
+	var out []string
+	for _, argv := range a.Commands {
+		if len(argv) < 2 {
+			continue
+		}
+		tool := filepath.Base(argv[0])
+		words, ok := installers[tool]
+		if !ok {
+			continue
+		}
+		i := 1
+		if tool == "uv" && argv[1] == "pip" && len(argv) > 2 {
+			i = 2
+		}
+		if !slices.Contains(words, argv[i]) {
+			continue
+		}
+		var names []string
+		for _, w := range argv[i+1:] {
+			if !strings.HasPrefix(w, "-") {
+				names = append(names, w)
+			}
+		}
+		if len(names) == 0 {
+			out = append(out, fmt.Sprintf("installs what the project's manifest names, with %s", tool))
+			continue
+		}
+		out = append(out, fmt.Sprintf("installs %s with %s", strings.Join(names, ", "), tool))
+	}
+	return out
 }
 
 // deletes previews removing a's paths: files and bytes, the newest change.

@@ -79,3 +79,16 @@ func TestDeleteAndWrite(t *testing.T) {
 		t.Errorf("write preview: %s", got)
 	}
 }
+
+func TestInstallAndEgress(t *testing.T) {
+	a := &action.Action{Classes: []action.Class{action.PackageInstall, action.NetworkEgress},
+		Commands: [][]string{{"pip", "install", "--user", "requests", "left-pad==1.0"}, {"npm", "i", "lodash"}, {"npm", "install"}},
+		Hosts:    []string{"pypi.org"}}
+	got := strings.Join(preview.Of(a), "\n")
+	for _, w := range []string{"installs requests, left-pad==1.0 with pip", "installs lodash with npm", "installs what the project's manifest names, with npm",
+		"reaches pypi.org; the narrowest network rule that would allow it: allow: {host: pypi.org, port: 443}"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("preview\n%s\nlacks %q", got, w)
+		}
+	}
+}

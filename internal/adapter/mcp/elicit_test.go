@@ -5,6 +5,7 @@ package mcp_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -138,5 +139,30 @@ func TestApprove(t *testing.T) {
 				t.Errorf("events %+v, want one %s", out.Events, tt.status)
 			}
 		})
+	}
+}
+
+// TestRecordBeforeForward: an allowed call is recorded before it is
+// forwarded; one that cannot be recorded is refused, never forwarded.
+func TestRecordBeforeForward(t *testing.T) {
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"` + project + `/a.txt"}}}`)
+	for _, fail := range []bool{false, true} {
+		g := newGate(t, "", nil)
+		var recorded []string
+		g.Record = func(tool string, d mcp.Decision) error {
+			if fail {
+				return errors.New("disk full")
+			}
+			recorded = append(recorded, tool+" "+d.Verdict.String())
+			return nil
+		}
+		tr := &mcp.Tracker{}
+		out := g.FromClient(call, tr)
+		switch {
+		case fail && (out.Forward != nil || !strings.Contains(string(out.Reply), "could not be recorded (disk full)")):
+			t.Errorf("unrecordable: forward %s, reply %s; want refused", out.Forward, out.Reply)
+		case !fail && (out.Forward == nil || len(recorded) != 1 || recorded[0] != "mcp:filesystem/read_text_file allow"):
+			t.Errorf("recordable: forward %s, recorded %q; want forwarded once recorded", out.Forward, recorded)
+		}
 	}
 }

@@ -69,6 +69,11 @@ type Gate struct {
 	// refused, as always); else allowed, and the reason told to the
 	// model. It blocks the gate while it waits.
 	Approve func(tool string, args json.RawMessage, d Decision) (allowed bool, reason string, ok bool)
+	// Record, when set, records an allowed call before it is forwarded;
+	// a call it cannot record is refused with its error (an allow is
+	// recorded before it is answered). The call's outcome is recorded
+	// when it ends, as every call's is.
+	Record func(tool string, d Decision) error
 	// AskPrefix makes the ids of the gate's own requests to the client
 	// unguessable by the server, whose requests share that id space
 	// ("warden-PREFIX-N"); the caller supplies a random one.
@@ -292,6 +297,12 @@ func (g *Gate) one(raw []byte, tr *Tracker, inBatch bool) step {
 	if d.Verdict != action.Allow {
 		e.Status = "refused"
 		return step{reply: ToolError(m.id, RefusalText(tool, d)), ev: &e}
+	}
+	if g.Record != nil {
+		if err := g.Record(tool, d); err != nil {
+			e.Status = "refused"
+			return step{reply: ToolError(m.id, fmt.Sprintf("Warden refused %s: the call could not be recorded (%v), and an allowed call is recorded before it runs.", tool, err)), ev: &e}
+		}
 	}
 	if !tr.add(key, e) {
 		return step{reply: ErrorResponse(m.id, CodeInvalidRequest, "invalid request: the id of a call still in progress")}
