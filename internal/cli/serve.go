@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -369,15 +370,43 @@ type serveApprover struct {
 	told    []string
 }
 
+// choose answers a numbered question (on-failure's "[1-N/N]"): each
+// choice the run told, in order, is one approval, until a person allows
+// one; its number is the answer, and none allowed is no.
+func (a *serveApprover) choose(question string) string {
+	var choices []string
+	for _, t := range a.told {
+		for _, line := range strings.Split(t, "\n") {
+			line = strings.TrimSpace(line)
+			if n, rest, ok := strings.Cut(line, ". "); ok {
+				if _, err := strconv.Atoi(n); err == nil {
+					choices = append(choices, rest)
+				}
+			}
+		}
+	}
+	told := append([]string(nil), a.told...)
+	for i, c := range choices {
+		a.told = append(told[:len(told):len(told)], fmt.Sprintf("this approval allows choice %d: %s", i+1, c))
+		if a.Ask(fmt.Sprintf("approval on-failure: rerun once with %s allowed? [y/N]", c)) == "y" {
+			return strconv.Itoa(i + 1)
+		}
+	}
+	return ""
+}
+
 // runWait is how long a run's question waits for its answer.
 var runWait = 5 * time.Minute
 
 func (a *serveApprover) Tell(text string) { a.told = append(a.told, text) }
 
+// Where says where the person answered, for the record.
+func (a *serveApprover) Where() string { return "through warden serve" }
+
 func (a *serveApprover) Ask(question string) string {
 	defer func() { a.told = nil }()
 	if !strings.HasSuffix(question, "[y/N]") {
-		return ""
+		return a.choose(question)
 	}
 	s, err := a.rec.Store()
 	if err != nil {

@@ -66,6 +66,15 @@ func (p *plan) approveUntrusted() *Exit {
 	return nil
 }
 
+// approvedWhere says where an approver's person answered: at the
+// terminal, unless the approver says otherwise (warden serve's).
+func approvedWhere(a Approver) string {
+	if w, ok := a.(interface{ Where() string }); ok {
+		return w.Where()
+	}
+	return "at the terminal"
+}
+
 func yes(s string) bool { return s == "y" || s == "Y" || strings.EqualFold(s, "yes") }
 
 // maxNetBlocks bounds the destinations offered after one run.
@@ -113,6 +122,7 @@ func (p *plan) onFailure(res sandbox.Result) (sandbox.Spec, string, bool) {
 	next.AllowSyscalls = slices.Clone(spec.AllowSyscalls)
 	next.ReadWrite = slices.Clone(spec.ReadWrite)
 	b.Apply(&next)
-	p.o.Report.Say(fmt.Sprintf("rerunning with %s, as approved at the terminal", b.Allow))
-	return next, b.Allow + " (approved at the terminal, on-failure)", true
+	where := approvedWhere(p.o.Ask)
+	p.o.Report.Say(fmt.Sprintf("rerunning with %s, as approved %s", b.Allow, where))
+	return next, b.Allow + " (approved " + where + ", on-failure)", true
 }

@@ -83,7 +83,7 @@ func (p *plan) judge() (refusal *Exit, approved bool) {
 		p.o.Ask.Tell(fmt.Sprintf("%s: %s", rule, dec.Reason))
 		if yes(p.o.Ask.Ask(fmt.Sprintf("policy: run %s in the sandbox? [y/N]", line))) {
 			d.Answered = action.Allow.String()
-			p.o.Report.Say(fmt.Sprintf("note: %s asked, and the command was approved at the terminal", rule))
+			p.o.Report.Say(fmt.Sprintf("note: %s asked, and the command was approved %s", rule, approvedWhere(p.o.Ask)))
 			return nil, true
 		}
 		d.Answered = action.Deny.String()
