@@ -93,11 +93,20 @@ func policyRemember(args []string) error {
 	if err := writeFileAtomic(files[0], rem.Text); err != nil {
 		return badInput(err.Error())
 	}
-	for _, r := range rem.Rules {
-		fmt.Fprintf(Stdout, "remembered: %s\n", policyfile.Sentence(r))
-	}
-	for i, r := range rem.Net {
-		fmt.Fprintf(Stdout, "remembered: network %s\n", policyfile.NetSentence(r, rem.NetIndex[i]))
+	for _, l := range rememberedLines(rem) {
+		fmt.Fprintf(Stdout, "remembered: %s\n", l)
 	}
 	return nil
+}
+
+// rememberedLines says what a remembered approval added, a rule a line.
+func rememberedLines(rem *config.Remembered) []string {
+	var out []string
+	for _, r := range rem.Rules {
+		out = append(out, policyfile.Sentence(r))
+	}
+	for i, r := range rem.Net {
+		out = append(out, "network "+policyfile.NetSentence(r, rem.NetIndex[i]))
+	}
+	return out
 }

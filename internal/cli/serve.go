@@ -27,10 +27,8 @@ import (
 	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/hook"
 	"warden.dev/warden/internal/policy"
-	"warden.dev/warden/internal/policyfile"
 	"warden.dev/warden/internal/preview"
 	"warden.dev/warden/internal/request"
-	"warden.dev/warden/internal/safefile"
 	"warden.dev/warden/internal/server"
 	"warden.dev/warden/internal/setup"
 	"warden.dev/warden/internal/store"
@@ -175,13 +173,8 @@ func rememberApproval(a store.Approval, ans store.ApprovalAnswer) (string, error
 		return "", errors.New("no configuration directory for the user's policy")
 	}
 	path := filepath.Join(dir, setup.PolicyFile)
-	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return "", err
-		}
-		if err := safefile.WriteFile(path, setup.Template, 0o600); err != nil {
-			return "", err
-		}
+	if err := setup.EnsurePolicy(path); err != nil {
+		return "", err
 	}
 	lp, err := loadPolicy(path)
 	if err != nil {
@@ -221,14 +214,7 @@ func rememberApproval(a store.Approval, ans store.ApprovalAnswer) (string, error
 	if err := writeFileAtomic(path, rem.Text); err != nil {
 		return "", err
 	}
-	var said []string
-	for _, r := range rem.Rules {
-		said = append(said, policyfile.Sentence(r))
-	}
-	for i, r := range rem.Net {
-		said = append(said, "network "+policyfile.NetSentence(r, rem.NetIndex[i]))
-	}
-	return strings.Join(said, "; ") + " (in " + path + ")", nil
+	return strings.Join(rememberedLines(rem), "; ") + " (in " + path + ")", nil
 }
 
 // serveClient is an HTTP client for the warden serve of the state

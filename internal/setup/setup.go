@@ -279,6 +279,16 @@ func agentNames() string {
 	return strings.Join(names, ", ")
 }
 
+// EnsurePolicy writes the template at path, as Init does, unless a policy
+// is there already, which it leaves as it is.
+func EnsurePolicy(path string) error {
+	p, err := planPolicy(path, false)
+	if err != nil {
+		return err
+	}
+	return writePolicy(p, nil)
+}
+
 // planPolicy says what Init does with the policy at path.
 func planPolicy(path string, force bool) (Policy, error) {
 	p := Policy{Path: path}
