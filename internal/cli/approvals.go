@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/contain"
+	"warden.dev/warden/internal/report"
 	"warden.dev/warden/internal/server"
 )
 
@@ -115,39 +116,9 @@ func approvalsList(_ context.Context, args []string) error {
 		return nil
 	}
 	for _, a := range as {
-		writeApproval(a, false)
+		report.Approval(Stdout, a, false)
 	}
 	return nil
-}
-
-func writeApproval(a server.ApprovalJSON, full bool) {
-	r := a.Request
-	fmt.Fprintf(Stdout, "%s  %s  %s asks: %s: %s\n", a.ID, a.State, orDash(r.Agent), r.Tool, r.Subject)
-	for _, l := range r.Preview {
-		fmt.Fprintf(Stdout, "    %s\n", l)
-	}
-	if full {
-		fmt.Fprintf(Stdout, "  rule %s: %s\n", orDash(r.Rule), r.Reason)
-		fmt.Fprintf(Stdout, "  project %s, session %s; asked %s, expires %s\n", orDash(r.Project), orDash(r.Session),
-			a.Created.Local().Format(time.DateTime), a.Expires.Local().Format(time.DateTime))
-		if a.Answer != nil {
-			fmt.Fprintf(Stdout, "  answered %s at %s", a.Answer.Answer, a.Answer.Time.Local().Format(time.DateTime))
-			if a.Answer.Reason != "" {
-				fmt.Fprintf(Stdout, ": %s", a.Answer.Reason)
-			}
-			if a.Answer.Rule != "" {
-				fmt.Fprintf(Stdout, "; remembered: %s", a.Answer.Rule)
-			}
-			fmt.Fprintln(Stdout)
-		}
-	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 func approvalsShow(_ context.Context, args []string) error {
@@ -167,7 +138,7 @@ func approvalsShow(_ context.Context, args []string) error {
 	if *asJSON {
 		return printJSON(a)
 	}
-	writeApproval(a, true)
+	report.Approval(Stdout, a, true)
 	return nil
 }
 
@@ -246,10 +217,10 @@ func approvalsWatch(ctx context.Context, args []string) error {
 				continue
 			}
 			seen[a.ID] = true
-			writeApproval(a, false)
+			report.Approval(Stdout, a, false)
 			fmt.Fprintf(Stdout, "    answer: warden approvals allow %s | deny %s --reason R | remember %s --scope S --ttl D\n", a.ID, a.ID, a.ID)
 			if notify != "" {
-				exec.Command(notify, "Warden: "+orDash(a.Request.Agent)+" asks", a.Request.Tool+": "+a.Request.Subject).Run()
+				exec.Command(notify, "Warden: "+report.Dash(a.Request.Agent)+" asks", a.Request.Tool+": "+a.Request.Subject).Run()
 			}
 		}
 		select {

@@ -9,9 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 	"unicode/utf8"
 
 	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/server"
 	"warden.dev/warden/internal/store"
 )
 
@@ -28,7 +30,7 @@ func AuditTable(w io.Writer, rs []store.Record) error {
 	for _, r := range rs {
 		verdict, agent, what, rule := Summary(r.Event)
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Seq, r.Event.Time.UTC().Format("2006-01-02 15:04:05"),
-			r.Event.Kind, dash(verdict), dash(agent), clip(what, 72), dash(rule))
+			r.Event.Kind, Dash(verdict), Dash(agent), clip(what, 72), Dash(rule))
 	}
 	return tw.Flush()
 }
@@ -72,7 +74,8 @@ func Summary(ev audit.Event) (verdict, agent, what, rule string) {
 	return "", "", "", ""
 }
 
-func dash(s string) string {
+// Dash is s, or "-" for an empty s: a column with nothing to say.
+func Dash(s string) string {
 	if s == "" {
 		return "-"
 	}
@@ -90,4 +93,31 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// Approval writes one approval as warden approvals shows it: who asks
+// what, the preview, and with full the rule, the project, the times and
+// the answer.
+func Approval(w io.Writer, a server.ApprovalJSON, full bool) {
+	r := a.Request
+	fmt.Fprintf(w, "%s  %s  %s asks: %s: %s\n", a.ID, a.State, Dash(r.Agent), r.Tool, r.Subject)
+	for _, l := range r.Preview {
+		fmt.Fprintf(w, "    %s\n", l)
+	}
+	if !full {
+		return
+	}
+	fmt.Fprintf(w, "  rule %s: %s\n", Dash(r.Rule), r.Reason)
+	fmt.Fprintf(w, "  project %s, session %s; asked %s, expires %s\n", Dash(r.Project), Dash(r.Session),
+		a.Created.Local().Format(time.DateTime), a.Expires.Local().Format(time.DateTime))
+	if a.Answer != nil {
+		fmt.Fprintf(w, "  answered %s at %s", a.Answer.Answer, a.Answer.Time.Local().Format(time.DateTime))
+		if a.Answer.Reason != "" {
+			fmt.Fprintf(w, ": %s", a.Answer.Reason)
+		}
+		if a.Answer.Rule != "" {
+			fmt.Fprintf(w, "; remembered: %s", a.Answer.Rule)
+		}
+		fmt.Fprintln(w)
+	}
 }
