@@ -19,8 +19,6 @@ package cli_test
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -279,69 +277,15 @@ func runHarness(t *testing.T, scenario, hook string, extra ...string) (ccSummary
 // client, which waited, runs the command.
 func TestClaudeCodeRealClientApproval(t *testing.T) {
 	warden := sandboxtest.BuildWarden(t)
-	state, err := os.MkdirTemp("", "warden-approval-state-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(state) })
-	t.Setenv("WARDEN_STATE_DIR", state)
-	serve := exec.Command(warden, "serve")
-	serve.Stderr = os.Stderr
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
-	for i := 0; ; i++ {
-		if _, err := os.Stat(filepath.Join(state, "warden.sock")); err == nil {
-			break
-		}
-		if i == 200 {
-			t.Fatal("warden serve made no socket")
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	type seen struct {
-		preview []string
-		err     error
-	}
-	person := make(chan seen, 1)
-	go func() {
-		for i := 0; i < 2400; i++ { // up to 4 minutes: the client starts slowly
-			out, err := exec.Command(warden, "approvals", "list", "--json").Output()
-			if err != nil {
-				person <- seen{err: err}
-				return
-			}
-			var as []struct {
-				ID      string `json:"id"`
-				Request struct {
-					Preview []string `json:"preview"`
-				} `json:"request"`
-			}
-			if err := json.Unmarshal(out, &as); err != nil {
-				person <- seen{err: err}
-				return
-			}
-			if len(as) > 0 {
-				tok, _ := os.ReadFile(filepath.Join(state, "token"))
-				out, err := exec.Command(warden, "approvals", "allow", as[0].ID, "--yes-i-am-a-person", "--token", strings.TrimSpace(string(tok))).CombinedOutput()
-				if err != nil {
-					err = fmt.Errorf("%v: %s", err, out)
-				}
-				person <- seen{as[0].Request.Preview, err}
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		person <- seen{err: errors.New("no approval came")}
-	}()
+	state := startServe(t, warden)
+	person := allowFirst(warden, state, 4*time.Minute) // the client starts slowly
 	s, work := runHarness(t, "ask-then-allow.json", warden+" hook claude-code --headless --wait 50s")
 	p := <-person
 	if p.err != nil {
 		t.Fatalf("the person: %v", p.err)
 	}
-	t.Logf("the person saw the preview: %q", p.preview)
-	if got := strings.Join(p.preview, "\n"); !strings.Contains(got, "deletes ") || !strings.Contains(got, "build: 1 file") {
+	t.Logf("the person saw the preview: %q", p.req.Request.Preview)
+	if got := strings.Join(p.req.Request.Preview, "\n"); !strings.Contains(got, "deletes ") || !strings.Contains(got, "build: 1 file") {
 		t.Errorf("the preview %q does not say what the delete removes", got)
 	}
 	if len(s.ToolCalls) != 1 || s.ToolCalls[0].Outcome != "executed" {

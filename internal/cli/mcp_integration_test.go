@@ -23,8 +23,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -525,58 +523,12 @@ func TestMCPElicitation(t *testing.T) {
 func TestMCPApprovalThroughServe(t *testing.T) {
 	w := newMCPWorld(t)
 	warden := sandboxtest.BuildWarden(t)
-	state := t.TempDir()
-	t.Setenv("WARDEN_STATE_DIR", state)
-	serve := exec.Command(warden, "serve")
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
-	for i := 0; ; i++ {
-		if _, err := os.Stat(filepath.Join(state, "warden.sock")); err == nil {
-			break
-		}
-		if i == 200 {
-			t.Fatal("warden serve made no socket")
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
+	state := startServe(t, warden)
 	src, dst := filepath.Join(w.project, "a.txt"), filepath.Join(w.project, "b.txt")
 	if err := os.WriteFile(src, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	person := make(chan error, 1)
-	go func() {
-		for i := 0; i < 600; i++ {
-			out, err := exec.Command(warden, "approvals", "list", "--json").Output()
-			if err != nil {
-				person <- err
-				return
-			}
-			var as []struct {
-				ID      string `json:"id"`
-				Request struct {
-					Tool, Subject string
-				} `json:"request"`
-			}
-			json.Unmarshal(out, &as)
-			if len(as) > 0 {
-				if as[0].Request.Tool != "mcp:filesystem/move_file" || !strings.Contains(as[0].Request.Subject, src) {
-					person <- fmt.Errorf("the approval asks %+v", as[0].Request)
-					return
-				}
-				tok, _ := os.ReadFile(filepath.Join(state, "token"))
-				out, err := exec.Command(warden, "approvals", "allow", as[0].ID, "--yes-i-am-a-person", "--token", strings.TrimSpace(string(tok))).CombinedOutput()
-				if err != nil {
-					err = fmt.Errorf("%v: %s", err, out)
-				}
-				person <- err
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		person <- errors.New("no approval came")
-	}()
+	person := allowFirst(warden, state, time.Minute)
 	client := mcp.NewClient(&mcp.Implementation{Name: "warden-test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -592,8 +544,12 @@ func TestMCPApprovalThroughServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := <-person; err != nil {
-		t.Fatalf("the person: %v", err)
+	p := <-person
+	if p.err != nil {
+		t.Fatalf("the person: %v", p.err)
+	}
+	if p.req.Request.Tool != "mcp:filesystem/move_file" || !strings.Contains(p.req.Request.Subject, src) {
+		t.Errorf("the approval asked %+v", p.req.Request)
 	}
 	if _, err := os.Stat(dst); err != nil || r.IsError {
 		t.Errorf("the allowed move did not happen: %v (isError=%v %q)", err, r.IsError, text(r))
