@@ -286,11 +286,13 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	last := int64(0)
-	s.Store.Events(r.Context(), store.Query{Limit: 1, Raw: true}, func(rec store.Record) error {
-		last = rec.Seq
-		return nil
-	})
+	// From the chain's end: the highest number, which is not always the
+	// latest time (a run's attempts carry their own).
+	last, err := s.Store.Last(r.Context())
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
 	poll := s.Poll

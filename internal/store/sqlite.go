@@ -291,6 +291,12 @@ func (s *SQLite) Events(ctx context.Context, q Query, fn func(Record) error) err
 	} else {
 		sel += " ORDER BY time, seq"
 	}
+	return s.each(ctx, sel, args, q.Raw, fn)
+}
+
+// each calls fn with each event a query of seq, time, body, prev and
+// hash selects, decoded, or as stored when raw.
+func (s *SQLite) each(ctx context.Context, sel string, args []any, raw bool, fn func(Record) error) error {
 	rows, err := s.db.QueryContext(ctx, sel, args...)
 	if err != nil {
 		return s.fail("query", err)
@@ -306,7 +312,7 @@ func (s *SQLite) Events(ctx context.Context, q Query, fn func(Record) error) err
 		}
 		copy(r.Prev[:], prev)
 		copy(r.Hash[:], hash)
-		if q.Raw {
+		if raw {
 			r.Body = []byte(body)
 		} else if err := json.Unmarshal([]byte(body), &r.Event); err != nil {
 			return &Error{What: fmt.Sprintf("store %s: event %d does not decode", s.path, r.Seq), Err: err,
@@ -417,26 +423,16 @@ func OpenExisting(ctx context.Context, dir string) (*SQLite, error) {
 // After calls fn with each event numbered after seq, in their order, as
 // stored (Record.Body).
 func (s *SQLite) After(ctx context.Context, seq int64, fn func(Record) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, body, prev, hash FROM events WHERE seq > ? ORDER BY seq`, seq)
-	if err != nil {
-		return s.fail("query", err)
+	return s.each(ctx, `SELECT seq, time, body, prev, hash FROM events WHERE seq > ? ORDER BY seq`, []any{seq}, true, fn)
+}
+
+// Last is the number of the chain's last event, 0 when there is none.
+func (s *SQLite) Last(ctx context.Context) (int64, error) {
+	var n int64
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM events`).Scan(&n); err != nil {
+		return 0, s.fail("read the chain's end", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var r Record
-		var body string
-		var prev, hash []byte
-		if err := rows.Scan(&r.Seq, &body, &prev, &hash); err != nil {
-			return s.fail("read", err)
-		}
-		copy(r.Prev[:], prev)
-		copy(r.Hash[:], hash)
-		r.Body = []byte(body)
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return n, nil
 }
 
 // kindOf is the kind an event is selected by.
