@@ -125,7 +125,7 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 	// a warden serve runs: the call's bound grows by the wait.
 	deadline := hookDeadline
 	if *wait > 0 && serveRunning(state) {
-		o.Ask = askThroughServe(state, rec, *wait)
+		o.Ask = askThroughServe(rec, *wait)
 		// The decision before the question and the answer after it take
 		// milliseconds: 5 s past the wait, the call is refused, still
 		// within the client's timeout.

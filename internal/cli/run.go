@@ -119,7 +119,7 @@ func runRun(ctx context.Context, args []string) error {
 	} else if state := contain.StateDir(); !*noApprover && serveRunning(state) {
 		// No terminal, but a person may answer through warden serve.
 		proj, _ := filepath.Abs(*project)
-		o.Ask = &serveApprover{dir: state, rec: rec, agent: *agent, project: proj, argv: argv}
+		o.Ask = &serveApprover{rec: rec, agent: *agent, project: proj, argv: argv}
 	}
 	return runError(contain.Run(ctx, o))
 }

@@ -243,14 +243,12 @@ func serveRunning(dir string) bool {
 	return resp.StatusCode == http.StatusOK
 }
 
-// askThroughServe puts q to a person as a pending approval in the store
-// that the warden serve of dir serves, and waits up to wait for the
-// answer. It is hook.Options.Ask.
-func askThroughServe(dir string, rec *store.Recorder, wait time.Duration) func(hook.Question) (hook.Answer, bool) {
+// askThroughServe puts q to a person as a pending approval in rec's
+// store, which a warden serve serves, and waits up to wait for the
+// answer. It is hook.Options.Ask, set once serveRunning said that warden
+// serve answers.
+func askThroughServe(rec *store.Recorder, wait time.Duration) func(hook.Question) (hook.Answer, bool) {
 	return func(q hook.Question) (hook.Answer, bool) {
-		if !serveRunning(dir) {
-			return hook.Answer{}, false
-		}
 		s, err := rec.Store()
 		if err != nil {
 			return hook.Answer{}, false
@@ -348,7 +346,6 @@ var approvalExpiry = 15 * time.Minute
 // person's answer. A question with more than yes or no (on-failure's
 // numbered choices) is answered no.
 type serveApprover struct {
-	dir     string
 	rec     *store.Recorder
 	agent   string
 	project string
