@@ -84,7 +84,7 @@ func runServe(ctx context.Context, args []string) error {
 	defer stop()
 	srv := &server.Server{
 		Store: s, Token: token,
-		Remember: rememberApproval,
+		Remember: func(a store.Approval, ans store.ApprovalAnswer) (string, error) { return rememberApproval(s, a, ans) },
 		Record:   func(ev audit.Event) error { _, err := s.Append(context.Background(), ev); return err },
 	}
 	h := srv.Handler()
@@ -167,7 +167,7 @@ func readNoFollow(p string) ([]byte, error) {
 // user's policy (made from the template when there is none), never into a
 // project's: that would change the content the user trusted, and a
 // project is the agent's to write.
-func rememberApproval(a store.Approval, ans store.ApprovalAnswer) (string, error) {
+func rememberApproval(s *store.SQLite, a store.Approval, ans store.ApprovalAnswer) (string, error) {
 	dir := contain.UserConfigDir()
 	if dir == "" {
 		return "", errors.New("no configuration directory for the user's policy")
@@ -214,7 +214,14 @@ func rememberApproval(a store.Approval, ans store.ApprovalAnswer) (string, error
 	if err := writeFileAtomic(path, rem.Text); err != nil {
 		return "", err
 	}
-	return strings.Join(rememberedLines(rem), "; ") + " (in " + path + ")", nil
+	said := strings.Join(rememberedLines(rem), "; ")
+	// The file as written is kept as a revision, with the approval that
+	// made it.
+	if err := s.AddRevision(context.Background(), store.Revision{Time: now(), Path: path, Content: rem.Text,
+		Why: fmt.Sprintf("approval %s remembered: %s", a.ID, said)}); err != nil {
+		return "", fmt.Errorf("the rule was written to %s, but its revision was not kept: %v", path, err)
+	}
+	return said + " (in " + path + ")", nil
 }
 
 // serveClient is an HTTP client for the warden serve of the state

@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
@@ -208,4 +209,51 @@ func (s *SQLite) ExpireApproval(ctx context.Context, id string, now time.Time) e
 		return s.fail("expire an approval", err)
 	}
 	return nil
+}
+
+// Revision is one version of a policy file Warden wrote (a remembered
+// approval's rule), kept with why.
+type Revision struct {
+	Time    time.Time
+	Path    string
+	SHA256  string
+	Content []byte
+	Why     string
+}
+
+// AddRevision keeps a version of a policy file Warden wrote.
+func (s *SQLite) AddRevision(ctx context.Context, r Revision) error {
+	sum := sha256.Sum256(r.Content)
+	unlock, err := s.exclusive()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO revisions (time, path, sha256, content, why) VALUES (?, ?, ?, ?, ?)`,
+		r.Time.UnixNano(), r.Path, hex.EncodeToString(sum[:]), string(r.Content), r.Why); err != nil {
+		return s.fail("keep a revision", err)
+	}
+	return nil
+}
+
+// Revisions lists the versions kept of the policy file at path, oldest
+// first.
+func (s *SQLite) Revisions(ctx context.Context, path string) ([]Revision, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT time, path, sha256, content, why FROM revisions WHERE path = ? ORDER BY id`, path)
+	if err != nil {
+		return nil, s.fail("list revisions", err)
+	}
+	defer rows.Close()
+	var out []Revision
+	for rows.Next() {
+		var r Revision
+		var nanos int64
+		var content string
+		if err := rows.Scan(&nanos, &r.Path, &r.SHA256, &content, &r.Why); err != nil {
+			return nil, s.fail("read a revision", err)
+		}
+		r.Time, r.Content = time.Unix(0, nanos), []byte(content)
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }

@@ -526,3 +526,17 @@ func TestApprovals(t *testing.T) {
 		t.Errorf("deny a2: %+v %v", a, err)
 	}
 }
+
+func TestRevisions(t *testing.T) {
+	s := open(t, t.TempDir())
+	ctx := context.Background()
+	for i, c := range []string{"version: 1\n", "version: 1\nrules: []\n"} {
+		if err := s.AddRevision(ctx, store.Revision{Time: time.Now(), Path: "/p.yaml", Content: []byte(c), Why: fmt.Sprint("r", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, err := s.Revisions(ctx, "/p.yaml")
+	if err != nil || len(rs) != 2 || string(rs[1].Content) != "version: 1\nrules: []\n" || rs[0].Why != "r0" || len(rs[0].SHA256) != 64 {
+		t.Errorf("revisions: %+v %v", rs, err)
+	}
+}
