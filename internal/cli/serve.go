@@ -22,6 +22,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/contain"
@@ -263,7 +264,7 @@ func askThroughServe(rec *store.Recorder, wait time.Duration) func(hook.Question
 		req := store.ApprovalRequest{
 			Surface: "hook " + q.Agent, Agent: q.Agent, Session: q.Call.Session, Project: q.Project,
 			Tool: q.Call.Tool, Subject: q.Call.Subject.Value, Rule: q.Decision.Rule, Reason: q.Decision.Reason,
-			Preview: preview.Of(q.Action), Policy: q.Policy.Path,
+			Preview: append(preview.Of(q.Action), writePreview(q)...), Policy: q.Policy.Path,
 		}
 		for _, c := range q.Decision.Classes {
 			req.Classes = append(req.Classes, c.String())
@@ -284,6 +285,44 @@ func askThroughServe(rec *store.Recorder, wait time.Duration) func(hook.Question
 		allowed, why := approvalOutcome(got, waitedOut, wait)
 		return hook.Answer{Allowed: allowed, ID: got.ID, Reason: why}, true
 	}
+}
+
+// writePreview is the change a file tool's call would make, read from
+// the agent's own payload: the new text of a write (content), or the
+// replaced and replacing text of an edit (old_string, new_string), for
+// the one path the call writes.
+func writePreview(q hook.Question) []string {
+	if q.Call.Shell {
+		return nil
+	}
+	var written []string
+	for _, p := range q.Action.Paths {
+		if p.Access == action.Write {
+			written = append(written, p.Resolved)
+		}
+	}
+	if len(written) != 1 || written[0] == "" {
+		return nil
+	}
+	b, err := json.Marshal(q.Call.Payload)
+	if err != nil {
+		return nil
+	}
+	var p struct {
+		ToolInput struct {
+			Content   *string `json:"content"`
+			OldString string  `json:"old_string"`
+			NewString string  `json:"new_string"`
+		} `json:"tool_input"`
+	}
+	if json.Unmarshal(b, &p) != nil {
+		return nil
+	}
+	in := p.ToolInput
+	if in.Content == nil && in.OldString == "" && in.NewString == "" {
+		return nil
+	}
+	return preview.Write(written[0], in.Content, in.OldString, in.NewString)
 }
 
 // waitForApproval stores req as a pending approval and waits up to wait

@@ -334,3 +334,62 @@ func size(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// maxDiffLines bounds the lines a write's diff shows.
+const maxDiffLines = 12
+
+// Write previews a file tool's write of path: what changes in it, as the
+// lines removed (-) and added (+) between the common beginning and end.
+// content is the whole new text (a Write); else old and new are the
+// replaced and the replacing text (an Edit), the rest of the file kept.
+func Write(path string, content *string, old, new string) []string {
+	before, err := os.ReadFile(path)
+	exists := err == nil
+	var after string
+	switch {
+	case content != nil:
+		after = *content
+	case exists && old != "" && strings.Contains(string(before), old):
+		after = strings.Replace(string(before), old, new, 1)
+	default:
+		// The text to replace is not there to read: show the change
+		// itself.
+		return append([]string{fmt.Sprintf("edits %s:", path)}, diffLines(old, new)...)
+	}
+	head := fmt.Sprintf("writes %s, a new file of %s:", path, size(int64(len(after))))
+	if exists {
+		head = fmt.Sprintf("writes %s (%s now, %s after):", path, size(int64(len(before))), size(int64(len(after))))
+	}
+	return append([]string{head}, diffLines(string(before), after)...)
+}
+
+// diffLines is the one hunk between a and b: the lines of a between
+// their common beginning and end, removed, then b's, added.
+func diffLines(a, b string) []string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	if a == "" {
+		al = nil
+	}
+	p := 0
+	for p < len(al) && p < len(bl) && al[p] == bl[p] {
+		p++
+	}
+	s := 0
+	for s < len(al)-p && s < len(bl)-p && al[len(al)-1-s] == bl[len(bl)-1-s] {
+		s++
+	}
+	var out []string
+	for _, l := range al[p : len(al)-s] {
+		out = append(out, "  - "+l)
+	}
+	for _, l := range bl[p : len(bl)-s] {
+		out = append(out, "  + "+l)
+	}
+	if len(out) == 0 {
+		return []string{"  (no change)"}
+	}
+	if len(out) > maxDiffLines {
+		out = append(out[:maxDiffLines], fmt.Sprintf("  … %d more changed lines", len(out)-maxDiffLines))
+	}
+	return out
+}

@@ -92,3 +92,23 @@ func TestInstallAndEgress(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteDiff(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "notes.txt")
+	os.WriteFile(p, []byte("one\ntwo\nthree\n"), 0o644)
+	content := "one\nTWO\nthree\n"
+	for _, tt := range []struct {
+		name string
+		got  []string
+		want []string
+	}{
+		{"write over", preview.Write(p, &content, "", ""), []string{"writes " + p + " (14 bytes now, 14 bytes after):", "  - two", "  + TWO"}},
+		{"edit", preview.Write(p, nil, "three", "3"), []string{"writes " + p + " (14 bytes now, 10 bytes after):", "  - three", "  + 3"}},
+		{"new", preview.Write(filepath.Join(dir, "new.txt"), &content, "", ""), []string{"writes " + filepath.Join(dir, "new.txt") + ", a new file of 14 bytes:", "  + one", "  + TWO", "  + three", "  + "}},
+	} {
+		if got := strings.Join(tt.got, "\n"); got != strings.Join(tt.want, "\n") {
+			t.Errorf("%s:\n%s\nwant\n%s", tt.name, got, strings.Join(tt.want, "\n"))
+		}
+	}
+}
