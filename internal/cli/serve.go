@@ -30,6 +30,7 @@ import (
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/preview"
 	"warden.dev/warden/internal/request"
+	"warden.dev/warden/internal/sandbox"
 	"warden.dev/warden/internal/server"
 	"warden.dev/warden/internal/setup"
 	"warden.dev/warden/internal/store"
@@ -47,6 +48,7 @@ func runServe(ctx context.Context, args []string) error {
 	fs := newFlags("serve", serveSynopsis)
 	stateFlag := fs.String("state", "", "the state `DIR` (default: $WARDEN_STATE_DIR, else $XDG_STATE_HOME/warden, else ~/.local/state/warden)")
 	listen := fs.String("listen", "", "also serve the API on loopback `ADDR` (127.0.0.1:PORT), every request with the token")
+	noWarm := fs.Bool("no-warm", false, "keep no sandbox started ahead of time for the next warden run")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -99,6 +101,25 @@ func runServe(ctx context.Context, args []string) error {
 	errs := make(chan error, 2)
 	go func() { errs <- us.Serve(uln) }()
 	fmt.Fprintf(Stderr, "warden serve: the API on %s (this user and root only)\n", sock)
+	// The other warden processes of this user record through serve,
+	// which holds the store open.
+	rln, err := store.ListenRecords(dir)
+	if err != nil {
+		return badInput(fmt.Sprintf("the record socket: %v", err))
+	}
+	defer os.Remove(filepath.Join(dir, store.RecordSocket))
+	defer rln.Close()
+	go store.ServeRecords(rln, s)
+	if !*noWarm {
+		// The next warden run takes a sandbox started ahead of time.
+		if k, err := sandbox.NewKeeper(dir); err != nil {
+			fmt.Fprintf(Stderr, "warden serve: no sandbox kept started (%v): every warden run starts its own\n", err)
+		} else {
+			defer k.Close()
+			defer os.Remove(filepath.Join(dir, sandbox.WarmSocket))
+			fmt.Fprintf(Stderr, "warden serve: a sandbox kept started for the next warden run on %s\n", filepath.Join(dir, sandbox.WarmSocket))
+		}
+	}
 	if *listen != "" {
 		ts, tln, err := server.ListenLoopback(ctx, *listen, h)
 		if err != nil {

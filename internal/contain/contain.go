@@ -171,6 +171,8 @@ type Options struct {
 // store (store.Recorder).
 type Recorder interface {
 	audit.Sink
+	// WriteBatch writes evs, in order, as one.
+	WriteBatch(evs []audit.Event) error
 	// Ready opens it: a run that could not be recorded is refused before
 	// it starts, unless the policy says audit: best-effort.
 	Ready() error

@@ -101,6 +101,8 @@ func newPlan(o Options) (_ *plan, err error) {
 	spec.RecordChanges = p.out != nil
 	runID := p.rec.ID
 	if o.Dirs.State != "" {
+		// An init warden serve keeps started, when it runs.
+		spec.Warm = filepath.Join(o.Dirs.State, sandbox.WarmSocket)
 		// The post-run check moves what the run planted there, made
 		// (0700) only when needed.
 		spec.Quarantine = filepath.Join(o.Dirs.State, "quarantine", runID)

@@ -165,14 +165,12 @@ func (p *plan) store(r *audit.Run) error {
 		s.RunID = r.ID
 		evs = append(evs, audit.SyscallEvent(now, &s))
 	}
-	for _, ev := range evs {
-		if err := p.recorder.Write(ev); err != nil {
-			if p.lp.File.Audit == policyfile.AuditBestEffort {
-				p.o.Report.Warn(fmt.Sprintf("the run's record was not stored: %v (audit: best-effort)", err))
-				return nil
-			}
-			return err
+	if err := p.recorder.WriteBatch(evs); err != nil {
+		if p.lp.File.Audit == policyfile.AuditBestEffort {
+			p.o.Report.Warn(fmt.Sprintf("the run's record was not stored: %v (audit: best-effort)", err))
+			return nil
 		}
+		return err
 	}
 	return nil
 }

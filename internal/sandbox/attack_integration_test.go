@@ -51,7 +51,7 @@ func run(t *testing.T, spec Spec) outcome {
 	if spec.Timeout == 0 {
 		spec.Timeout = time.Minute
 	}
-	res, err := Run(context.Background(), spec)
+	res, err := warmRun(context.Background(), spec)
 	o := outcome{out.String(), errb.String(), res, err}
 	t.Logf("%q: status %d, err %v\nstdout: %s\nstderr: %s", spec.Argv, res.Status(), err, o.stdout, o.stderr)
 	return o

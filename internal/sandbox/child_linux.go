@@ -49,6 +49,13 @@ func Init() {
 		close(sigsReady)
 	}()
 	ctl := os.NewFile(ctlFD, "sandbox-control")
+	if len(os.Args) > 2 && os.Args[2] == warmArg {
+		// Started ahead of time by warden serve (warm_linux.go): the
+		// caller that took it sends its streams and umask first.
+		if err := adopted(); err != nil {
+			os.Exit(125)
+		}
+	}
 	buf := make([]byte, 1<<20)
 	// A root caller's idmapped mounts come with the configuration.
 	// So do the cgroup v1 tasks files it joins, after them.
@@ -517,6 +524,13 @@ func (i *initProc) runCommand() {
 	// privileges go, and unshare, so before seccomp refuses it.
 	i.step("enter cgroup namespace", func() error { return unix.Unshare(unix.CLONE_NEWCGROUP) })
 	i.step("drop privileges", func() error { return dropPrivileges(i.cfg.HostID) })
+	// The kernel forgets the parent-death signal when a process changes
+	// its uid, as a root caller's init just did: set again, so that init
+	// still dies with the thread that started it (warden run's, or warden
+	// serve's for a warm init).
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+		fail(i.ctl, "parent-death signal: "+err.Error(), "")
+	}
 	// Last, so that no setup step runs under it; TSYNC covers every
 	// thread of init, and the command inherits it.
 	if !i.cfg.NoSeccomp {
@@ -547,6 +561,7 @@ func (i *initProc) runCommand() {
 		send(i.ctl, report{Step: "start command", Micros: time.Since(t0).Microseconds()})
 	}
 	send(i.ctl, report{Started: true})
+	go watchCaller()
 	go func() {
 		for sig := range i.sigs {
 			if s, ok := sig.(syscall.Signal); ok && forwarded[s] {
@@ -570,8 +585,34 @@ func (i *initProc) runCommand() {
 		if ws.Signaled() {
 			r.Signal = int(ws.Signal())
 		}
+		r.CPU = cpuTime(unix.RUSAGE_SELF) + cpuTime(unix.RUSAGE_CHILDREN)
 		send(i.ctl, r)
 		// Exiting kills whatever the command left behind.
 		os.Exit(0)
+	}
+}
+
+// cpuTime is the processor time of who (getrusage), in nanoseconds.
+func cpuTime(who int) int64 {
+	var ru unix.Rusage
+	if unix.Getrusage(who, &ru) != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// watchCaller ends init, and with it every process of the sandbox, when
+// the warden that runs the sandbox has ended, however it ended: it never
+// writes to the control socket after the go, so a read ends only when
+// its end is closed. This holds where the parent-death signal does not:
+// a warm init's caller is not its parent.
+func watchCaller() {
+	var b [64]byte
+	for {
+		n, err := unix.Read(ctlFD, b[:])
+		if err == unix.EINTR || (err == nil && n > 0) {
+			continue
+		}
+		os.Exit(125)
 	}
 }

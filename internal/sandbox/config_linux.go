@@ -93,6 +93,9 @@ type report struct {
 	Done   bool `json:"done,omitempty"`
 	Exit   int  `json:"exit"`
 	Signal int  `json:"signal,omitempty"`
+	// CPU is the processor time, in nanoseconds, of init and every
+	// process it reaped, when it sent Done.
+	CPU int64 `json:"cpu_ns,omitempty"`
 	// Blocked: the calls the seccomp filter refused, recorded as
 	// BlockedHow says; BlockedDropped more were not recorded.
 	Blocked        []audit.Syscall `json:"blocked,omitempty"`

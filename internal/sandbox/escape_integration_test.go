@@ -739,7 +739,7 @@ func signalParent(runJSON string) int {
 	}
 	defer os.RemoveAll(project)
 	var out, errb bytes.Buffer
-	res, err := Run(context.Background(), Spec{
+	res, err := warmRun(context.Background(), Spec{
 		Argv: r.Argv, Project: project, Degraded: r.Degraded,
 		Env:   []string{fmt.Sprintf("VICTIM=%d", victim), fmt.Sprintf("PARENT=%d", os.Getpid())},
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
@@ -981,7 +981,7 @@ type runResult struct {
 func runUntilSeen(spec Spec, w *watchWriter, then func()) (runResult, bool) {
 	done := make(chan runResult, 1)
 	go func() {
-		res, err := Run(context.Background(), spec)
+		res, err := warmRun(context.Background(), spec)
 		done <- runResult{res, err}
 	}()
 	select {

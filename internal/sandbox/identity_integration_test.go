@@ -281,7 +281,7 @@ func commandStatus(t *testing.T, spec Spec, marker string) string {
 	spec.Stdin, spec.Stdout, spec.Stderr = strings.NewReader(""), os.Stderr, os.Stderr
 	spec.Timeout = time.Minute
 	go func() {
-		_, err := Run(ctx, spec)
+		_, err := warmRun(ctx, spec)
 		done <- err
 	}()
 	want := "sleep\x00" + marker + "\x00"

@@ -4,6 +4,8 @@
 package sandbox
 
 import (
+	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"sync"
@@ -15,103 +17,146 @@ import (
 // launched is init as the parent started it, with syscall.ForkExec rather
 // than os/exec: the first os.StartProcess of a process probes pidfd
 // support with a fork of its own, which costs a run a fork it does not
-// need (the parent reaps init with wait4).
+// need (the parent reaps init with wait4). Or init as warden serve
+// started it ahead of time and handed it over (warm_linux.go): then
+// serve reaps it and sends its status on serve.
 type launched struct {
 	pid    int
 	copies sync.WaitGroup // the output copies, which end at EOF
 	mu     sync.Mutex     // guards the field below
 	exited bool
+
+	// warm: init was taken from warden serve; then pidfd is for its
+	// signals, and serve the connection on which serve sends its status
+	// (-1 otherwise, and once waited for).
+	warm         bool
+	pidfd, serve int
 }
 
-// launch starts argv0 with attr, stdin passed as is when it is a file
-// (else copied through a pipe), stdout and stderr copied from pipes to the
-// writers, and extra as descriptor 3.
-func launch(argv []string, attr *syscall.SysProcAttr, stdin io.Reader, stdout, stderr io.Writer, extra *os.File) (*launched, error) {
-	var childEnds, parentReads []*os.File
-	closeAll := func(fs []*os.File) {
-		for _, f := range fs {
-			f.Close()
-		}
-	}
-	var in *os.File
-	var feed *os.File // the write end of the stdin pipe, when there is one
+// streams are init's standard streams as the parent made them: the
+// child's ends, and what starts the copies to and from the caller.
+type streams struct {
+	child       [3]*os.File // stdin, stdout, stderr, init's ends
+	feed        *os.File    // the write end of the stdin pipe, if any
+	stdin       io.Reader
+	parentReads [2]*os.File
+	stdout      io.Writer
+	stderr      io.Writer
+}
+
+// newStreams makes init's streams: stdin passed as is when it is a file
+// (else copied through a pipe), stdout and stderr copied from pipes to
+// the writers.
+func newStreams(stdin io.Reader, stdout, stderr io.Writer) (*streams, error) {
+	s := &streams{stdin: stdin, stdout: stdout, stderr: stderr}
 	switch r := stdin.(type) {
 	case *os.File:
-		in = r
+		s.child[0] = r
 	case nil:
-		in = os.Stdin
+		s.child[0] = os.Stdin
 	default:
 		pr, pw, err := os.Pipe()
 		if err != nil {
 			return nil, err
 		}
-		in, feed = pr, pw
-		childEnds = append(childEnds, pr)
+		s.child[0], s.feed = pr, pw
 	}
-	outs := make([]*os.File, 2)
-	for i := range outs {
+	for i := range 2 {
 		pr, pw, err := os.Pipe()
 		if err != nil {
-			closeAll(childEnds)
-			closeAll(parentReads)
-			if feed != nil {
-				feed.Close()
-			}
+			s.abort()
 			return nil, err
 		}
-		outs[i] = pw
-		childEnds = append(childEnds, pw)
-		parentReads = append(parentReads, pr)
+		s.child[i+1], s.parentReads[i] = pw, pr
+	}
+	return s, nil
+}
+
+// closeChild closes the child's ends the parent made (not the caller's
+// stdin).
+func (s *streams) closeChild() {
+	if s.feed != nil {
+		s.child[0].Close()
+	}
+	for _, f := range s.child[1:] {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// abort closes everything: init was not started.
+func (s *streams) abort() {
+	s.closeChild()
+	for _, f := range s.parentReads {
+		if f != nil {
+			f.Close()
+		}
+	}
+	if s.feed != nil {
+		s.feed.Close()
+	}
+}
+
+// begin starts the copies for l, once init holds its ends.
+func (s *streams) begin(l *launched) {
+	s.closeChild()
+	if s.feed != nil {
+		// Not waited for: a reader may never end. Its write fails once
+		// init and everything in the sandbox is gone.
+		go func() {
+			io.Copy(s.feed, s.stdin)
+			s.feed.Close()
+		}()
+	}
+	for i, w := range []io.Writer{s.stdout, s.stderr} {
+		l.copies.Add(1)
+		go func(r *os.File, w io.Writer) {
+			defer l.copies.Done()
+			io.Copy(w, r)
+			r.Close()
+		}(s.parentReads[i], w)
+	}
+}
+
+// launch starts argv0 with attr, its streams as newStreams makes them,
+// and extra as descriptor 3.
+func launch(argv []string, attr *syscall.SysProcAttr, stdin io.Reader, stdout, stderr io.Writer, extra *os.File) (*launched, error) {
+	s, err := newStreams(stdin, stdout, stderr)
+	if err != nil {
+		return nil, err
 	}
 	pid, err := syscall.ForkExec("/proc/self/exe", argv, &syscall.ProcAttr{
 		// Init gets the command's environment from its configuration.
 		// Its own is empty, but for a race-detector build (tests), whose
 		// runtime would wait a second at every exit.
 		Env:   []string{"GORACE=atexit_sleep_ms=0"},
-		Files: []uintptr{in.Fd(), outs[0].Fd(), outs[1].Fd(), extra.Fd()},
+		Files: []uintptr{s.child[0].Fd(), s.child[1].Fd(), s.child[2].Fd(), extra.Fd()},
 		Sys:   attr,
 	})
-	closeAll(childEnds)
 	if err != nil {
-		closeAll(parentReads)
-		if feed != nil {
-			feed.Close()
-		}
+		s.abort()
 		return nil, err
 	}
-	l := &launched{pid: pid}
-	if feed != nil {
-		// Not waited for: a reader may never end. Its write fails once
-		// init and everything in the sandbox is gone.
-		go func() {
-			io.Copy(feed, stdin)
-			feed.Close()
-		}()
-	}
-	for i, w := range []io.Writer{stdout, stderr} {
-		l.copies.Add(1)
-		go func(r *os.File, w io.Writer) {
-			defer l.copies.Done()
-			io.Copy(w, r)
-			r.Close()
-		}(parentReads[i], w)
-	}
+	l := &launched{pid: pid, pidfd: -1, serve: -1}
+	s.begin(l)
 	return l, nil
 }
 
 // kill sends SIGKILL to init, unless it was reaped (its pid may be
 // someone else's by then). Killing init kills its whole pid namespace.
-func (l *launched) kill() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.exited {
-		syscall.Kill(l.pid, syscall.SIGKILL)
-	}
-}
+func (l *launched) kill() { l.signal(syscall.SIGKILL) }
 
 // wait reaps init, then waits for the output copies, which end once
-// every process of the sandbox is gone.
-func (l *launched) wait() (syscall.WaitStatus, syscall.Rusage, error) {
+// every process of the sandbox is gone. For an init taken from warden
+// serve, it waits for init's end through its pidfd, which the kernel
+// marks once every process of init's pid namespace is gone too; the
+// status comes from serve only when needStatus says init's own report
+// does not tell (waitServe).
+func (l *launched) wait(needStatus bool) (syscall.WaitStatus, syscall.Rusage, error) {
+	if l.warm {
+		return l.waitServe(needStatus)
+	}
 	// Wait for the exit without reaping, so that a kill racing with it
 	// still names init (a zombie's pid is not reused), then reap.
 	for {
@@ -136,11 +181,61 @@ func (l *launched) wait() (syscall.WaitStatus, syscall.Rusage, error) {
 	return ws, ru, err
 }
 
+// waitServe waits for warden serve to send the status of the init it
+// handed over, once it reaped it.
+func (l *launched) waitServe(needStatus bool) (syscall.WaitStatus, syscall.Rusage, error) {
+	var ws syscall.WaitStatus
+	var ru syscall.Rusage
+	var err error
+	for {
+		_, err = unix.Poll([]unix.PollFd{{Fd: int32(l.pidfd), Events: unix.POLLIN}}, -1)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	var st warmStatus
+	if err == nil && needStatus {
+		buf := make([]byte, 512)
+		var n int
+		for {
+			n, err = unix.Read(l.serve, buf)
+			if err != unix.EINTR {
+				break
+			}
+		}
+		switch {
+		case err != nil:
+		case n == 0:
+			err = errors.New("warden serve ended before the sandbox did")
+		default:
+			err = json.Unmarshal(buf[:n], &st)
+		}
+	}
+	l.mu.Lock()
+	l.exited = true
+	unix.Close(l.pidfd)
+	unix.Close(l.serve)
+	l.pidfd, l.serve = -1, -1
+	l.mu.Unlock()
+	l.copies.Wait()
+	if err != nil {
+		return ws, ru, err
+	}
+	ws = syscall.WaitStatus(st.Status)
+	ru.Utime = syscall.NsecToTimeval(st.UserNs)
+	ru.Stime = syscall.NsecToTimeval(st.SysNs)
+	return ws, ru, nil
+}
+
 // signal sends sig to init, unless it was reaped.
 func (l *launched) signal(sig syscall.Signal) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.exited {
+	switch {
+	case l.exited:
+	case l.pidfd >= 0:
+		unix.PidfdSendSignal(l.pidfd, sig, nil, 0)
+	default:
 		syscall.Kill(l.pid, sig)
 	}
 }

@@ -9,10 +9,14 @@ import (
 )
 
 // TestMain lets the test binary serve as the sandbox init, since [Run]
-// re-executes /proc/self/exe.
+// re-executes /proc/self/exe, and as the other processes the tests of a
+// warm sandbox need (helperMode).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == InitArg {
 		Init()
+	}
+	if code, ok := helperMode(m); ok {
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }

@@ -34,7 +34,7 @@ func TestOutputFloodNotBlocked(t *testing.T) {
 		Stderr:  &errw,
 		Timeout: 60 * time.Second,
 	}
-	res, err := Run(context.Background(), spec)
+	res, err := warmRun(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func TestProbeFacts(t *testing.T) {
 	}
 	// A cgroup trial that worked means a run with that limit works.
 	for _, l := range f.Cgroups.Limits {
-		res, err := Run(context.Background(), Spec{Argv: []string{"true"}, Project: t.TempDir(),
+		res, err := warmRun(context.Background(), Spec{Argv: []string{"true"}, Project: t.TempDir(),
 			Limits: map[string]Limits{"memory": {Memory: 1 << 30}, "pids": {Pids: 100}, "cpu": {CPU: 1}}[l.Limit]})
 		var se *SetupError
 		switch {

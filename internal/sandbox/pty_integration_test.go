@@ -53,7 +53,7 @@ func TestToolchainTerminal(t *testing.T) {
 			}
 		}
 	}()
-	res, err := Run(context.Background(), Spec{
+	res, err := warmRun(context.Background(), Spec{
 		Argv:     sh(`tty; stty size; echo type:; read x; echo got=$x`),
 		Project:  t.TempDir(),
 		Terminal: true,

@@ -72,7 +72,7 @@ const sandboxID = 65534
 // [*StartError] when the command could not be started; otherwise the
 // command's status is in the Result. Cancelling ctx kills the sandbox.
 func Run(ctx context.Context, spec Spec) (Result, error) {
-	rn := &runner{spec: spec, tr: newTracer(spec.Trace)}
+	rn := &runner{spec: spec, tr: newTracer(spec.Trace), warm: -1}
 	defer rn.cleanup.clean()
 	if err := rn.plan(); err != nil {
 		return Result{}, err
@@ -104,7 +104,11 @@ type runner struct {
 	// said.
 	planWaited bool
 	planErr    error
-	cgc        chan cgroupMade // the run's cgroup, once made
+	// warm is the connection to warden serve's Keeper (Spec.Warm), or
+	// -1; warmErr says why there is none.
+	warm    int
+	warmErr error
+	cgc     chan cgroupMade // the run's cgroup, once made
 	// cgWaited says cgc was read (waitCgroup); cg and cgErr are what it
 	// gave.
 	cgWaited bool
@@ -176,6 +180,18 @@ func (rn *runner) plan() error {
 		return err
 	}
 	rn.cfg = cfg
+	if spec.Warm != "" {
+		// Asked first: warden serve checks the caller while the run
+		// plans.
+		rn.warm, rn.warmErr = askWarm(spec.Warm)
+		if rn.warmErr == nil {
+			rn.cleanup.add(func() {
+				if rn.warm >= 0 {
+					unix.Close(rn.warm)
+				}
+			})
+		}
+	}
 	// The view (binds, and masks found by walking the project) is
 	// planned while init starts; init waits for its configuration.
 	planned := make(chan error, 1)
@@ -249,15 +265,6 @@ func (rn *runner) waitPlan() error {
 // launch starts init, configures it and lets it start the command.
 func (rn *runner) launch() error {
 	spec, cfg, tr := rn.spec, rn.cfg, rn.tr
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return &SetupError{What: "socketpair: " + err.Error()}
-	}
-	parentEnd := os.NewFile(uintptr(fds[0]), "sandbox-control")
-	childEnd := os.NewFile(uintptr(fds[1]), "sandbox-control-child")
-	rn.parentEnd = parentEnd
-	rn.cleanup.add(func() { parentEnd.Close() })
-
 	liveOut, liveErr := spec.Stdout, spec.Stderr
 	if liveOut == nil {
 		liveOut = os.Stdout
@@ -275,13 +282,11 @@ func (rn *runner) launch() error {
 	// and tail, in memory.
 	outCap, errCap := NewCapture(liveOut, spec.Limits.Output), NewCapture(liveErr, spec.Limits.Output)
 	rn.outCap, rn.errCap = outCap, errCap
-	attr := initAttr(cfg.HostID)
 	// Init never gets the caller's terminal: with Spec.Terminal the
 	// command's is a terminal of its own, and the caller's is raw until
 	// Run returns.
 	stdin, closeStdin, err := initStdin(spec.Stdin)
 	if err != nil {
-		childEnd.Close()
 		return err
 	}
 	rn.cleanup.add(closeStdin)
@@ -289,7 +294,6 @@ func (rn *runner) launch() error {
 	termOut := io.Writer(nil) // where the command's terminal shows
 	if spec.Terminal {
 		if term, err = newCallerTerminal(spec.Stdin, outTTY, errTTY); err != nil {
-			childEnd.Close()
 			return err
 		}
 		rn.cleanup.add(term.close)
@@ -305,24 +309,18 @@ func (rn *runner) launch() error {
 		}
 		cfg.Terminal = &term.cfg
 		if err := term.makeRaw(); err != nil {
-			childEnd.Close()
 			return err
 		}
 	}
 	rn.term, rn.termOut = term, termOut
 
 	rn.start, rn.since = time.Now(), coarseNow()
-	// Pdeathsig fires when the thread that forked init exits; keep this
-	// goroutine on its thread until init is gone.
-	runtime.LockOSThread()
-	rn.cleanup.add(runtime.UnlockOSThread)
-	cmd, err := launch([]string{"/proc/self/exe", InitArg}, attr, stdin, outCap, errCap, childEnd)
-	childEnd.Close()
+	cmd, parentEnd, err := rn.startInit(stdin, outCap, errCap)
 	if err != nil {
-		return startFailure(err)
+		return err
 	}
-	rn.cmd = cmd
-	tr.mark("start init")
+	rn.cmd, rn.parentEnd = cmd, parentEnd
+	rn.cleanup.add(func() { parentEnd.Close() })
 	// Init blocks reading its configuration, which it gets once its
 	// rlimits are set; it builds the sandbox while the parent moves it
 	// into its cgroup v2 directory, if any, and starts the command only
@@ -399,11 +397,51 @@ func (rn *runner) launch() error {
 	} {
 		if err := f(); err != nil {
 			cmd.kill()
-			cmd.wait()
+			cmd.wait(true)
 			return err
 		}
 	}
 	return nil
+}
+
+// startInit starts init, or takes one warden serve started ahead of time
+// (Spec.Warm), with the run's streams, and returns it with the parent's
+// end of its control socket.
+func (rn *runner) startInit(stdin io.Reader, stdout, stderr io.Writer) (*launched, *os.File, error) {
+	if rn.warm >= 0 {
+		s, err := newStreams(stdin, stdout, stderr)
+		if err != nil {
+			return nil, nil, startFailure(err)
+		}
+		// takeWarm closes the connection, or passes it to cmd.
+		fd := rn.warm
+		rn.warm = -1
+		cmd, ctl, err := takeWarm(fd, rn.cfg.HostID, s)
+		if err == nil {
+			rn.tr.mark("init taken from warden serve")
+			return cmd, ctl, nil
+		}
+		s.abort()
+		rn.tr.mark("no init from warden serve: " + err.Error())
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, &SetupError{What: "socketpair: " + err.Error()}
+	}
+	parentEnd := os.NewFile(uintptr(fds[0]), "sandbox-control")
+	childEnd := os.NewFile(uintptr(fds[1]), "sandbox-control-child")
+	// Pdeathsig fires when the thread that forked init exits; keep this
+	// goroutine on its thread until init is gone.
+	runtime.LockOSThread()
+	rn.cleanup.add(runtime.UnlockOSThread)
+	cmd, err := launch([]string{"/proc/self/exe", InitArg}, initAttr(rn.cfg.HostID), stdin, stdout, stderr, childEnd)
+	childEnd.Close()
+	if err != nil {
+		parentEnd.Close()
+		return nil, nil, startFailure(err)
+	}
+	rn.tr.mark("start init")
+	return cmd, parentEnd, nil
 }
 
 // buildConfig validates spec and resolves its paths on the host.

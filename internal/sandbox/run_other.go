@@ -25,3 +25,17 @@ func Init() {
 	fmt.Fprintf(os.Stderr, "warden: error: sandbox init is Linux only (this is %s)\n", runtime.GOOS)
 	os.Exit(125)
 }
+
+// Keeper is a Linux sandbox's; elsewhere none can be made.
+type Keeper struct{}
+
+// WarmSocket is the name of a Keeper's socket.
+const WarmSocket = "warm.sock"
+
+// NewKeeper fails: the sandbox needs Linux namespaces.
+func NewKeeper(dir string) (*Keeper, error) {
+	return nil, fmt.Errorf("no warm sandbox: warden run needs Linux namespaces; this is %s", runtime.GOOS)
+}
+
+// Close does nothing.
+func (k *Keeper) Close() error { return nil }

@@ -157,6 +157,11 @@ type Spec struct {
 	RecordChanges bool
 	// Trace, when set, receives one line per setup step with its time.
 	Trace io.Writer
+	// Warm, when set, is the path of a [Keeper]'s socket (warden
+	// serve's [WarmSocket]): the run takes the init it keeps started,
+	// if the Keeper hands one over, instead of starting its own. The run
+	// is the same either way.
+	Warm string
 }
 
 // HostFile is one file of the host, by path and identity.
@@ -312,6 +317,9 @@ type Result struct {
 	// ran, of Signal or of its own failure (Signal is then SIGKILL),
 	// taking every process of the sandbox with it.
 	InitKilled bool
+	// Warm reports that init was taken from warden serve's Keeper
+	// (Spec.Warm) rather than started by the run.
+	Warm bool
 	// OOMKilled reports that the memory limit killed a process.
 	OOMKilled bool
 	// PidsLimitHit reports that a fork or clone failed at the pids limit.

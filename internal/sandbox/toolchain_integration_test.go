@@ -199,7 +199,7 @@ func runStreams(t *testing.T, spec Spec) (Result, error) {
 		spec.Project = t.TempDir()
 	}
 	spec.Timeout = time.Minute
-	return Run(context.Background(), spec)
+	return warmRun(context.Background(), spec)
 }
 
 // TestToolchainStdin: what the caller pipes in is what the command reads,

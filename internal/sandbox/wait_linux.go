@@ -120,7 +120,11 @@ func (rn *runner) wait(ctx context.Context) {
 			break
 		}
 	}
-	ws, ru, waitErr := cmd.wait()
+	ws, ru, waitErr := cmd.wait(!(got && last.Done))
+	if cmd.warm && got && last.Done && waitErr == nil {
+		// An init taken from warden serve: its own count.
+		ru.Utime = syscall.NsecToTimeval(last.CPU)
+	}
 	close(stop)
 	if term != nil {
 		// All it showed is captured before the output is read.
@@ -138,7 +142,7 @@ func (rn *runner) collect() (Result, error) {
 	spec, cfg, tr, v, cg := rn.spec, rn.cfg, rn.tr, rn.v, rn.cg
 	last, got, listenErr, termErr, early, started := rn.last, rn.got, rn.listenErr, rn.termErr, rn.early, rn.started
 	ws, ru, waitErr, reason := rn.ws, rn.ru, rn.waitErr, rn.reason
-	res := Result{Duration: time.Since(rn.start), TimedOut: reason == "timeout"}
+	res := Result{Duration: time.Since(rn.start), TimedOut: reason == "timeout", Warm: rn.cmd.warm}
 	if waitErr == nil {
 		// Init's rusage covers every process it reaped.
 		res.CPUTime = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())

@@ -37,6 +37,7 @@ package store
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -153,10 +154,15 @@ func (s Sink) Write(ev audit.Event) error {
 // keeps it until Close. Dir "" (no state directory can be named) makes
 // every write fail, so that the caller decides what an unrecorded event
 // means.
+//
+// While warden serve runs, a Recorder records through it instead
+// (remote.go), and opens the store itself only when serve stops
+// answering, or when Store asks for it.
 type Recorder struct {
-	Dir string
-	mu  sync.Mutex // guards the fields below
-	s   *SQLite
+	Dir    string
+	mu     sync.Mutex // guards the fields below
+	s      *SQLite
+	remote *remote
 }
 
 var _ audit.Sink = (*Recorder)(nil)
@@ -168,13 +174,26 @@ func (r *Recorder) Ready() error {
 	return r.open()
 }
 
+// open readies the recorder: through warden serve if it answers, else
+// with the store opened here.
 func (r *Recorder) open() error {
-	if r.s != nil {
+	if r.s != nil || r.remote != nil {
 		return nil
 	}
 	if r.Dir == "" {
 		return &Error{What: "no state directory: neither WARDEN_STATE_DIR, XDG_STATE_HOME nor a home directory is set",
 			Hint: "set WARDEN_STATE_DIR to an absolute path"}
+	}
+	if r.remote = dialRecords(r.Dir); r.remote != nil {
+		return nil
+	}
+	return r.openLocal()
+}
+
+// openLocal opens the store here.
+func (r *Recorder) openLocal() error {
+	if r.s != nil {
+		return nil
 	}
 	s, err := Open(context.Background(), r.Dir)
 	if err != nil {
@@ -186,12 +205,31 @@ func (r *Recorder) open() error {
 
 // Write appends ev, opening the store first if needed.
 func (r *Recorder) Write(ev audit.Event) error {
+	return r.WriteBatch([]audit.Event{ev})
+}
+
+// WriteBatch appends evs in one transaction, in order.
+func (r *Recorder) WriteBatch(evs []audit.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := r.open(); err != nil {
 		return err
 	}
-	_, err := r.s.Append(context.Background(), ev)
+	if r.remote != nil {
+		err := r.remote.send(evs)
+		var se *Error
+		if err == nil || errors.As(err, &se) {
+			// Recorded, or refused by the store itself.
+			return err
+		}
+		// Serve went away: the store is opened here.
+		r.remote.close()
+		r.remote = nil
+		if err := r.openLocal(); err != nil {
+			return err
+		}
+	}
+	_, err := r.s.AppendBatch(context.Background(), evs)
 	return err
 }
 
@@ -199,7 +237,10 @@ func (r *Recorder) Write(ev audit.Event) error {
 func (r *Recorder) Store() (*SQLite, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.open(); err != nil {
+	if r.Dir == "" {
+		return nil, r.open()
+	}
+	if err := r.openLocal(); err != nil {
 		return nil, err
 	}
 	return r.s, nil
@@ -209,6 +250,10 @@ func (r *Recorder) Store() (*SQLite, error) {
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.remote != nil {
+		r.remote.close()
+		r.remote = nil
+	}
 	if r.s == nil {
 		return nil
 	}

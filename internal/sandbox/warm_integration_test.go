@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+//go:build integration && linux
+
+package sandbox
+
+// The warm sandbox (warm_linux.go), attacked: a Keeper in a process of
+// its own, as warden serve runs one, and callers that try to get an init
+// they should not have, to keep one past their end, or to have one
+// handed over twice.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/sandbox/sandboxtest"
+)
+
+// startKeeper starts the test binary as a Keeper (keepForTest) and
+// returns its socket and process; the Keeper ends with the test.
+func startKeeper(t *testing.T) (string, *exec.Cmd) {
+	t.Helper()
+	sandboxtest.RequireUserNS(t)
+	// A short path: a socket's is at most 108 bytes.
+	dir, err := os.MkdirTemp("", "wk-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), envKeeper+"="+dir)
+	cmd.Env = slicesDeleteEnv(cmd.Env, envWarm)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if strings.TrimSpace(line) != "ready" {
+		t.Fatalf("the Keeper did not start: %q, %v", line, err)
+	}
+	return filepath.Join(dir, WarmSocket), cmd
+}
+
+// slicesDeleteEnv drops NAME= from env.
+func slicesDeleteEnv(env []string, name string) []string {
+	var out []string
+	for _, e := range env {
+		if !strings.HasPrefix(e, name+"=") {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// taker starts the test binary as a caller that takes an init from the
+// Keeper on sock (takeForTest), through wrap (setpriv, unshare, …) if
+// given, and returns its first line and the process, which holds the
+// init until it is killed.
+func taker(t *testing.T, sock string, wrap ...string) (string, *exec.Cmd) {
+	t.Helper()
+	argv := append(append([]string(nil), wrap...), os.Args[0])
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(slicesDeleteEnv(os.Environ(), envWarm), envTake+"="+sock)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	return strings.TrimSpace(line), cmd
+}
+
+// takenPid is the pid in a taker's "taken PID", or 0.
+func takenPid(line string) int {
+	pid, _ := strconv.Atoi(strings.TrimPrefix(line, "taken "))
+	return pid
+}
+
+// gone waits for pid to be gone (reaped), and says whether it went.
+func gone(pid int) bool {
+	for range 1000 {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
+// TestWarmRunIsTheCallers checks that a run through a Keeper is the
+// caller's run: its output, status, stdin, umask and resource limits are
+// the caller's, not the Keeper's (umask 077, a lower RLIMIT_MSGQUEUE).
+func TestWarmRunIsTheCallers(t *testing.T) {
+	sock, _ := startKeeper(t)
+	var rl unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_MSGQUEUE, &rl); err != nil || rl.Cur == keeperMsgqueue {
+		t.Skipf("RLIMIT_MSGQUEUE is already %d here (%v)", keeperMsgqueue, err)
+	}
+	for _, warm := range []bool{false, true} {
+		var out, errb bytes.Buffer
+		spec := Spec{Argv: sh(`read x; echo "in=$x"; umask; awk '/^Max msgqueue size/ {print $4}' /proc/self/limits; exit 7`), Project: t.TempDir(),
+			Stdin: strings.NewReader("hello\n"), Stdout: &out, Stderr: &errb, Timeout: time.Minute}
+		if warm {
+			spec.Warm = sock
+		}
+		res, err := Run(context.Background(), spec)
+		if err != nil {
+			t.Fatalf("warm %v: %v\nstderr: %s", warm, err, errb.String())
+		}
+		if res.Warm != warm {
+			t.Errorf("warm %v: Result.Warm = %v", warm, res.Warm)
+		}
+		limit := strconv.FormatUint(rl.Cur, 10)
+		if rl.Cur == unix.RLIM_INFINITY {
+			limit = "unlimited"
+		}
+		want := fmt.Sprintf("in=hello\n%04o\n%s\n", umask(), limit)
+		if out.String() != want || res.ExitCode != 7 {
+			t.Errorf("warm %v: status %d, stdout %q, want 7 and %q", warm, res.ExitCode, out.String(), want)
+		}
+		if res.CPUTime <= 0 {
+			t.Errorf("warm %v: no CPU time counted", warm)
+		}
+	}
+}
+
+// TestWarmRefusesConfinedCaller attempts to get an init from a Keeper as
+// callers more confined than it: with no_new_privs (as a seccomp filter
+// or Landlock domain requires), in a mount namespace of their own (as
+// bubblewrap or a container puts them), and as another user. None gets
+// one; the unconfined control does.
+func TestWarmRefusesConfinedCaller(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	setpriv := sandboxtest.RequireCommand(t, "setpriv")
+	unshare := sandboxtest.RequireCommand(t, "unshare")
+	sock, _ := startKeeper(t)
+	for _, tt := range []struct {
+		name string
+		wrap []string
+		why  string // in the refusal
+	}{
+		{"no_new_privs", []string{setpriv, "--no-new-privs"}, "NoNewPrivs"},
+		{"mount namespace", []string{unshare, "-m"}, "ns/mnt"},
+		{"network namespace", []string{unshare, "-n"}, "ns/net"},
+		{"bounding set", []string{setpriv, "--bounding-set", "-sys_admin"}, "CapBnd"},
+		{"another user", []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"}, "permission denied"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			line, _ := taker(t, sock, tt.wrap...)
+			if !strings.HasPrefix(line, "refused: ") || !strings.Contains(line, tt.why) {
+				t.Errorf("a caller with %s: %q, want refused for %s", tt.name, line, tt.why)
+			}
+		})
+	}
+	line, _ := taker(t, sock)
+	if takenPid(line) == 0 {
+		t.Errorf("the unconfined control got no init: %q", line)
+	}
+}
+
+// TestWarmInitDiesWithCaller takes an init and kills the caller that
+// holds it: the Keeper kills the init, as the kernel kills a cold init
+// whose parent dies.
+func TestWarmInitDiesWithCaller(t *testing.T) {
+	sock, _ := startKeeper(t)
+	line, cmd := taker(t, sock)
+	pid := takenPid(line)
+	if pid == 0 {
+		t.Fatalf("no init taken: %q", line)
+	}
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("the init taken is not alive: %v", err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if !gone(pid) {
+		t.Errorf("init %d outlives the caller that took it", pid)
+	}
+}
+
+// TestWarmHandedOnce takes inits back to back: each is handed over once.
+func TestWarmHandedOnce(t *testing.T) {
+	sock, _ := startKeeper(t)
+	seen := map[int]bool{}
+	for i := range 4 {
+		line, _ := taker(t, sock)
+		pid := takenPid(line)
+		switch {
+		case pid == 0:
+			t.Errorf("take %d: %q", i, line)
+		case seen[pid]:
+			t.Errorf("take %d: init %d handed over twice", i, pid)
+		case pid != 0:
+			seen[pid] = true
+		}
+	}
+}
+
+// TestWarmDiesWithKeeper runs a command through a Keeper and kills the
+// Keeper: the run ends, its sandbox killed, as a cold one ends with its
+// warden.
+func TestWarmDiesWithKeeper(t *testing.T) {
+	sock, keeper := startKeeper(t)
+	project := t.TempDir()
+	done := make(chan error, 1)
+	var res Result
+	go func() {
+		var err error
+		res, err = Run(context.Background(), Spec{Argv: sh("touch started; exec sleep 3600"), Project: project,
+			Mode: WorkspaceWrite, Warm: sock, Stdin: strings.NewReader(""), Timeout: time.Minute})
+		done <- err
+	}()
+	for range 1000 {
+		if _, err := os.Stat(filepath.Join(project, "started")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	keeper.Process.Kill()
+	keeper.Wait()
+	err := <-done
+	if err == nil && (!res.InitKilled || res.TimedOut) {
+		t.Errorf("the run went on without its Keeper: %+v", res)
+	}
+	if !res.Warm {
+		t.Error("the run did not take its init from the Keeper")
+	}
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// helperMode runs the test binary as what the environment asks, when it
+// asks: a caller that takes an init from a Keeper (envTake), a Keeper in
+// a process of its own (envKeeper), or, with WARDEN_TEST_WARM, the tests
+// themselves with a Keeper that every integration test's run takes its
+// init from (testWarm, warmRun).
+func helperMode(m *testing.M) (int, bool) {
+	if path := os.Getenv(envTake); path != "" {
+		return takeForTest(path), true
+	}
+	if dir := os.Getenv(envKeeper); dir != "" {
+		return keepForTest(dir), true
+	}
+	if os.Getenv(envWarm) != "" {
+		return runWarm(m), true
+	}
+	return 0, false
+}
+
+// envWarm asks TestMain for a Keeper.
+const envWarm = "WARDEN_TEST_WARM"
+
+// envTake makes the test binary a caller that takes an init from the
+// Keeper on that socket (takeForTest).
+const envTake = "WARDEN_TEST_WARM_TAKE"
+
+// takeForTest takes an init from the Keeper on path and says so on
+// stdout, "taken PID" or "refused: WHY"; then it holds the init until it
+// is killed.
+func takeForTest(path string) int {
+	fd, err := askWarm(path)
+	if err != nil {
+		fmt.Printf("refused: %v\n", err)
+		return 0
+	}
+	s, err := newStreams(strings.NewReader(""), io.Discard, io.Discard)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	l, _, err := takeWarm(fd, os.Getuid() == 0, s)
+	if err != nil {
+		fmt.Printf("refused: %v\n", err)
+		return 0
+	}
+	fmt.Printf("taken %d\n", l.pid)
+	time.Sleep(time.Hour)
+	return 0
+}
+
+// envKeeper makes the test binary a Keeper in that directory, with a
+// umask and a resource limit of its own (keepForTest).
+const envKeeper = "WARDEN_TEST_KEEPER"
+
+// keeperMsgqueue is the soft RLIMIT_MSGQUEUE of keepForTest, which the
+// command of a run must not see.
+const keeperMsgqueue = 4096
+
+// keepForTest is a Keeper as warden serve runs one, in a process of its
+// own whose umask (077) and soft RLIMIT_MSGQUEUE differ from the
+// caller's. It says "ready" on stdout and runs until SIGTERM.
+func keepForTest(dir string) int {
+	unix.Umask(0o077)
+	var rl unix.Rlimit
+	unix.Getrlimit(unix.RLIMIT_MSGQUEUE, &rl)
+	rl.Cur = keeperMsgqueue
+	if err := unix.Setrlimit(unix.RLIMIT_MSGQUEUE, &rl); err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	// Asked before its first init is ready, it waits for it: a test
+	// that means to take one always does.
+	testOnlyKeeperWaits = true
+	k, err := NewKeeper(dir)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fmt.Println("ready")
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	<-sig
+	k.Close()
+	return 0
+}
+
+// testWarm is the socket of the Keeper TestMain started, or "".
+var testWarm string
+
+func runWarm(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "warden-keeper-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	refillAfter, refillPause, testOnlyKeeperWaits = 0, 0, true
+	k, err := NewKeeper(dir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", envWarm, err)
+		return 1
+	}
+	defer k.Close()
+	testWarm = filepath.Join(dir, WarmSocket)
+	return m.Run()
+}
+
+// warmRun is [Run] as the integration tests call it: through TestMain's
+// Keeper, if there is one, and an error if the run started its own init
+// instead, or took one with other maps than it needs.
+func warmRun(ctx context.Context, spec Spec) (Result, error) {
+	spec.Warm = testWarm
+	res, err := Run(ctx, spec)
+	// A root caller's run without host-uid maps needs other maps than
+	// the Keeper's: it starts its own init, as it should.
+	otherMaps := os.Getuid() == 0 && slices.Contains(spec.Degraded, LayerHostUID)
+	switch {
+	case testWarm == "" || err != nil:
+	case !res.Warm && !otherMaps:
+		err = fmt.Errorf("the run started its own init, not the one %s keeps", testWarm)
+	case res.Warm && otherMaps:
+		err = fmt.Errorf("the run took an init with host-uid maps from %s", testWarm)
+	}
+	return res, err
+}

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package sandbox
+
+// A sandbox started ahead of time. Most of a cold run's set-up is not the
+// run's own: the clone into six namespaces, the uid maps, and the second
+// Go runtime's start in init come to about half of `warden run -- true`.
+// A [Keeper] (warden serve) does that part before it is asked: it keeps
+// one init started, blocked on its control socket, and hands it to the
+// next run that asks on [WarmSocket]. The run then goes on exactly as a
+// cold one (its own configuration, view, cgroup, rlimits, streams, egress
+// and post-run check), but for three things that follow from init not
+// being its child:
+//
+//   - its streams and umask reach init in a first message (adopted);
+//   - it signals init through a pidfd, and serve, which reaps init,
+//     sends init's status and CPU time on the connection the run took it
+//     on (launched.waitServe);
+//   - it dies with that connection: when the run's warden ends, however
+//     it ends, serve kills the init it handed over, as the kernel kills a
+//     cold init when its parent's thread ends (Pdeathsig). An init also
+//     dies with serve.
+//
+// An init is handed over once, to a caller no more confined than serve:
+// the same uid, gid and groups, capabilities, no_new_privs, seccomp mode,
+// LSM label and namespaces (peerMatches). Whoever holds init's control
+// socket chooses what the sandbox binds, so a process that a sandbox of
+// its own confines (bubblewrap, a container, another agent's seccomp
+// filter) must not get one and escape its own confinement through serve;
+// it is refused, and its warden starts init itself. The caller compares
+// serve's executable with its own (same file): an init from an older
+// warden, replaced on disk since serve started, is never driven by a newer
+// one. Any refusal or failure before the caller used init makes a cold
+// start, never a weaker run.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// WarmSocket is the name, in the state directory, of the socket on which
+// a [Keeper] hands over a sandbox init started ahead of time.
+const WarmSocket = "warm.sock"
+
+// warmArg is init's second argument when a Keeper started it.
+const warmArg = "warm"
+
+// warmOffer is what a Keeper sends with an init: its pid and whether its
+// maps are a root caller's (initAttr); the control socket and a pidfd
+// come as rights. Error, alone, says why none is
+// handed over.
+type warmOffer struct {
+	Pid    int    `json:"pid,omitempty"`
+	HostID bool   `json:"host_id,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// exeID names an executable file.
+type exeID struct {
+	Dev, Ino, Size, Mtime int64
+}
+
+// warmStatus is init's end, as the Keeper reaped it.
+type warmStatus struct {
+	Status int   `json:"status"`
+	UserNs int64 `json:"user_ns"`
+	SysNs  int64 `json:"sys_ns"`
+}
+
+// adoptMsg is the first message to an init a Keeper started: the
+// caller's umask; its streams come as rights.
+type adoptMsg struct {
+	Umask int `json:"umask"`
+}
+
+// exeOf identifies the executable of a process ("self" or a pid).
+func exeOf(proc string) (exeID, error) {
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/"+proc+"/exe", &st); err != nil {
+		return exeID{}, err
+	}
+	return exeID{Dev: int64(st.Dev), Ino: int64(st.Ino), Size: st.Size, Mtime: st.Mtim.Nano()}, nil
+}
+
+// isServe says whether the process on the other end of fd runs as this
+// user and from this very executable: a Keeper of the same warden, not
+// an older one replaced on disk since it started (whose init would not
+// understand this one), nor anything else listening there.
+func isServe(fd int) error {
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
+	if err != nil {
+		return err
+	}
+	if int(cred.Uid) != os.Getuid() {
+		return errors.New("the socket is another user's")
+	}
+	own, err := exeOf("self")
+	if err != nil {
+		return err
+	}
+	if its, err := exeOf(strconv.Itoa(int(cred.Pid))); err != nil || its != own {
+		return errors.New("warden serve runs another warden executable")
+	}
+	return nil
+}
+
+// adopted is init's side of a hand-over: it waits for the caller's
+// streams and umask, and takes them as its own.
+func adopted() error {
+	buf := make([]byte, 256)
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	var n, oobn int
+	var err error
+	for {
+		n, oobn, _, _, err = unix.Recvmsg(ctlFD, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	fds := rightsIn(oob[:oobn])
+	defer closeFDs(fds)
+	var m adoptMsg
+	if n == 0 || len(fds) != 3 || json.Unmarshal(buf[:n], &m) != nil {
+		return errors.New("bad hand-over")
+	}
+	for i, fd := range fds {
+		if err := unix.Dup3(fd, i, 0); err != nil {
+			return err
+		}
+	}
+	unix.Umask(m.Umask)
+	return nil
+}
+
+// Keeper keeps a sandbox init started ahead of time and hands it over on
+// [WarmSocket] (see the top of warm_linux.go).
+type Keeper struct {
+	ln     *net.UnixListener
+	hostID bool
+	self   map[string]string // serve's own confinement, as peerMatches reads it
+
+	ready chan *spare   // the init waiting to be handed over
+	taken chan struct{} // an init was handed over
+	ended chan struct{} // a run that took one has ended
+	stop  chan struct{} // closed by Close
+	done  chan struct{} // closed when the starting thread has ended
+	once  sync.Once
+}
+
+// spare is an init a Keeper started.
+type spare struct {
+	pid   int
+	ctl   *os.File // the parent's end of its control socket
+	pidfd int
+	ended chan warmStatus // its status, once reaped
+}
+
+// NewKeeper listens on dir's [WarmSocket] (replacing a stale one) and
+// starts keeping an init ready. hostID is whether inits get a root
+// caller's maps (Spec, cold runs: a root caller without
+// --degraded=host-uid).
+func NewKeeper(dir string) (*Keeper, error) {
+	self, err := confinement(os.Getpid())
+	if err != nil {
+		return nil, fmt.Errorf("warm sandbox: %w", err)
+	}
+	path := filepath.Join(dir, WarmSocket)
+	os.Remove(path)
+	old := unix.Umask(0o177)
+	ln, err := net.ListenUnix("unixpacket", &net.UnixAddr{Name: path, Net: "unixpacket"})
+	unix.Umask(old)
+	if err != nil {
+		return nil, fmt.Errorf("warm sandbox: %w", err)
+	}
+	k := &Keeper{ln: ln, hostID: os.Getuid() == 0, self: self,
+		ready: make(chan *spare, 1), taken: make(chan struct{}, 1), ended: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go k.starter()
+	go k.serve()
+	return k, nil
+}
+
+// Close stops handing inits over and kills the one ready. The runs that
+// took one end too: their inits die with the thread that started them.
+func (k *Keeper) Close() error {
+	k.once.Do(func() {
+		close(k.stop)
+		k.ln.Close()
+	})
+	<-k.done
+	return nil
+}
+
+// starter starts inits, one at a time, as the one ready is taken. It runs
+// on a thread of its own, which it ends when the Keeper is closed: every
+// init it started dies with that thread (Pdeathsig).
+func (k *Keeper) starter() {
+	runtime.LockOSThread()
+	defer close(k.done)
+start:
+	for {
+		sp, err := k.start()
+		if err != nil {
+			// No init can be started here (no user namespaces, …):
+			// every run starts its own, and says why if it fails.
+			break
+		}
+		select {
+		case k.ready <- sp:
+		case <-k.stop:
+			sp.discard()
+			break start
+		}
+		// The next is started once the run that takes this one has
+		// ended, or a while after it was taken: not under the run's
+		// feet, on a machine with few CPUs.
+		select {
+		case <-k.taken:
+		case <-k.stop:
+			break start
+		}
+		select {
+		case <-k.ended:
+			// Not under the feet of the caller's own end either (its
+			// record, its exit).
+			select {
+			case <-time.After(refillPause):
+			case <-k.stop:
+				break start
+			}
+		case <-time.After(refillAfter):
+		case <-k.stop:
+			break start
+		}
+	}
+	<-k.stop
+	select {
+	case sp := <-k.ready:
+		sp.discard()
+	default:
+	}
+}
+
+// start starts one init, blocked on its control socket.
+func (k *Keeper) start() (*spare, error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	parentEnd := os.NewFile(uintptr(fds[0]), "sandbox-control")
+	childEnd := os.NewFile(uintptr(fds[1]), "sandbox-control-child")
+	defer childEnd.Close()
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		parentEnd.Close()
+		return nil, err
+	}
+	defer null.Close()
+	pid, err := syscall.ForkExec("/proc/self/exe", []string{"/proc/self/exe", InitArg, warmArg}, &syscall.ProcAttr{
+		Env:   []string{"GORACE=atexit_sleep_ms=0"},
+		Dir:   "/",
+		Files: []uintptr{null.Fd(), null.Fd(), null.Fd(), childEnd.Fd()},
+		Sys:   initAttr(k.hostID),
+	})
+	if err != nil {
+		parentEnd.Close()
+		return nil, err
+	}
+	pidfd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		syscall.Wait4(pid, nil, 0, nil)
+		parentEnd.Close()
+		return nil, err
+	}
+	sp := &spare{pid: pid, ctl: parentEnd, pidfd: pidfd, ended: make(chan warmStatus, 1)}
+	go sp.reap()
+	return sp, nil
+}
+
+// reap waits for the init and sends its status on ended.
+func (sp *spare) reap() {
+	var ws syscall.WaitStatus
+	var ru syscall.Rusage
+	for {
+		if _, err := syscall.Wait4(sp.pid, &ws, 0, &ru); err != syscall.EINTR {
+			break
+		}
+	}
+	sp.ended <- warmStatus{Status: int(ws), UserNs: ru.Utime.Nano(), SysNs: ru.Stime.Nano()}
+}
+
+// discard kills an init never handed over, and closes what led to it.
+func (sp *spare) discard() {
+	sp.kill()
+	<-sp.ended
+	sp.ctl.Close()
+	unix.Close(sp.pidfd)
+}
+
+// kill kills the init: through its pidfd, never a reused pid.
+func (sp *spare) kill() {
+	unix.PidfdSendSignal(sp.pidfd, unix.SIGKILL, nil, 0)
+}
+
+// serve takes the callers that ask for an init.
+func (k *Keeper) serve() {
+	for {
+		c, err := k.ln.AcceptUnix()
+		if err != nil {
+			select {
+			case <-k.stop:
+				return
+			default:
+			}
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				continue
+			}
+			return
+		}
+		k.handOver(c)
+	}
+}
+
+// handOver gives the ready init to the caller on c, if the caller may
+// have it, and watches the run: init's status goes to the caller, and the
+// caller's end kills init.
+func (k *Keeper) handOver(c *net.UnixConn) {
+	refuse := func(why string) {
+		b, _ := json.Marshal(warmOffer{Error: why})
+		c.Write(b)
+		c.Close()
+	}
+	if err := k.mayHave(c); err != nil {
+		refuse(err.Error())
+		return
+	}
+	var sp *spare
+	select {
+	case sp = <-k.ready:
+	default:
+		if !testOnlyKeeperWaits {
+			refuse("no sandbox ready")
+			return
+		}
+		select {
+		case sp = <-k.ready:
+		case <-k.stop:
+			refuse("warden serve is ending")
+			return
+		}
+	}
+	b, _ := json.Marshal(warmOffer{Pid: sp.pid, HostID: k.hostID})
+	_, _, err := c.WriteMsgUnix(b, unix.UnixRights(int(sp.ctl.Fd()), sp.pidfd), nil)
+	sp.ctl.Close()
+	if err != nil {
+		sp.kill()
+		<-sp.ended
+		unix.Close(sp.pidfd)
+		c.Close()
+		return
+	}
+	notify(k.taken)
+	go func() {
+		defer notify(k.ended)
+		defer c.Close()
+		defer unix.Close(sp.pidfd)
+		gone := make(chan struct{})
+		go func() {
+			// The caller sends nothing: a read ends when its end is
+			// closed, which is when its warden ends.
+			var b [1]byte
+			c.Read(b[:])
+			close(gone)
+		}()
+		var st warmStatus
+		select {
+		case st = <-sp.ended:
+		case <-gone:
+			sp.kill()
+			st = <-sp.ended
+		}
+		b, _ := json.Marshal(st)
+		c.Write(b)
+	}()
+}
+
+// notify sends on c unless a send is pending.
+func notify(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// refillAfter is how long after a hand-over the next init is started,
+// when the run that took it has not ended by then. Tests set it to 0.
+var refillAfter = 100 * time.Millisecond
+
+// refillPause is how long after the end of a run that took an init the
+// next one is started. Tests set it to 0.
+var refillPause = 5 * time.Millisecond
+
+// testOnlyKeeperWaits makes a Keeper asked for an init when none is
+// ready wait for the next rather than refuse: tests that run every
+// sandbox through a Keeper (WARDEN_TEST_WARM) check that each did.
+var testOnlyKeeperWaits bool
+
+// mayHave says whether the caller on c may have an init: it must be no
+// more confined than serve itself.
+func (k *Keeper) mayHave(c *net.UnixConn) error {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var cred *unix.Ucred
+	pidfd := -1
+	var cerr error
+	raw.Control(func(fd uintptr) {
+		cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+		if cerr == nil {
+			pidfd, cerr = unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_PEERPIDFD)
+		}
+	})
+	if cerr != nil {
+		return fmt.Errorf("who is asking: %v", cerr)
+	}
+	defer unix.Close(pidfd)
+	if int(cred.Uid) != os.Getuid() || int(cred.Gid) != os.Getgid() {
+		return errors.New("another user")
+	}
+	peer, err := confinement(int(cred.Pid))
+	if err != nil {
+		return err
+	}
+	// The pidfd still names the process read above: its pid was not
+	// reused in between.
+	if err := unix.PidfdSendSignal(pidfd, 0, nil, 0); err != nil {
+		return errors.New("the caller ended")
+	}
+	return peerMatches(k.self, peer)
+}
+
+// confinedBy are the /proc/PID/status fields that tell how a process is
+// confined: identity, capabilities, no_new_privs and seccomp.
+var confinedBy = []string{"Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp"}
+
+// namespaces are the namespaces a caller must share with serve.
+var namespaces = []string{"user", "mnt", "net", "pid", "ipc", "uts", "cgroup", "time"}
+
+// confinement reads how process pid is confined: confinedBy, its
+// namespaces and its LSM label.
+func confinement(pid int) (map[string]string, error) {
+	dir := "/proc/" + strconv.Itoa(pid)
+	b, err := os.ReadFile(dir + "/status")
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]string)
+	want := make(map[string]bool, len(confinedBy))
+	for _, f := range confinedBy {
+		want[f] = true
+		m[f] = "(absent)"
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		name, val, ok := bytes.Cut(sc.Bytes(), []byte(":"))
+		if ok && want[string(name)] {
+			m[string(name)] = string(bytes.TrimSpace(val))
+		}
+	}
+	for _, ns := range namespaces {
+		var st unix.Stat_t
+		if err := unix.Stat(dir+"/ns/"+ns, &st); err != nil {
+			m["ns/"+ns] = "(absent)"
+			continue
+		}
+		m["ns/"+ns] = fmt.Sprintf("%d:%d", st.Dev, st.Ino)
+	}
+	label, err := os.ReadFile(dir + "/attr/current")
+	if err != nil {
+		label = []byte("(absent)")
+	}
+	m["label"] = string(bytes.TrimRight(label, "\x00\n"))
+	return m, nil
+}
+
+// peerMatches says which of peer's confinement differs from self's.
+func peerMatches(self, peer map[string]string) error {
+	for _, k := range append(append(append([]string(nil), confinedBy...), nsKeys()...), "label") {
+		if self[k] != peer[k] {
+			return fmt.Errorf("the caller is confined otherwise than warden serve (%s: %s, serve's %s)", k, peer[k], self[k])
+		}
+	}
+	return nil
+}
+
+func nsKeys() []string {
+	ks := make([]string, len(namespaces))
+	for i, ns := range namespaces {
+		ks[i] = "ns/" + ns
+	}
+	return ks
+}
+
+// askWarm asks the Keeper on path for an init, as early in a run as
+// possible: the Keeper checks the caller while the run plans; takeWarm
+// reads its answer.
+func askWarm(path string) (int, error) {
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	if err := unix.Connect(fd, &unix.SockaddrUnix{Name: path}); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// takeWarm takes the init the Keeper on fd (askWarm) offers, if it has
+// hostID's maps, and adopts it with the streams s: on success init holds
+// them and ctl is its control socket. Any error means nothing was
+// adopted: the caller starts init itself.
+func takeWarm(fd int, hostID bool, s *streams) (*launched, *os.File, error) {
+	if err := isServe(fd); err != nil {
+		unix.Close(fd)
+		return nil, nil, err
+	}
+	buf := make([]byte, 1024)
+	oob := make([]byte, unix.CmsgSpace(2*4))
+	var n, oobn int
+	var err error
+	for {
+		n, oobn, _, _, err = unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	fds := rightsIn(oob[:max(oobn, 0)])
+	var o warmOffer
+	switch {
+	case err != nil:
+	case n == 0:
+		err = errors.New("warden serve closed the connection")
+	case json.Unmarshal(buf[:n], &o) != nil:
+		err = errors.New("warden serve's answer is not understood")
+	case o.Error != "":
+		err = errors.New(o.Error)
+	case len(fds) != 2:
+		err = errors.New("warden serve sent no sandbox")
+	case o.HostID != hostID:
+		err = errors.New("warden serve's sandbox has other uid maps")
+	}
+	if err == nil {
+		err = sameRlimits(o.Pid)
+	}
+	if err != nil {
+		// Closing the connection kills an init that came with it.
+		closeFDs(fds)
+		unix.Close(fd)
+		return nil, nil, err
+	}
+	ctl := os.NewFile(uintptr(fds[0]), "sandbox-control")
+	l := &launched{pid: o.Pid, warm: true, pidfd: fds[1], serve: fd}
+	msg, _ := json.Marshal(adoptMsg{Umask: umask()})
+	rights := unix.UnixRights(int(s.child[0].Fd()), int(s.child[1].Fd()), int(s.child[2].Fd()))
+	if err := unix.Sendmsg(int(ctl.Fd()), msg, rights, nil, 0); err != nil {
+		ctl.Close()
+		unix.Close(l.pidfd)
+		unix.Close(fd)
+		return nil, nil, err
+	}
+	s.begin(l)
+	return l, ctl, nil
+}
+
+// rlimits is the number of resource limits (RLIMIT_RTTIME is the last).
+const rlimits = unix.RLIMIT_RTTIME + 1
+
+// sameRlimits gives init the caller's resource limits, as a cold init
+// inherits them: lower than serve's, or the hand-over is refused (init
+// cannot raise a hard limit).
+func sameRlimits(pid int) error {
+	for r := range rlimits {
+		var own, its unix.Rlimit
+		if err := unix.Getrlimit(r, &own); err != nil {
+			return err
+		}
+		if err := unix.Prlimit(pid, r, nil, &its); err != nil {
+			return err
+		}
+		if own.Max > its.Max {
+			return fmt.Errorf("warden serve's limit %d is lower than the caller's", r)
+		}
+		if own != its {
+			if err := unix.Prlimit(pid, r, &own, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// umask reads the process's umask without changing it (umask(2) would,
+// for a moment, under every other thread).
+func umask() int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err == nil {
+		if _, rest, ok := bytes.Cut(b, []byte("\nUmask:")); ok {
+			line, _, _ := bytes.Cut(rest, []byte("\n"))
+			if v, err := strconv.ParseInt(string(bytes.TrimSpace(line)), 8, 32); err == nil {
+				return int(v)
+			}
+		}
+	}
+	return 0o022
+}
