@@ -14,7 +14,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -105,15 +104,96 @@ func takenPid(line string) int {
 	return pid
 }
 
-// gone waits for pid to be gone (reaped), and says whether it went.
+// gone waits for pid to end, and says whether it did: reaped, or a
+// zombie (whoever inherits it here may never reap it).
 func gone(pid int) bool {
 	for range 1000 {
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		// The state follows the command's name, in parentheses.
+		if i := bytes.LastIndexByte(b, ')'); i > 0 && len(b) > i+2 && (b[i+2] == 'Z' || b[i+2] == 'X') {
 			return true
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	return false
+}
+
+// childrenOf lists the children of every thread of pid.
+func childrenOf(t *testing.T, pid int) []int {
+	t.Helper()
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var kids []int
+	for _, f := range tasks {
+		b, _ := os.ReadFile(f)
+		for _, w := range strings.Fields(string(b)) {
+			if k, err := strconv.Atoi(w); err == nil {
+				kids = append(kids, k)
+			}
+		}
+	}
+	return kids
+}
+
+// TestSandboxDiesWithWarden kills the warden that runs a sandbox, with
+// SIGKILL, so that it cannot clean up: the sandbox's init and the
+// command must end with it, whether init was started by that warden
+// (cold, the parent-death signal, which a root caller's init must set
+// again after changing its uid) or taken from a Keeper (warm, whose
+// caller is not init's parent). Checked from outside, by pid.
+func TestSandboxDiesWithWarden(t *testing.T) {
+	sandboxtest.RequireUserNS(t)
+	for _, warm := range []bool{false, true} {
+		t.Run(map[bool]string{false: "cold", true: "warm"}[warm], func(t *testing.T) {
+			var sock string
+			var keeper *exec.Cmd
+			if warm {
+				sock, keeper = startKeeper(t)
+			}
+			project := t.TempDir()
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(slicesDeleteEnv(os.Environ(), envWarm), envHold+"="+project, envHoldWarm+"="+sock)
+			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				cmd.Process.Kill()
+				cmd.Wait()
+			})
+			for range 1000 {
+				if _, err := os.Stat(filepath.Join(project, "started")); err == nil {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			parent := cmd.Process.Pid
+			if warm {
+				parent = keeper.Process.Pid
+			}
+			var inits []int
+			for _, k := range childrenOf(t, parent) {
+				if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", k)); bytes.Contains(b, []byte(InitArg)) && len(childrenOf(t, k)) > 0 {
+					inits = append(inits, k)
+				}
+			}
+			if len(inits) != 1 {
+				t.Fatalf("found %d inits running a command under %d", len(inits), parent)
+			}
+			init := inits[0]
+			command := childrenOf(t, init)
+			cmd.Process.Kill()
+			cmd.Wait()
+			for _, p := range append([]int{init}, command...) {
+				if !gone(p) {
+					t.Errorf("process %d of the sandbox outlives the warden that ran it", p)
+					syscall.Kill(p, syscall.SIGKILL)
+				}
+			}
+		})
+	}
 }
 
 // TestWarmRunIsTheCallers checks that a run through a Keeper is the
@@ -171,7 +251,7 @@ func TestWarmRefusesConfinedCaller(t *testing.T) {
 		{"no_new_privs", []string{setpriv, "--no-new-privs"}, "NoNewPrivs"},
 		{"mount namespace", []string{unshare, "-m"}, "ns/mnt"},
 		{"network namespace", []string{unshare, "-n"}, "ns/net"},
-		{"bounding set", []string{setpriv, "--bounding-set", "-sys_admin"}, "CapBnd"},
+		{"bounding set", []string{setpriv, "--bounding-set", "-sys_admin"}, "Cap"},
 		{"another user", []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"}, "permission denied"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,6 +31,9 @@ func helperMode(m *testing.M) (int, bool) {
 	if dir := os.Getenv(envKeeper); dir != "" {
 		return keepForTest(dir), true
 	}
+	if project := os.Getenv(envHold); project != "" {
+		return holdForTest(project, os.Getenv(envHoldWarm)), true
+	}
 	if os.Getenv(envWarm) != "" {
 		return runWarm(m), true
 	}
@@ -101,6 +104,23 @@ func keepForTest(dir string) int {
 	signal.Notify(sig, syscall.SIGTERM)
 	<-sig
 	k.Close()
+	return 0
+}
+
+// envHold makes the test binary a warden that runs a sandbox in that
+// project and holds it (holdForTest); envHoldWarm names a Keeper's socket
+// to take its init from.
+const (
+	envHold     = "WARDEN_TEST_HOLD"
+	envHoldWarm = "WARDEN_TEST_HOLD_WARM"
+)
+
+// holdForTest runs a command that writes "started" in project and sleeps
+// for an hour, and waits for it: a warden the tests kill.
+func holdForTest(project, warm string) int {
+	res, err := Run(context.Background(), Spec{Argv: []string{"sh", "-c", "touch started; exec sleep 3600"},
+		Project: project, Mode: WorkspaceWrite, Warm: warm, Stdin: strings.NewReader(""), Timeout: time.Hour})
+	fmt.Println(res.Status(), err)
 	return 0
 }
 
