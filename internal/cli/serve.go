@@ -90,17 +90,6 @@ func runServe(ctx context.Context, args []string) error {
 		Remember: func(a store.Approval, ans store.ApprovalAnswer) (string, error) { return rememberApproval(s, a, ans) },
 		Record:   func(ev audit.Event) error { _, err := s.Append(context.Background(), ev); return err },
 	}
-	h := srv.Handler()
-	sock := filepath.Join(dir, socketName)
-	us, uln, err := server.ListenUnix(ctx, sock, h)
-	if err != nil {
-		return badInput(fmt.Sprintf("the API socket: %v", err))
-	}
-	defer os.Remove(sock)
-	servers := []*http.Server{us}
-	errs := make(chan error, 2)
-	go func() { errs <- us.Serve(uln) }()
-	fmt.Fprintf(Stderr, "warden serve: the API on %s (this user and root only)\n", sock)
 	// The other warden processes of this user record through serve,
 	// which holds the store open.
 	rln, err := store.ListenRecords(dir)
@@ -120,6 +109,17 @@ func runServe(ctx context.Context, args []string) error {
 			fmt.Fprintf(Stderr, "warden serve: a sandbox kept started for the next warden run on %s\n", filepath.Join(dir, sandbox.WarmSocket))
 		}
 	}
+	h := srv.Handler()
+	sock := filepath.Join(dir, socketName)
+	us, uln, err := server.ListenUnix(ctx, sock, h)
+	if err != nil {
+		return badInput(fmt.Sprintf("the API socket: %v", err))
+	}
+	defer os.Remove(sock)
+	servers := []*http.Server{us}
+	errs := make(chan error, 2)
+	go func() { errs <- us.Serve(uln) }()
+	fmt.Fprintf(Stderr, "warden serve: the API on %s (this user and root only)\n", sock)
 	if *listen != "" {
 		ts, tln, err := server.ListenLoopback(ctx, *listen, h)
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"warden.dev/warden/internal/sandbox/sandboxtest"
 	api "warden.dev/warden/internal/server"
 )
 
@@ -24,6 +25,13 @@ import (
 // starts), waits for its socket and returns the directory. The directory
 // is made with a short path: a Unix socket's path is at most 108 bytes.
 func startServe(t *testing.T, warden string) string {
+	t.Helper()
+	state, _ := startServeCmd(t, warden)
+	return state
+}
+
+// startServeCmd is startServe, with serve's process.
+func startServeCmd(t *testing.T, warden string) (string, *exec.Cmd) {
 	t.Helper()
 	state, err := os.MkdirTemp("", "warden-serve-")
 	if err != nil {
@@ -39,7 +47,7 @@ func startServe(t *testing.T, warden string) string {
 	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
 	for i := 0; ; i++ {
 		if _, err := os.Stat(filepath.Join(state, "warden.sock")); err == nil {
-			return state
+			return state, serve
 		}
 		if i == 200 {
 			t.Fatal("warden serve made no socket")
@@ -85,4 +93,60 @@ func allowFirst(warden, state string, wait time.Duration) <-chan allowed {
 		person <- allowed{err: errors.New("no approval came")}
 	}()
 	return person
+}
+
+// TestRunThroughServe runs commands while warden serve runs: each takes
+// the sandbox serve keeps started and records through serve, and is the
+// same run as without it (its streams, its status, its record). Once
+// serve is gone, a run starts its own sandbox and opens the store itself.
+func TestRunThroughServe(t *testing.T) {
+	sandboxtest.RequireUserNS(t)
+	warden := sandboxtest.BuildWarden(t)
+	state, serve := startServeCmd(t, warden)
+	home := t.TempDir()
+	project := filepath.Join(home, "p")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARDEN_SANDBOX_TRACE", "1")
+	run := func() result {
+		return runWarden(t, []string{warden}, home, "run", "--project", project, "--",
+			"sh", "-c", "echo out; echo err >&2; exit 3")
+	}
+	// Serve's first sandbox may still be starting: a run that finds none
+	// ready starts its own.
+	var r result
+	for range 50 {
+		if r = run(); strings.Contains(r.stderr, "init taken from warden serve") {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !strings.Contains(r.stderr, "init taken from warden serve") {
+		t.Fatalf("no run took the sandbox warden serve keeps:\n%s", r.stderr)
+	}
+	if r.code != 3 || r.stdout != "out\n" || !strings.Contains(r.stderr, "\nerr\n") {
+		t.Errorf("through serve: status %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	serve.Process.Kill()
+	serve.Wait()
+	after := run()
+	if strings.Contains(after.stderr, "init taken from warden serve") || after.code != 3 || after.stdout != "out\n" {
+		t.Errorf("without serve: status %d, stdout %q, stderr %q", after.code, after.stdout, after.stderr)
+	}
+	// Both kinds of run are in the store, recorded alike.
+	a := runWarden(t, []string{warden}, home, "audit", "--kind", "run", "--json")
+	var statuses []int
+	for _, line := range strings.Split(strings.TrimSpace(a.stdout), "\n") {
+		var ev struct {
+			ExitCode int `json:"exit_code"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("audit --json: %v: %q", err, line)
+		}
+		statuses = append(statuses, ev.ExitCode)
+	}
+	if len(statuses) < 2 || statuses[len(statuses)-1] != 3 || statuses[len(statuses)-2] != 3 {
+		t.Errorf("the store of %s has the runs' statuses %v, want the last two 3", state, statuses)
+	}
 }
