@@ -42,3 +42,7 @@ fi
 
 echo "+ go test -race -tags integration ./..."
 go test -race -tags integration ./...
+# The sandbox's tests again, every run taking its init from a sandbox
+# kept started, as warden serve keeps one (docs/security-model.md).
+echo "+ WARDEN_TEST_WARM=1 go test -race -tags integration ./internal/sandbox"
+WARDEN_TEST_WARM=1 go test -race -tags integration ./internal/sandbox

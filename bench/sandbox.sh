@@ -125,14 +125,35 @@ cat > "$tmp/srt-settings.json" <<'JSON'
 }
 JSON
 
-# The lines, in table order: label, title, command (tab-separated argv).
-labels=(true bwrap bwrapfull warden nolandlock noseccomp nocgroup srt codex)
+# Each warden line names its state directory: cold has no warden serve,
+# so every run starts its own sandbox and opens the store; warm has one,
+# which keeps a sandbox started for the next run and holds the store
+# (serve's own socket paths must stay short, hence not under $tmp's
+# long name).
+cold=$tmp/cold
+warm=$(mktemp -d /tmp/wbs-XXXXXX)
+mkdir -p "$cold"
+WARDEN_STATE_DIR=$warm "$tmp/warden" serve > "$tmp/serve.log" 2>&1 &
+serve=$!
+trap 'kill $serve 2> /dev/null; wait $serve 2> /dev/null; rm -rf "$tmp" "$project" "$warm"' EXIT
+for ((i = 0; i < 100; i++)); do
+	[ -S "$warm/warden.sock" ] && break
+	sleep 0.05
+done
+if ! grep -q "a sandbox kept started" "$tmp/serve.log"; then
+	why[warm]="warden serve keeps no sandbox started: $(tail -n 1 "$tmp/serve.log")"
+fi
+
+# The lines, in table order: label, title, command (tab-separated argv;
+# NAME=value words first set its environment).
+labels=(true bwrap bwrapfull warden warm nolandlock noseccomp nocgroup srt codex)
 extras=(version warden0 version0)
 declare -A title=(
 	[true]="bare /bin/true"
 	[bwrap]="bwrap, bare"
 	[bwrapfull]="bwrap, all it can bound"
 	[warden]="warden run"
+	[warm]="warden run, warden serve running"
 	[nolandlock]="warden run --degraded=landlock"
 	[noseccomp]="warden run --degraded=seccomp"
 	[nocgroup]="warden run --degraded=cgroup"
@@ -146,14 +167,15 @@ declare -A argv=(
 	[true]="/bin/true"
 	[bwrap]="bwrap --ro-bind / / --unshare-all /bin/true"
 	[bwrapfull]="timeout 600 prlimit --nofile=1024 --nproc=1024 --core=0 -- bwrap --unshare-all --unshare-user --disable-userns --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --tmpfs $HOME --bind $project $project --chdir $project --hostname warden --cap-drop ALL --die-with-parent --new-session --clearenv --setenv PATH /usr/bin:/bin /bin/true"
-	[warden]="$tmp/warden run -- /bin/true"
-	[nolandlock]="$tmp/warden run --degraded=landlock -- /bin/true"
-	[noseccomp]="$tmp/warden run --degraded=seccomp -- /bin/true"
-	[nocgroup]="$tmp/warden run --degraded=cgroup -- /bin/true"
+	[warden]="WARDEN_STATE_DIR=$cold $tmp/warden run -- /bin/true"
+	[warm]="WARDEN_STATE_DIR=$warm $tmp/warden run -- /bin/true"
+	[nolandlock]="WARDEN_STATE_DIR=$cold $tmp/warden run --degraded=landlock -- /bin/true"
+	[noseccomp]="WARDEN_STATE_DIR=$cold $tmp/warden run --degraded=seccomp -- /bin/true"
+	[nocgroup]="WARDEN_STATE_DIR=$cold $tmp/warden run --degraded=cgroup -- /bin/true"
 	[srt]="$srt --settings $tmp/srt-settings.json -- /bin/true"
 	[codex]="$codex sandbox -P :workspace -- /bin/true"
 	[version]="$tmp/warden version"
-	[warden0]="$tmp/warden-cgo run -- /bin/true"
+	[warden0]="WARDEN_STATE_DIR=$cold $tmp/warden-cgo run -- /bin/true"
 	[version0]="$tmp/warden-cgo version"
 )
 
@@ -164,7 +186,7 @@ for l in "${labels[@]}" "${extras[@]}"; do
 	[ -n "${why[$l]:-}" ] && continue
 	st=0
 	# shellcheck disable=SC2086 # argv is split on purpose
-	${argv[$l]} < /dev/null > /dev/null 2> "$tmp/check.err" || st=$?
+	env ${argv[$l]} < /dev/null > /dev/null 2> "$tmp/check.err" || st=$?
 	if [ "$st" != 0 ]; then
 		why[$l]="exits with status $st: $(tail -n 1 "$tmp/check.err")"
 		continue
@@ -178,7 +200,7 @@ done
 echo
 echo "== wall-clock, $n rounds of every line in rotating order ($warmup warm-up rounds dropped, $gap idle after each run), load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$tmp/proctime" time -rounds "$n" -warmup "$warmup" -gap "$gap" -samples "$tmp/samples" \
-	-pairs warden:nolandlock,warden:noseccomp,warden:nocgroup,warden0:warden,version0:version,version:true "$tmp/lines" > "$tmp/times"
+	-pairs warden:nolandlock,warden:noseccomp,warden:nocgroup,warden:warm,warden0:warden,version0:version,version:true "$tmp/lines" > "$tmp/times"
 declare -A med p10 p90 fails diff
 while read -r l m a b c f; do
 	if [ "$l" = pair ]; then
@@ -216,6 +238,14 @@ if [ -n "${med[warden]:-}" ] && [ -n "${med[bwrap]:-}" ]; then
 	r=$(ratio "${med[warden]}" "${med[bwrap]}")
 	echo "warden ÷ bare bwrap: ${r}× (goal ≤ 2×, through a sandbox kept ready by warden serve: $(goal w "$r" "<=" 2))"
 fi
+if [ -n "${med[warm]:-}" ] && [ -n "${med[bwrapfull]:-}" ]; then
+	r=$(ratio "${med[warm]}" "${med[bwrapfull]}")
+	echo "warden with serve ÷ bwrap with all it can bound: ${r}× (goal ≤ 1.5×: $(goal w "$r" "<=" 1.5))"
+fi
+if [ -n "${med[warm]:-}" ] && [ -n "${med[bwrap]:-}" ]; then
+	r=$(ratio "${med[warm]}" "${med[bwrap]}")
+	echo "warden with serve ÷ bare bwrap: ${r}× (goal ≤ 2×: $(goal w "$r" "<=" 2))"
+fi
 if [ -n "${med[warden]:-}" ] && [ -n "${med[srt]:-}" ]; then
 	r=$(ratio "${med[srt]}" "${med[warden]}")
 	echo "srt ÷ warden: ${r}× — warden is ${r}× faster than srt (goal ≥ 20×: $(goal w "$r" ">=" 20))"
@@ -233,6 +263,7 @@ paired() {
 paired warden nolandlock "landlock costs (warden run − --degraded=landlock)"
 paired warden noseccomp "seccomp costs (warden run − --degraded=seccomp)"
 paired warden nocgroup "the cgroup costs (warden run − --degraded=cgroup)"
+paired warden warm "warden serve saves each run (warden run − the same with serve running)"
 paired warden0 warden "cgo costs warden run (cgo build − the README's static build)"
 paired version0 version "cgo costs each Go process start (warden version, cgo build − static)"
 
@@ -243,8 +274,12 @@ echo "== stages of warden run -- /bin/true (WARDEN_SANDBOX_TRACE=1, median of $n
 : > "$tmp/trace.cgroup"
 : > "$tmp/trace.nocgroup"
 for ((i = 0; i < n; i++)); do
-	WARDEN_SANDBOX_TRACE=1 "$tmp/warden" run -- /bin/true < /dev/null > /dev/null 2>> "$tmp/trace.cgroup"
-	WARDEN_SANDBOX_TRACE=1 "$tmp/warden" run --degraded=cgroup -- /bin/true < /dev/null > /dev/null 2>> "$tmp/trace.nocgroup"
+	WARDEN_STATE_DIR=$cold WARDEN_SANDBOX_TRACE=1 "$tmp/warden" run -- /bin/true < /dev/null > /dev/null 2>> "$tmp/trace.cgroup"
+	WARDEN_STATE_DIR=$cold WARDEN_SANDBOX_TRACE=1 "$tmp/warden" run --degraded=cgroup -- /bin/true < /dev/null > /dev/null 2>> "$tmp/trace.nocgroup"
+	if [ -z "${why[warm]:-}" ]; then
+		WARDEN_STATE_DIR=$warm WARDEN_SANDBOX_TRACE=1 "$tmp/warden" run -- /bin/true < /dev/null > /dev/null 2>> "$tmp/trace.warm"
+		sleep 0.02 # serve starts the next sandbox after a run
+	fi
 done
 "$tmp/proctime" stages < "$tmp/trace.cgroup" > "$tmp/stages.cgroup"
 "$tmp/proctime" stages < "$tmp/trace.nocgroup" > "$tmp/stages.nocgroup"
@@ -267,7 +302,7 @@ awk -F'\t' '
 	FNR == 1 { f++ }
 	{ own[f, $4] = $1; end[f, $4] = $2; if (!first[f] && $4 ~ /^init:/) first[f] = $4 }
 	END {
-		sent = "parent: rlimits, cgroup join, configuration sent"; start = "parent: start init"
+		sent = "parent: rlimits, configuration sent"; start = "parent: start init"
 		cmd = "init: start command"; reaped = "parent: command ended, init reaped"
 		printf "after the command starts (its run, exit, the teardown, init reaped): %.2f ms\n", end[1, reaped] - end[1, cmd]
 		if (!first[2]) exit
@@ -276,6 +311,11 @@ awk -F'\t' '
 		wait = end[1, sent] - end[1, start] - boot
 		printf "with the cgroup, rlimits and the join take %.2f ms after init started, so init waits %.2f ms for its configuration\n", end[1, sent] - end[1, start], (wait > 0 ? wait : 0)
 	}' "$tmp/stages.cgroup" "$tmp/stages.nocgroup"
+if [ -s "$tmp/trace.warm" ]; then
+	echo
+	echo "stages with warden serve running (init taken from the sandbox serve keeps started):"
+	"$tmp/proctime" stages < "$tmp/trace.warm" | awk -F'\t' '{printf "%-52s %7.3f %6.2f\n", $4, $1, $2}'
+fi
 if [ -n "${diff[version:true]:-}" ]; then
 	# shellcheck disable=SC2086 # three numbers
 	set -- ${diff[version:true]}
@@ -308,7 +348,7 @@ mem_line() {
 	cp "$tmp/mem" "$tmp/mem.$l"
 }
 mem_line bwrap bwrap --ro-bind / / --unshare-all --cap-drop ALL --die-with-parent --new-session --clearenv /bin/sleep 1
-mem_line warden "$tmp/warden" run -- sleep 1
+mem_line warden env WARDEN_STATE_DIR="$cold" "$tmp/warden" run -- sleep 1
 mem_line srt "$srt" --settings "$tmp/srt-settings.json" -- sleep 1
 mem_line codex "$codex" sandbox -P :workspace -- sleep 1
 echo "root = the process started (warden: the supervisor; srt, codex: node), child = its largest child (warden: init);"

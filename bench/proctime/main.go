@@ -12,7 +12,7 @@
 //	proctime serve [-tls] ADDR BYTES
 //
 // LINES has one command per line: a label, then the argv, separated by
-// tabs. Each round runs every line once, starting one line further on
+// tabs; NAME=value words before the command set its environment. Each round runs every line once, starting one line further on
 // than the round before, so that no line always follows the same one.
 // An invocation is timed from just before fork to the return of wait4,
 // with stdin, stdout and stderr on /dev/null, and, with -gap, an idle
@@ -64,6 +64,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,6 +104,7 @@ func usage() {
 
 type line struct {
 	label string
+	env   []string // NAME=value, added to the environment
 	path  string
 	argv  []string
 	us    []int64       // kept samples
@@ -188,6 +190,11 @@ func timeCmd(args []string) error {
 // timeOnce runs l once and reports its wall-clock time in microseconds and
 // whether it exited with status 0.
 func timeOnce(l *line, attr *os.ProcAttr) (int64, bool) {
+	if len(l.env) > 0 {
+		a := *attr
+		a.Env = append(slices.Clip(attr.Env), l.env...)
+		attr = &a
+	}
 	t0 := time.Now()
 	p, err := os.StartProcess(l.path, l.argv, attr)
 	if err != nil {
@@ -197,6 +204,9 @@ func timeOnce(l *line, attr *os.ProcAttr) (int64, bool) {
 	us := time.Since(t0).Microseconds()
 	return us, err == nil && st.Success()
 }
+
+// envWord is an environment assignment at the start of a line's command.
+var envWord = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 func readLines(name string) ([]*line, error) {
 	b, err := os.ReadFile(name)
@@ -209,11 +219,20 @@ func readLines(name string) ([]*line, error) {
 		if len(f) < 2 {
 			return nil, fmt.Errorf("%s: %q: want a label and a command", name, s)
 		}
-		path, err := exec.LookPath(f[1])
+		// NAME=value words before the command set its environment, as
+		// env(1) would without a process of its own.
+		l := &line{label: f[0], round: map[int]int64{}}
+		argv := f[1:]
+		for len(argv) > 1 && envWord.MatchString(argv[0]) {
+			l.env = append(l.env, argv[0])
+			argv = argv[1:]
+		}
+		path, err := exec.LookPath(argv[0])
 		if err != nil {
 			return nil, err
 		}
-		lines = append(lines, &line{label: f[0], path: path, argv: f[1:], round: map[int]int64{}})
+		l.path, l.argv = path, argv
+		lines = append(lines, l)
 	}
 	if len(lines) == 0 {
 		return nil, fmt.Errorf("%s: no commands", name)

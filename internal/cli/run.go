@@ -80,7 +80,8 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	// The run's record goes to the store (contain.Recorder).
 	rec := &store.Recorder{Dir: contain.StateDir()}
-	defer rec.Close()
+	// Detached, not closed: warden exits next (store.Recorder.Detach).
+	defer rec.Detach()
 	o := contain.Options{
 		Argv: argv, Project: *project, Dir: cwd(), Home: homeDir(), Grant: *grantID,
 		PolicyPath: *policyPath, PolicyRevision: policyRev, Policy: policyOptions(),
