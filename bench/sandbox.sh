@@ -349,6 +349,7 @@ mem_line() {
 }
 mem_line bwrap bwrap --ro-bind / / --unshare-all --cap-drop ALL --die-with-parent --new-session --clearenv /bin/sleep 1
 mem_line warden env WARDEN_STATE_DIR="$cold" "$tmp/warden" run -- sleep 1
+mem_line warm env WARDEN_STATE_DIR="$warm" "$tmp/warden" run -- sleep 1
 mem_line srt "$srt" --settings "$tmp/srt-settings.json" -- sleep 1
 mem_line codex "$codex" sandbox -P :workspace -- sleep 1
 echo "root = the process started (warden: the supervisor; srt, codex: node), child = its largest child (warden: init);"

@@ -36,7 +36,7 @@ import (
 	"warden.dev/warden/internal/store"
 )
 
-const serveSynopsis = "serve [--state DIR] [--listen 127.0.0.1:PORT]"
+const serveSynopsis = "serve [--state DIR] [--listen 127.0.0.1:PORT] [--no-warm]"
 
 // State directory names (docs/spec.md §13).
 const (
