@@ -10,7 +10,8 @@
 # decision in to a temporary state directory; the recording's cost is the
 # pair "recording on" and "store unavailable" (the same policy, with
 # audit: best-effort, so that a decision the store cannot take is answered
-# anyway: the store's open fails at once).
+# anyway: the store's open fails at once); the last line is the hook
+# while warden serve runs, which records for it.
 #
 #   bench/hook.sh [N]      (default N=300)
 set -euo pipefail
@@ -75,11 +76,22 @@ codex_deny_line=$(time_cmd codex_deny "$tmp/codex-deny.json" "$tmp/warden" hook 
 gemini_line=$(time_cmd gemini_allow "$tmp/gemini.json" "$tmp/warden" hook gemini)
 gemini_wrap_line=$(time_cmd gemini_wrap "$tmp/gemini.json" "$tmp/warden" hook gemini --wrap)
 gemini_deny_line=$(time_cmd gemini_deny "$tmp/gemini-deny.json" "$tmp/warden" hook gemini)
+# The same hook while warden serve runs: the decision is recorded through
+# it, which holds the store open (its socket path must stay short).
+serve_state=$(mktemp -d /tmp/whs-XXXXXX)
+WARDEN_STATE_DIR=$serve_state "$tmp/warden" serve --no-warm > "$tmp/serve.log" 2>&1 &
+serve=$!
+trap 'kill $serve 2> /dev/null; wait $serve 2> /dev/null; rm -rf "$tmp" "$serve_state"' EXIT
+for ((i = 0; i < 100; i++)); do
+	[ -S "$serve_state/warden.sock" ] && break
+	sleep 0.05
+done
+serve_line=$(WARDEN_STATE_DIR=$serve_state time_cmd hook_allow_with_serve "$tmp/payload.json" "$tmp/warden" hook claude-code)
 
 base=$(echo "$true_line" | awk '{print $2}')
 printf '%-34s %10s %10s %12s\n' "command ($n runs)" "median µs" "p90 µs" "÷ /bin/true"
 for line in "$true_line" "$version_line" "$allow_line" "$rec_on_line" "$rec_off_line" "$wrap_line" "$deny_line" \
-	"$codex_line" "$codex_wrap_line" "$codex_deny_line" "$gemini_line" "$gemini_wrap_line" "$gemini_deny_line"; do
+	"$codex_line" "$codex_wrap_line" "$codex_deny_line" "$gemini_line" "$gemini_wrap_line" "$gemini_deny_line" "$serve_line"; do
 	set -- $line
 	printf '%-34s %10d %10d %12.1f\n' "$1" "$2" "$3" "$(awk -v a="$2" -v b="$base" 'BEGIN {print a / b}')"
 done

@@ -76,6 +76,8 @@ func build(root, out, version string) (string, error) {
 		{Source: filepath.Join(root, "packaging", "managed.yaml.example"), Destination: "/etc/warden/managed.yaml.example", Type: files.TypeConfigNoReplace,
 			FileInfo: &files.ContentFileInfo{Mode: 0o644}},
 		{Source: filepath.Join(root, "README.md"), Destination: "/usr/share/doc/warden/README.md", FileInfo: &files.ContentFileInfo{Mode: 0o644}},
+		{Source: filepath.Join(root, "packaging", "warden-serve.service"), Destination: "/usr/lib/systemd/user/warden-serve.service",
+			FileInfo: &files.ContentFileInfo{Mode: 0o644}},
 	}
 	pages, err := os.ReadDir(man)
 	if err != nil {
