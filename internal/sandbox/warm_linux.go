@@ -191,7 +191,18 @@ func NewKeeper(dir string) (*Keeper, error) {
 	}
 	k := &Keeper{ln: ln, hostID: os.Getuid() == 0, self: self,
 		ready: make(chan *spare, 1), taken: make(chan struct{}, 1), ended: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
-	go k.starter()
+	first := make(chan error, 1)
+	go k.starter(first)
+	// The first init says whether this host can start one at all (user
+	// namespaces refused, …): then there is no Keeper, and serve says
+	// why.
+	if err := <-first; err != nil {
+		close(k.stop)
+		<-k.done
+		ln.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("warm sandbox: %w", err)
+	}
 	go k.serve()
 	return k, nil
 }
@@ -210,15 +221,19 @@ func (k *Keeper) Close() error {
 // starter starts inits, one at a time, as the one ready is taken. It runs
 // on a thread of its own, which it ends when the Keeper is closed: every
 // init it started dies with that thread (Pdeathsig).
-func (k *Keeper) starter() {
+func (k *Keeper) starter(first chan<- error) {
 	runtime.LockOSThread()
 	defer close(k.done)
 start:
 	for {
 		sp, err := k.start()
+		if first != nil {
+			first <- err
+			first = nil
+		}
 		if err != nil {
-			// No init can be started here (no user namespaces, …):
-			// every run starts its own, and says why if it fails.
+			// No init can be started (now): every run starts its own,
+			// and says why if it fails.
 			break
 		}
 		select {
