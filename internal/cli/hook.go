@@ -119,8 +119,7 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 	// Every decision is recorded in the store before it is answered.
 	state := contain.StateDir()
 	rec := &store.Recorder{Dir: state}
-	// Detached, not closed: the hook exits next (store.Recorder.Detach).
-	defer rec.Detach()
+	defer rec.Close()
 	o.Sink, o.Warn = rec, func(msg string) { fmt.Fprintln(Stderr, "warden: warning: "+msg) }
 	// A question nobody in the agent can answer waits for a person when
 	// a warden serve runs: the call's bound grows by the wait.

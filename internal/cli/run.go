@@ -80,8 +80,7 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	// The run's record goes to the store (contain.Recorder).
 	rec := &store.Recorder{Dir: contain.StateDir()}
-	// Detached, not closed: warden exits next (store.Recorder.Detach).
-	defer rec.Detach()
+	defer rec.Close()
 	o := contain.Options{
 		Argv: argv, Project: *project, Dir: cwd(), Home: homeDir(), Grant: *grantID,
 		PolicyPath: *policyPath, PolicyRevision: policyRev, Policy: policyOptions(),

@@ -190,13 +190,9 @@ func (r *Recorder) open() error {
 	return r.openLocal()
 }
 
-// openLocal opens the store here, or takes the one a Recorder of this
-// process detached.
+// openLocal opens the store here.
 func (r *Recorder) openLocal() error {
 	if r.s != nil {
-		return nil
-	}
-	if r.s = detached.take(r.Dir); r.s != nil {
 		return nil
 	}
 	s, err := Open(context.Background(), r.Dir)
@@ -248,58 +244,6 @@ func (r *Recorder) Store() (*SQLite, error) {
 		return nil, err
 	}
 	return r.s, nil
-}
-
-// Detach ends the recorder's use of the store without closing it, for a
-// process that exits next (a hook call, a run): the last connection to
-// close checkpoints the log into the store, two fsyncs on most disks,
-// which the next checkpoint does as well; a connection left open is
-// what a crash leaves, which the store's write-ahead log survives whole.
-// Every event written is committed already. A later Recorder of the
-// same process and directory takes the store detached, so that a process
-// that records again after all (a test calling the CLI in a loop) holds
-// one store, not one for each call.
-func (r *Recorder) Detach() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.remote != nil {
-		r.remote.close()
-		r.remote = nil
-	}
-	if r.s != nil {
-		detached.put(r.Dir, r.s)
-		r.s = nil
-	}
-}
-
-// detached holds the stores Recorders detached, by directory.
-var detached detachedStores
-
-type detachedStores struct {
-	mu sync.Mutex
-	m  map[string]*SQLite
-}
-
-func (d *detachedStores) take(dir string) *SQLite {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	s := d.m[dir]
-	delete(d.m, dir)
-	return s
-}
-
-func (d *detachedStores) put(dir string, s *SQLite) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.m == nil {
-		d.m = map[string]*SQLite{}
-	}
-	if d.m[dir] != nil {
-		// Two recorders of one process: one store is kept.
-		s.Close()
-		return
-	}
-	d.m[dir] = s
 }
 
 // Close closes the store, if it was opened.
