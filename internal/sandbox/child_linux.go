@@ -60,14 +60,7 @@ func Init() {
 	// A root caller's idmapped mounts come with the configuration.
 	// So do the cgroup v1 tasks files it joins, after them.
 	oob := make([]byte, unix.CmsgSpace((maxIdmapped+maxJoins)*4))
-	var n, oobn int
-	var err error
-	for {
-		n, oobn, _, _, err = unix.Recvmsg(ctlFD, buf, oob, unix.MSG_CMSG_CLOEXEC)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	n, oobn, err := recvRights(ctlFD, buf, oob)
 	if err != nil || n == 0 {
 		os.Exit(125)
 	}

@@ -309,3 +309,14 @@ func closeFDs(fds []int) {
 		unix.Close(fd)
 	}
 }
+
+// recvRights receives one message on fd with the descriptors it carries
+// (close-on-exec), again if a signal interrupts it.
+func recvRights(fd int, buf, oob []byte) (n, oobn int, err error) {
+	for {
+		n, oobn, _, _, err = unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if err != unix.EINTR {
+			return n, oobn, err
+		}
+	}
+}

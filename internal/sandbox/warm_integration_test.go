@@ -40,9 +40,26 @@ func startKeeper(t *testing.T) (string, *exec.Cmd) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), envKeeper+"="+dir)
-	cmd.Env = slicesDeleteEnv(cmd.Env, envWarm)
+	line, cmd := helper(t, nil, syscall.SIGTERM, envKeeper+"="+dir)
+	if line != "ready" {
+		t.Fatalf("the Keeper did not start: %q", line)
+	}
+	return filepath.Join(dir, WarmSocket), cmd
+}
+
+// helper starts the test binary, through wrap if given, with env added
+// (and envWarm taken away), and returns its first line of output and
+// the process, which stop ends with the test.
+func helper(t *testing.T, wrap []string, stop syscall.Signal, env ...string) (string, *exec.Cmd) {
+	t.Helper()
+	argv := append(append([]string(nil), wrap...), os.Args[0])
+	cmd := exec.Command(argv[0], argv[1:]...)
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, envWarm+"=") {
+			cmd.Env = append(cmd.Env, e)
+		}
+	}
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -52,25 +69,11 @@ func startKeeper(t *testing.T) (string, *exec.Cmd) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Process.Signal(stop)
 		cmd.Wait()
 	})
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if strings.TrimSpace(line) != "ready" {
-		t.Fatalf("the Keeper did not start: %q, %v", line, err)
-	}
-	return filepath.Join(dir, WarmSocket), cmd
-}
-
-// slicesDeleteEnv drops NAME= from env.
-func slicesDeleteEnv(env []string, name string) []string {
-	var out []string
-	for _, e := range env {
-		if !strings.HasPrefix(e, name+"=") {
-			out = append(out, e)
-		}
-	}
-	return out
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	return strings.TrimSpace(line), cmd
 }
 
 // taker starts the test binary as a caller that takes an init from the
@@ -79,23 +82,7 @@ func slicesDeleteEnv(env []string, name string) []string {
 // init until it is killed.
 func taker(t *testing.T, sock string, wrap ...string) (string, *exec.Cmd) {
 	t.Helper()
-	argv := append(append([]string(nil), wrap...), os.Args[0])
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(slicesDeleteEnv(os.Environ(), envWarm), envTake+"="+sock)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	return strings.TrimSpace(line), cmd
+	return helper(t, wrap, syscall.SIGKILL, envTake+"="+sock)
 }
 
 // takenPid is the pid in a taker's "taken PID", or 0.
@@ -153,16 +140,7 @@ func TestSandboxDiesWithWarden(t *testing.T) {
 				sock, keeper = startKeeper(t)
 			}
 			project := t.TempDir()
-			cmd := exec.Command(os.Args[0])
-			cmd.Env = append(slicesDeleteEnv(os.Environ(), envWarm), envHold+"="+project, envHoldWarm+"="+sock)
-			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				cmd.Process.Kill()
-				cmd.Wait()
-			})
+			_, cmd := helper(t, nil, syscall.SIGKILL, envHold+"="+project, envHoldWarm+"="+sock)
 			for range 1000 {
 				if _, err := os.Stat(filepath.Join(project, "started")); err == nil {
 					break

@@ -115,9 +115,11 @@ const (
 	envHoldWarm = "WARDEN_TEST_HOLD_WARM"
 )
 
-// holdForTest runs a command that writes "started" in project and sleeps
-// for an hour, and waits for it: a warden the tests kill.
+// holdForTest says "starting", runs a command that writes "started" in
+// project and sleeps for an hour, and waits for it: a warden the tests
+// kill.
 func holdForTest(project, warm string) int {
+	fmt.Println("starting")
 	res, err := Run(context.Background(), Spec{Argv: []string{"sh", "-c", "touch started; exec sleep 3600"},
 		Project: project, Mode: WorkspaceWrite, Warm: warm, Stdin: strings.NewReader(""), Timeout: time.Hour})
 	fmt.Println(res.Status(), err)

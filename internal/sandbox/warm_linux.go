@@ -123,14 +123,7 @@ func isServe(fd int) error {
 func adopted() error {
 	buf := make([]byte, 256)
 	oob := make([]byte, unix.CmsgSpace(3*4))
-	var n, oobn int
-	var err error
-	for {
-		n, oobn, _, _, err = unix.Recvmsg(ctlFD, buf, oob, unix.MSG_CMSG_CLOEXEC)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	n, oobn, err := recvRights(ctlFD, buf, oob)
 	if err != nil {
 		return err
 	}
@@ -560,14 +553,7 @@ func takeWarm(fd int, hostID bool, s *streams) (*launched, *os.File, error) {
 	}
 	buf := make([]byte, 1024)
 	oob := make([]byte, unix.CmsgSpace(2*4))
-	var n, oobn int
-	var err error
-	for {
-		n, oobn, _, _, err = unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	n, oobn, err := recvRights(fd, buf, oob)
 	fds := rightsIn(oob[:max(oobn, 0)])
 	var o warmOffer
 	switch {
