@@ -40,6 +40,20 @@ if [ ! -f "$WARDEN_TEST_MCP_FILESYSTEM" ]; then
 	npm install -q --prefix "$mcp_dir" @modelcontextprotocol/server-filesystem@2026.8.31 > /dev/null
 fi
 
+# The Codex adapter's real-client test (internal/cli) drives the codex
+# CLI, pinned to the version it was written against; if npm cannot
+# install it, the test says why and skips.
+codex_dir="$HOME/.cache/warden-ci/codex"
+export WARDEN_TEST_CODEX="$codex_dir/node_modules/.bin/codex"
+if ! "$WARDEN_TEST_CODEX" --version 2> /dev/null | grep -q 'codex-cli 0.171.0'; then
+	echo "installing: @openai/codex@0.171.0"
+	mkdir -p "$codex_dir"
+	if ! npm install -q --prefix "$codex_dir" @openai/codex@0.171.0 > "$codex_dir.log" 2>&1; then
+		export WARDEN_TEST_CODEX_MISSING="npm install @openai/codex@0.171.0 failed: $(tail -n 1 "$codex_dir.log")"
+		echo "$WARDEN_TEST_CODEX_MISSING"
+	fi
+fi
+
 echo "+ go test -race -tags integration ./..."
 go test -race -tags integration ./...
 # The sandbox's tests again, every run taking its init from a sandbox

@@ -6,6 +6,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"warden.dev/warden/internal/config"
@@ -25,9 +26,25 @@ func policyOptions() config.Options {
 }
 
 func policyOptionsWhy() (config.Options, string) {
-	o := config.Options{Home: homeDir(), Own: ownPlaces(), PATH: os.Getenv("PATH")}
+	o := config.Options{Home: homeDir(), Own: ownPlaces(), PATH: os.Getenv("PATH"), AgentHomes: agentHomes()}
 	why := o.FindManaged(managedPolicyPath(), systemManaged)
 	return o, why
+}
+
+// agentHomeVars are the variables by which an agent CLI is told where its
+// settings are, instead of its directory in the home.
+var agentHomeVars = []string{"CODEX_HOME", "CLAUDE_CONFIG_DIR"}
+
+// agentHomes are the agents' settings directories this process's
+// environment names: a hook inherits the agent's.
+func agentHomes() []string {
+	var dirs []string
+	for _, v := range agentHomeVars {
+		if d := os.Getenv(v); filepath.IsAbs(d) {
+			dirs = append(dirs, filepath.Clean(d))
+		}
+	}
+	return dirs
 }
 
 // policyWhere is where discovery looks: the current directory's project,

@@ -63,6 +63,10 @@ type Options struct {
 	// PATH is the deciding process's PATH: its directories are
 	// governance paths.
 	PATH string
+	// AgentHomes are agents' settings directories the deciding
+	// process's environment names (CODEX_HOME, CLAUDE_CONFIG_DIR):
+	// governance paths as the agents' hook settings are.
+	AgentHomes []string
 }
 
 // Policy is a policy file, the managed tier, and the engine built from
@@ -141,7 +145,7 @@ func revision(src []byte) string {
 
 func compile(f *policyfile.File, src []byte, path, rev string, o Options) (*Policy, error) {
 	p := &Policy{Path: path, File: f, Revision: rev, home: o.Home, src: src}
-	p.gov = request.Governance{Own: o.Own, Path: o.PATH, Policies: policyFiles(path, o.Managed)}
+	p.gov = request.Governance{Own: o.Own, Path: o.PATH, Policies: policyFiles(path, o.Managed), AgentHomes: o.AgentHomes}
 	opt := policy.Options{Home: o.Home}
 	if o.Managed != "" {
 		m, src, err := policyfile.Read(o.Managed)

@@ -265,6 +265,11 @@ type Places struct {
 	Hooks []string
 	// Path are the directories on PATH as the deciding process sees it.
 	Path []string
+	// AgentHomes are agents' settings directories named by the deciding
+	// process's environment rather than found in the home (Codex's
+	// CODEX_HOME, Claude Code's CLAUDE_CONFIG_DIR): everything in one
+	// is held as the agent's hook settings are.
+	AgentHomes []string
 }
 
 // Match is a governance path found.
@@ -339,6 +344,11 @@ func (pl *Places) Match(p string) (Match, bool) {
 	for _, e := range OnHost {
 		if matchPrefix(e.Name[1:], comps) {
 			take(e.tier(), e.Name+": "+e.Why)
+		}
+	}
+	for _, d := range pl.AgentHomes {
+		if under(lp, d) {
+			take(Locked, "an agent's settings directory ("+d+"): its hooks, settings and the commands it runs")
 		}
 	}
 	for _, d := range pl.Path {

@@ -19,11 +19,20 @@ func TestMatch(t *testing.T) {
 		GitDirs:  []string{"/srv/main.git/worktrees/w"},
 		Hooks:    []string{"/home/u/src/p/.husky/_"},
 		Path:     []string{"/usr/local/bin", "/opt/tool/bin"},
+		// CODEX_HOME, CLAUDE_CONFIG_DIR outside the home.
+		AgentHomes: []string{"/var/lib/agents/codex", "/srv/claude-config"},
 	}
 	for _, tt := range []struct {
 		path string
 		want governance.Tier
 	}{
+		// An agent's settings directory named by its environment.
+		{"/var/lib/agents/codex/hooks.json", governance.Locked},
+		{"/var/lib/agents/codex/config.toml", governance.Locked},
+		{"/VAR/lib/agents/Codex/Hooks.json", governance.Locked},
+		{"/var/lib/agents/codex", governance.Locked},
+		{"/srv/claude-config/settings.json", governance.Locked},
+		{"/var/lib/agents/codex-other/hooks.json", governance.None},
 		// Warden's own.
 		{"/home/u/.config/warden/policy.yaml", governance.Own},
 		{"/home/u/.config/warden", governance.Own},

@@ -24,6 +24,9 @@ type Governance struct {
 	Policies []string
 	// Path is the PATH of the deciding process.
 	Path string
+	// AgentHomes are agents' settings directories the deciding
+	// process's environment names ([governance.Places.AgentHomes]).
+	AgentHomes []string
 }
 
 // governed marks every path of a with the governance paths it reaches:
@@ -31,7 +34,7 @@ type Governance struct {
 // each re-spelt under the project), and for a read, Warden's own
 // directories.
 func governed(a *action.Action, opt Options) {
-	pl := governance.Places{Home: opt.Home, Own: opt.Governance.Own, Policies: opt.Governance.Policies}
+	pl := governance.Places{Home: opt.Home, Own: opt.Governance.Own, Policies: opt.Governance.Policies, AgentHomes: opt.Governance.AgentHomes}
 	var repos map[string]bool // the work trees whose places are in pl
 	for i := range a.Paths {
 		p := &a.Paths[i]

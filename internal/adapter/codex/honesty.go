@@ -10,9 +10,11 @@ import "warden.dev/warden/internal/adapter"
 // Codex also matches apply_patch under the aliases Write and Edit.
 const Matcher = "^(Bash|apply_patch)$|^mcp__"
 
-// Honesty is this adapter's row of the honesty matrix. No test runs the
-// real Codex client yet: every row is translated from Codex's source
-// (codex-rs/hooks), so nothing says yes.
+// Honesty is this adapter's row of the honesty matrix. The shell tool's
+// calls are proven against the real Codex CLI 0.171.0
+// (TestCodexRealClient in internal/cli); apply_patch and MCP calls are
+// translated from Codex's source (codex-rs/hooks) only, so nothing says
+// yes.
 func (Agent) Honesty() adapter.Honesty { return honesty }
 
 var honesty = adapter.Honesty{
@@ -20,7 +22,7 @@ var honesty = adapter.Honesty{
 	FiltersTools: adapter.Capability{Level: adapter.No,
 		Note: "a hook cannot change Codex's tool list: the model sees every tool, and a call Warden denies is refused when it is made"},
 	InterceptsCalls: adapter.Capability{Level: adapter.Partial,
-		Note: "Bash (Codex's shell, shell_command and exec tools), apply_patch and mcp__* calls are decided through PreToolUse once `warden hook install codex` wrote ~/.codex/hooks.json and the person trusted the hook in Codex's /hooks (an untrusted hook does not run); translated from Codex's source, not yet tested against the real client; Codex's PreToolUse has no ask, so a Warden prompt is a deny there"},
+		Note: "Bash (Codex's shell, shell_command and exec tools), apply_patch and mcp__* calls are decided through PreToolUse once `warden hook install codex` wrote ~/.codex/hooks.json and the person trusted the hook in Codex's /hooks (an untrusted hook does not run); the shell tool proven against the real Codex 0.171.0 (its exec_command: denials reach the model as the call's result, an allowed command runs under warden run with --wrap), apply_patch and MCP calls translated from Codex's source only; Codex's PreToolUse has no ask, so a Warden prompt is a deny there"},
 	SeesNativeTools: adapter.Capability{Level: adapter.Partial,
 		Note: "Codex's shell and patch tools are decided; view_image, web_search, update_plan, spawn_agent and the other function tools are not matched, a shell session's write_stdin input is not seen, and a background process is judged only when it starts"},
 	Sandboxes: adapter.Capability{Level: adapter.No,
