@@ -7,10 +7,11 @@ package cli_test
 
 // TestCodexRealClient drives the real Codex CLI (`codex exec`) against a
 // scripted fake model on loopback, with Warden's hooks installed by
-// `warden hook install codex --wrap` into a CODEX_HOME of the test's own:
-// the planted-instruction scenario, each call blocked with a reason the
-// model sees in its tool result, the secrets never reaching the model,
-// and the allowed commands run under warden run.
+// `warden hook install codex`, with --wrap and without, into a CODEX_HOME
+// of the test's own: the planted-instruction scenario, each call blocked
+// with a reason the model sees in its tool result, the secrets never
+// reaching the model, and the allowed command run under warden run with
+// --wrap.
 //
 // Codex speaks the Responses API to a custom provider (config.toml's
 // model_providers, wire_api "responses": 0.171 refuses "chat"), streamed
