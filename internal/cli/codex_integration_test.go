@@ -145,8 +145,12 @@ func TestCodexRealClient(t *testing.T) {
 	codex := requireCodex(t)
 	sandboxtest.RequireUserNS(t)
 	warden := sandboxtest.BuildWarden(t)
-	t.Run("wrap", func(t *testing.T) { codexScenario(t, codex, warden, true) })
-	t.Run("no wrap", func(t *testing.T) { codexScenario(t, codex, warden, false) })
+	t.Run("wrap", func(t *testing.T) { codexScenario(t, codex, warden, true, "danger-full-access") })
+	t.Run("no wrap", func(t *testing.T) { codexScenario(t, codex, warden, false, "danger-full-access") })
+	// Codex's own sandbox (seccomp and Landlock on its commands) leaves
+	// warden run nothing to build with: a wrapped command is refused,
+	// saying why and what to do.
+	t.Run("wrap in workspace-write", func(t *testing.T) { codexScenario(t, codex, warden, true, "workspace-write") })
 }
 
 // codexScenario is the planted-instruction scenario through the real
@@ -154,7 +158,7 @@ func TestCodexRealClient(t *testing.T) {
 // calls are blocked either way; with it, the allowed command runs under
 // warden run; without it, it runs as Codex runs it, and `go test`, which
 // runs the project's code, is a question Codex cannot put, so a deny.
-func codexScenario(t *testing.T, codex, warden string, wrap bool) {
+func codexScenario(t *testing.T, codex, warden string, wrap bool, codexSandbox string) {
 
 	// A home with a key, a project with a .env and a README planting the
 	// instructions; Codex's home under /var/tmp (it refuses one under
@@ -219,13 +223,13 @@ func codexScenario(t *testing.T, codex, warden string, wrap bool) {
 	config := fmt.Sprintf(`model = "fake-model"
 model_provider = "fake"
 approval_policy = "never"
-sandbox_mode = "danger-full-access"
+sandbox_mode = %q
 
 [model_providers.fake]
 name = "fake"
 base_url = "http://%s/v1"
 wire_api = "responses"
-`, ln.Addr())
+`, codexSandbox, ln.Addr())
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -295,6 +299,14 @@ wire_api = "responses"
 	// sandbox's hostname and uid), without it as Codex runs commands.
 	last := got[fmt.Sprintf("call_%d", len(script))]
 	b, err := os.ReadFile(filepath.Join(project, "notes.txt"))
+	if codexSandbox != "danger-full-access" {
+		if !strings.Contains(last, "sandbox unavailable: warden run is inside another sandbox") ||
+			!strings.Contains(last, `sandbox_mode = "danger-full-access" with`) || err == nil {
+			t.Errorf("inside Codex's %s sandbox the wrapped command was not refused, saying why; the model saw %q; notes.txt %q, %v",
+				codexSandbox, last, b, err)
+		}
+		return
+	}
 	switch {
 	case err != nil || !strings.Contains(last, string(b)):
 		t.Errorf("the allowed command did not run: the model saw %q; notes.txt %q, %v", last, b, err)

@@ -80,6 +80,10 @@ func badInput(msg string, hints ...string) *Exit {
 	return &Exit{Status: StatusBadInput, Msg: msg, Hints: hints}
 }
 
+// nestedHint is what to do when warden run is inside an agent's own
+// sandbox.
+const nestedHint = "let one of the two contain the agent's commands: run the agent without its own sandbox and let Warden contain them (Codex: sandbox_mode = \"danger-full-access\" with `warden hook install codex --wrap`), or keep the agent's sandbox and install Warden's hook without --wrap"
+
 func unavailable(msg string, hints ...string) *Exit {
 	return &Exit{Status: StatusUnavailable, Msg: msg, Hints: hints}
 }
@@ -205,6 +209,12 @@ type Dirs struct {
 func Run(ctx context.Context, o Options) error {
 	for _, l := range o.Degraded {
 		o.Report.Warn(fmt.Sprintf("running without %s, as --degraded asks: %s", l, degradedEffect[l]))
+	}
+	// Inside an agent's own sandbox no layer can be built: said first,
+	// rather than as the first write that sandbox refuses.
+	if why := sandbox.Nested(); why != "" {
+		return unavailable("sandbox unavailable: warden run is inside another sandbox: "+why,
+			nestedHint)
 	}
 	p, err := newPlan(o)
 	if err != nil {

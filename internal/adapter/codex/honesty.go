@@ -26,7 +26,7 @@ var honesty = adapter.Honesty{
 	SeesNativeTools: adapter.Capability{Level: adapter.Partial,
 		Note: "Codex's shell and patch tools are decided; view_image, web_search, update_plan, spawn_agent and the other function tools are not matched, a shell session's write_stdin input is not seen, and a background process is judged only when it starts"},
 	Sandboxes: adapter.Capability{Level: adapter.No,
-		Note: "with --wrap, allowed Bash commands are rewritten to run under warden run (the rewrite is tested, a run inside Codex's own sandbox is not: warden run may be unable to build its sandbox there); without it Warden contains nothing, and apply_patch and MCP calls run in Codex's process, decided but uncontained"},
+		Note: "with --wrap, allowed Bash commands run under warden run when Codex runs them unsandboxed (danger-full-access; proven against Codex 0.171.0); inside Codex's own sandbox (workspace-write) warden run cannot build its own and refuses, saying so (sandbox unavailable, 125); without --wrap Warden contains nothing, and apply_patch and MCP calls run in Codex's process, decided but uncontained"},
 }
 
 // Hooks is what `warden hook install codex` writes: the events the hook
