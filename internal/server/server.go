@@ -36,6 +36,7 @@ import (
 
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/store"
+	"warden.dev/warden/internal/unixsock"
 )
 
 // Server serves the API.
@@ -338,10 +339,7 @@ func ListenUnix(ctx context.Context, path string, h http.Handler) (*http.Server,
 		c.Close()
 		return nil, nil, fmt.Errorf("%s: a warden serve is already running there", path)
 	}
-	unix.Unlink(path)
-	old := unix.Umask(0o177)
-	ln, err := net.Listen("unix", path)
-	unix.Umask(old)
+	ln, err := unixsock.Listen("unix", path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -355,7 +353,7 @@ func ListenUnix(ctx context.Context, path string, h http.Handler) (*http.Server,
 			if !ok {
 				return ctx
 			}
-			uid, ok := peerUID(uc)
+			uid, ok := unixsock.PeerUID(uc)
 			if !ok || (uid != me && uid != 0) {
 				return ctx // served as a stranger: the token is asked
 			}

@@ -28,9 +28,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"golang.org/x/sys/unix"
-
 	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/unixsock"
 )
 
 // RecordSocket is the name, in the state directory, of the socket on
@@ -51,11 +50,7 @@ type recordReply struct {
 // ListenRecords listens on dir's [RecordSocket], replacing a stale one,
 // for [ServeRecords]: the socket is 0600.
 func ListenRecords(dir string) (*net.UnixListener, error) {
-	path := filepath.Join(dir, RecordSocket)
-	os.Remove(path)
-	old := unix.Umask(0o177)
-	defer unix.Umask(old)
-	return net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	return unixsock.Listen("unix", filepath.Join(dir, RecordSocket))
 }
 
 // ServeRecords appends to s the batches that processes of this user send
@@ -80,7 +75,7 @@ func ServeRecords(ln *net.UnixListener, s *SQLite) error {
 // serveRecords takes the batches of one connection.
 func serveRecords(c *net.UnixConn, s *SQLite) {
 	defer c.Close()
-	if peerUID(c) != os.Getuid() {
+	if uid, ok := unixsock.PeerUID(c); !ok || uid != os.Getuid() {
 		return
 	}
 	r := bufio.NewReaderSize(c, 64<<10)
@@ -148,7 +143,7 @@ func dialRecords(dir string) *remote {
 	if err != nil {
 		return nil
 	}
-	if peerUID(c) != os.Getuid() {
+	if uid, ok := unixsock.PeerUID(c); !ok || uid != os.Getuid() {
 		c.Close()
 		return nil
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-package server
+package unixsock
 
 import (
 	"net"
@@ -9,9 +9,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peerUID is the uid of the process at the other end of c, as the kernel
+// PeerUID is the uid of the process at the other end of c, as the kernel
 // saw it when it connected (SO_PEERCRED).
-func peerUID(c *net.UnixConn) (int, bool) {
+func PeerUID(c *net.UnixConn) (int, bool) {
 	raw, err := c.SyscallConn()
 	if err != nil {
 		return 0, false
