@@ -640,15 +640,9 @@ func startVictim(t *testing.T, pgid int) *victim {
 	return v
 }
 
-// procStatus reads /proc/<pid>/status.
-func procStatus(pid int) map[string]string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	m := map[string]string{}
-	for _, l := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(l, ":"); ok {
-			m[k] = strings.TrimSpace(v)
-		}
-	}
+// statusOf reads /proc/<pid>/status (procStatus), empty once pid is gone.
+func statusOf(pid int) map[string]string {
+	m, _ := procStatus(strconv.Itoa(pid))
 	return m
 }
 
@@ -673,8 +667,8 @@ func describe(ws syscall.WaitStatus) string {
 // sees a stop.
 func (v *victim) checkIntact(t *testing.T) {
 	t.Helper()
-	pend := procStatus(v.pid)
-	st := procStatus(v.pid)
+	pend := statusOf(v.pid)
+	st := statusOf(v.pid)
 	for _, k := range []string{"SigPnd", "ShdPnd"} {
 		if strings.Trim(pend[k], "0") != "" {
 			t.Errorf("a signal is pending for the host process %d: %s %s", v.pid, k, pend[k])
@@ -996,7 +990,7 @@ func runUntilSeen(spec Spec, w *watchWriter, then func()) (runResult, bool) {
 // checkUntraced fails the test if the victim has a tracer.
 func checkUntraced(t *testing.T, v *victim) {
 	t.Helper()
-	st := procStatus(v.pid)
+	st := statusOf(v.pid)
 	if st["TracerPid"] != "0" {
 		t.Errorf("the host process %d is traced: TracerPid %q, state %q", v.pid, st["TracerPid"], st["State"])
 	}
@@ -1021,7 +1015,7 @@ func TestAttackPtraceOutside(t *testing.T) {
 		for !attached && sc.Scan() {
 			attached = strings.Contains(sc.Text(), "attached")
 		}
-		tracer := procStatus(v.pid)["TracerPid"]
+		tracer := statusOf(v.pid)["TracerPid"]
 		cmd.Process.Signal(syscall.SIGTERM)
 		io.Copy(io.Discard, errp)
 		cmd.Wait()

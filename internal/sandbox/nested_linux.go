@@ -3,19 +3,13 @@
 
 package sandbox
 
-import (
-	"bytes"
-	"os"
-)
-
 // Nested says, when this process runs inside another sandbox that keeps
 // it from building Warden's (an agent's own: Codex's workspace-write
 // puts its commands under seccomp and Landlock), what fails; ""
 // otherwise. Only a process already under a seccomp filter pays for the
 // check, which starts true as Run starts init (probeNamespaces).
 func Nested() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil || !bytes.Contains(b, []byte("\nSeccomp:\t2")) {
+	if m, err := procStatus("self"); err != nil || m["Seccomp"] != "2" {
 		return ""
 	}
 	if n := probeNamespaces(); !n.Created {

@@ -193,12 +193,8 @@ var seccompActions = map[uint32]string{
 
 func probeSeccomp() SeccompFacts {
 	s := SeccompFacts{Mode: -1, Arch: runtime.GOARCH, Rules: len(seccomp.Rules)}
-	if b, err := os.ReadFile("/proc/self/status"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "Seccomp:"); ok {
-				s.Mode, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
+	if m, err := procStatus("self"); err == nil {
+		s.Mode, _ = strconv.Atoi(m["Seccomp"])
 	}
 	if b, err := os.ReadFile("/proc/sys/kernel/seccomp/actions_avail"); err == nil {
 		s.Actions = strings.Fields(string(b))

@@ -35,7 +35,6 @@ package sandbox
 // start, never a weaker run.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -45,11 +44,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/unixsock"
 )
 
 // WarmSocket is the name, in the state directory, of the socket on which
@@ -175,10 +177,7 @@ func NewKeeper(dir string) (*Keeper, error) {
 		return nil, fmt.Errorf("warm sandbox: %w", err)
 	}
 	path := filepath.Join(dir, WarmSocket)
-	os.Remove(path)
-	old := unix.Umask(0o177)
-	ln, err := net.ListenUnix("unixpacket", &net.UnixAddr{Name: path, Net: "unixpacket"})
-	unix.Umask(old)
+	ln, err := unixsock.Listen("unixpacket", path)
 	if err != nil {
 		return nil, fmt.Errorf("warm sandbox: %w", err)
 	}
@@ -476,21 +475,15 @@ var namespaces = []string{"user", "mnt", "net", "pid", "ipc", "uts", "cgroup", "
 // namespaces and its LSM label.
 func confinement(pid int) (map[string]string, error) {
 	dir := "/proc/" + strconv.Itoa(pid)
-	b, err := os.ReadFile(dir + "/status")
+	status, err := procStatus(strconv.Itoa(pid))
 	if err != nil {
 		return nil, err
 	}
 	m := make(map[string]string)
-	want := make(map[string]bool, len(confinedBy))
 	for _, f := range confinedBy {
-		want[f] = true
 		m[f] = "(absent)"
-	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		name, val, ok := bytes.Cut(sc.Bytes(), []byte(":"))
-		if ok && want[string(name)] {
-			m[string(name)] = string(bytes.TrimSpace(val))
+		if v, ok := status[f]; ok {
+			m[f] = v
 		}
 	}
 	for _, ns := range namespaces {
@@ -622,14 +615,26 @@ func sameRlimits(pid int) error {
 // umask reads the process's umask without changing it (umask(2) would,
 // for a moment, under every other thread).
 func umask() int {
-	b, err := os.ReadFile("/proc/self/status")
-	if err == nil {
-		if _, rest, ok := bytes.Cut(b, []byte("\nUmask:")); ok {
-			line, _, _ := bytes.Cut(rest, []byte("\n"))
-			if v, err := strconv.ParseInt(string(bytes.TrimSpace(line)), 8, 32); err == nil {
-				return int(v)
-			}
+	if m, err := procStatus("self"); err == nil {
+		if v, err := strconv.ParseInt(m["Umask"], 8, 32); err == nil {
+			return int(v)
 		}
 	}
 	return 0o022
+}
+
+// procStatus reads /proc/PROC/status (PROC a pid or "self"): each
+// field's value, trimmed.
+func procStatus(proc string) (map[string]string, error) {
+	b, err := os.ReadFile("/proc/" + proc + "/status")
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if name, val, ok := strings.Cut(line, ":"); ok {
+			m[name] = strings.TrimSpace(val)
+		}
+	}
+	return m, nil
 }
