@@ -168,9 +168,8 @@ type spare struct {
 }
 
 // NewKeeper listens on dir's [WarmSocket] (replacing a stale one) and
-// starts keeping an init ready. hostID is whether inits get a root
-// caller's maps (Spec, cold runs: a root caller without
-// --degraded=host-uid).
+// starts keeping an init ready, with a root caller's maps when serve is
+// root (as a cold run has them without --degraded=host-uid).
 func NewKeeper(dir string) (*Keeper, error) {
 	self, err := confinement(os.Getpid())
 	if err != nil {
