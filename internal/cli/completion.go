@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"warden.dev/warden/internal/safefile"
@@ -32,7 +33,7 @@ func helpOf(args ...string) string {
 }
 
 // flagLine is a flag in the flag package's listing: "  -name value".
-var flagLine = regexp.MustCompile(`(?m)^  -([a-zA-Z][\w-]*)(?: (\S+))?$`)
+var flagLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^  -([a-zA-Z][\w-]*)(?: (\S+))?$`) })
 
 // leaf is a command that takes flags: its words and its flags (with
 // whether each takes a file).
@@ -61,7 +62,7 @@ func leaves() []leaf {
 	for _, w := range words {
 		help := helpOf(w...)
 		l := leaf{words: w, files: strings.Contains(help, "FILE")}
-		for _, m := range flagLine.FindAllStringSubmatch(help, -1) {
+		for _, m := range flagLine().FindAllStringSubmatch(help, -1) {
 			l.flags = append(l.flags, "--"+m[1])
 		}
 		out = append(out, l)

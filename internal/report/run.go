@@ -34,6 +34,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"warden.dev/warden/internal/audit"
@@ -307,7 +308,7 @@ func writeAllow(w io.Writer, ds []*dest, o SummaryOptions) {
 // letters, digits, dots and hyphens. (An IPv6 literal gets no
 // suggestion: its brackets are the shell's, and no rule but allowed_ips
 // opens most addresses anyway.)
-var plainHost = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+var plainHost = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+$`) })
 
 // suggestable reports whether host can be written as it is in a suggested
 // command and rule: plain, and not a word YAML reads as something else.
@@ -316,7 +317,7 @@ func suggestable(host string) bool {
 	case "true", "false", "null", "yes", "no", "on", "off", "y", "n":
 		return false
 	}
-	return plainHost.MatchString(host)
+	return plainHost().MatchString(host)
 }
 
 // shellWord is s as one shell word: quoted unless it is plain.

@@ -34,6 +34,7 @@ package shellparse
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -84,120 +85,124 @@ const (
 		"config c get cache store"
 )
 
-var managers = map[string]manager{
-	"npm": {short: "Cw", long: []string{"prefix", "registry", "tag", "otp", "workspace", "cache", "userconfig",
-		"globalconfig", "loglevel", "location", "omit", "include", "save-prefix", "access", "scope", "package",
-		"install-strategy", "script-shell", "node-options"},
-		verbs: vt(vInstall, jsInstall, vRun, jsRun, vPublish, jsPublish, vKnown, jsKnown,
-			vFetchRun, "exec x", vCreate, "init create innit", vWrite, "set version pkg shrinkwrap"),
-		bare: vKnown, other: vRun},
-	"pnpm": {short: "Cw", long: []string{"dir", "prefix", "registry", "filter", "workspace", "store-dir",
-		"virtual-store-dir", "reporter", "loglevel", "config", "package", "tag", "otp", "access"},
-		verbs: vt(vInstall, jsInstall+" env setup self-update approve-builds", vRun, jsRun, vPublish, jsPublish,
-			vKnown, jsKnown, vFetchRun, "dlx", vCreate, "create init", vWrite, "set version pkg"),
-		bare: vKnown, other: vRun},
-	"yarn": {long: []string{"cwd", "registry", "modules-folder", "cache-folder", "mutex", "network-timeout"},
-		verbs: vt(vInstall, jsInstall+" global plugin set", vRun, jsRun+" workspaces", vPublish, jsPublish+" npm",
-			vKnown, jsKnown+" versions dir constraints", vFetchRun, "dlx", vCreate, "create", vWrite, "init version"),
-		bare: vInstall, other: vRun},
-	"bun": {short: "p", long: []string{"cwd", "registry", "cache-dir", "backend", "config", "filter"},
-		verbs: vt(vInstall, "install i add a remove rm update upgrade link unlink patch patch-commit", vPublish, "publish",
-			vKnown, "outdated audit info pm -v --version --revision", vFetchRun, "x", vCreate, "create c"),
-		bare: vRun, other: vRun},
-	"pip": {short: "rceitfdb", long: []string{"requirement", "constraint", "editable", "index-url", "extra-index-url",
-		"find-links", "target", "prefix", "root", "src", "platform", "python-version", "implementation", "abi",
-		"no-binary", "only-binary", "progress-bar", "log", "cert", "client-cert", "cache-dir", "proxy", "retries",
-		"timeout", "exists-action", "trusted-host", "upgrade-strategy", "report", "dest", "python", "config-settings",
-		"global-option", "build-option", "group", "keyring-provider", "use-feature", "use-deprecated", "format",
-		"exclude", "path"},
-		verbs: vt(vInstall, "install uninstall", vPublish, "download", vRun, "wheel", vKnown,
-			"list show freeze check search cache index inspect debug help hash completion -V --version -h --help config lock"),
-		bare: vKnown, other: vInstall},
-	"pipx": {long: []string{"spec", "python", "index-url", "pip-args", "suffix", "editable"},
-		verbs: vt(vInstall, "install install-all inject uninject upgrade upgrade-all upgrade-shared reinstall "+
-			"reinstall-all uninstall uninstall-all pin unpin interpreter", vWrite, "ensurepath",
-			vFetchRun, "run", vKnown, "list environment completions --version -h --help"),
-		bare: vKnown, other: vInstall},
-	"poetry": {short: "CPGEre", long: []string{"directory", "project", "source", "group", "extras", "with", "without",
-		"only", "repository", "username", "password", "cert", "client-cert", "python", "build-format", "output",
-		"format", "editable", "optional", "allow-prereleases"},
-		verbs: vt(vInstall, "add install update lock sync remove self source", vPublish, "publish", vRun, "shell build",
-			vKnown, "show check env config about list search export debug help -V --version -h --help", vWrite, "init new version"),
-		bare: vKnown, other: vRun},
-	"pdm": {short: "pGg", long: []string{"project", "group", "venv"},
-		verbs: vt(vInstall, "add install update lock sync remove self use", vPublish, "publish", vRun, "build",
-			vKnown, "list show info config search outdated --version -h --help", vWrite, "init"),
-		bare: vKnown, other: vRun},
-	"conda": {short: "npc", long: []string{"name", "prefix", "channel", "file", "override-channels", "solver", "cwd"},
-		verbs: vt(vInstall, "install create update upgrade remove uninstall env clean build develop", vKnown,
-			"list info search doctor compare package --version -V -h --help activate deactivate notices", vWrite, "config init"),
-		bare: vKnown, other: vInstall},
-	"gem": {short: "viN", long: []string{"version", "install-dir", "bindir", "source", "platform", "document", "key", "host", "otp"},
-		verbs: vt(vInstall, "install i update uninstall cleanup pristine fetch rebuild unpack", vFetchRun, "exec",
-			vPublish, "push yank owner signin signout", vRun, "build", vKnown,
-			"list search query info env environment which contents specification dependency outdated help check "+
-				"stale lock mirror --version -v -h --help", vWrite, "sources cert"),
-		bare: vKnown, other: vInstall},
-	"composer": {short: "d", long: []string{"working-dir", "repository", "prefer-install", "ignore-platform-req", "stability"},
-		verbs: vt(vInstall, "require r install i update u upgrade remove rm uninstall reinstall global create-project bump", vRun,
-			"run-script run exec test", vPublish, "login", vKnown, "show info search outdated why depends why-not prohibits validate "+
-				"diagnose licenses audit check-platform-reqs suggests fund list help about status -V --version -h --help", vWrite,
-			"config init dump-autoload dumpautoload archive self-update"),
-		bare: vKnown, other: vRun},
-	"brew": {verbs: vt(vInstall, "install reinstall upgrade update tap untap uninstall remove rm link unlink cleanup "+
-		"autoremove pin unpin bundle fetch", vRun, "services sh irb ruby", vKnown, "list ls info search outdated deps uses "+
-		"leaves doctor config --prefix --cellar --repository --cache home desc log cat commands --version -v "+
-		"shellenv tap-info missing analytics help -h --help --env formulae casks"),
-		bare: vKnown, other: vInstall},
-	"apt": {short: "otc", long: []string{"option", "target-release", "config-file"},
-		verbs: vt(vInstall, "install reinstall remove purge autoremove autopurge upgrade full-upgrade dist-upgrade update "+
-			"build-dep source download satisfy markauto unmarkauto edit-sources", vKnown,
-			"list search show showsrc policy depends rdepends changelog moo help check clean autoclean "+
-				"-v --version -h --help showpkg"),
-		bare: vKnown, other: vInstall},
-	"dnf": {short: "cx", long: []string{"config", "exclude", "repo", "enablerepo", "disablerepo", "installroot",
-		"releasever", "setopt", "downloaddir", "destdir"},
-		verbs: vt(vInstall, "install in reinstall upgrade update up downgrade remove rm erase autoremove groupinstall "+
-			"group groups localinstall distro-sync dsync makecache swap builddep module copr config-manager "+
-			"debuginfo-install upgrade-minimal download shell mark", vKnown, "list info search se provides "+
-			"whatprovides repolist repoquery rq history check-update check deplist help --version -h --help repoinfo"),
-		bare: vKnown, other: vInstall},
-	"apk": {short: "pX", long: []string{"root", "repository", "keys-dir", "repositories-file", "arch", "virtual", "cache-dir"},
-		verbs: vt(vInstall, "add del upgrade update fix fetch cache", vKnown, "info search list policy stats version "+
-			"dot audit verify manifest help --version -V -h --help"),
-		bare: vKnown, other: vInstall},
-	"zypper": {short: "r", long: []string{"repo", "root", "from", "type"},
-		verbs: vt(vInstall, "install in update up dist-upgrade dup patch remove rm refresh ref addrepo ar "+
-			"removerepo rr source-install si modifyrepo mr addlock al verify ve", vKnown, "search se info if "+
-			"list-updates lu packages pa repos lr patches products pd help -V --version -h --help what-provides wp"),
-		bare: vKnown, other: vInstall},
-	"snap": {verbs: vt(vInstall, "install refresh remove revert try download ack disable enable set unset restart start "+
-		"stop alias unalias connect disconnect prefer", vRun, "run", vKnown, "list info find version changes change "+
-		"connections services logs get warnings okay known model help interfaces aliases --version -h --help"),
-		bare: vKnown, other: vInstall},
-	"flatpak": {verbs: vt(vInstall, "install update upgrade uninstall remove remote-add remote-modify remote-delete "+
-		"repair override mask pin", vRun, "run enter", vKnown, "list info search remotes remote-ls remote-info "+
-		"history ps documents permissions --version -h --help config"),
-		bare: vKnown, other: vInstall},
-	"port": {verbs: vt(vInstall, "install upgrade selfupdate sync uninstall clean activate deactivate", vKnown,
-		"list search info installed contents deps variants outdated provides echo help version"),
-		bare: vKnown, other: vInstall},
-	"rustup": {verbs: vt(vInstall, "install update toolchain default component target self override uninstall set "+
-		"check", vRun, "run", vKnown, "show which doc man completions help --version -V -h --help"),
-		bare: vKnown, other: vInstall},
-	"cpanm": {short: "l", long: []string{"local-lib", "mirror"}, verbs: vt(vKnown, "--version -V -h --help --info"),
-		bare: vKnown, other: vInstall},
-	"cpan": {verbs: vt(vKnown, "-v -h -l -a -D -O"), bare: vRun, other: vInstall},
-	"volta": {verbs: vt(vInstall, "install fetch pin uninstall setup", vRun, "run", vKnown, "list which help --version -h --help"),
-		bare: vKnown, other: vInstall},
-	"corepack": {verbs: vt(vInstall, "enable disable prepare install use up pack", vKnown, "--version -h --help"),
-		bare: vKnown, other: vFetchRun},
-	"choco":       {verbs: vt(vKnown, "list search find info outdated help -v --version -h --help"), bare: vKnown, other: vInstall},
-	"winget":      {verbs: vt(vKnown, "list search show source hash help -v --version -h --help"), bare: vKnown, other: vInstall},
-	"scoop":       {verbs: vt(vKnown, "list search info status which home cat help --version"), bare: vKnown, other: vInstall},
-	"nix-channel": {verbs: vt(vKnown, "--list -h --help --version"), bare: vKnown, other: vInstall},
-	"nix-build":   {bare: vInstall, other: vInstall},
-}
+// managers is built on first use: most processes that link the analyser
+// (the sandbox's init among them) never use it.
+var managers = sync.OnceValue(func() map[string]manager {
+	return map[string]manager{
+		"npm": {short: "Cw", long: []string{"prefix", "registry", "tag", "otp", "workspace", "cache", "userconfig",
+			"globalconfig", "loglevel", "location", "omit", "include", "save-prefix", "access", "scope", "package",
+			"install-strategy", "script-shell", "node-options"},
+			verbs: vt(vInstall, jsInstall, vRun, jsRun, vPublish, jsPublish, vKnown, jsKnown,
+				vFetchRun, "exec x", vCreate, "init create innit", vWrite, "set version pkg shrinkwrap"),
+			bare: vKnown, other: vRun},
+		"pnpm": {short: "Cw", long: []string{"dir", "prefix", "registry", "filter", "workspace", "store-dir",
+			"virtual-store-dir", "reporter", "loglevel", "config", "package", "tag", "otp", "access"},
+			verbs: vt(vInstall, jsInstall+" env setup self-update approve-builds", vRun, jsRun, vPublish, jsPublish,
+				vKnown, jsKnown, vFetchRun, "dlx", vCreate, "create init", vWrite, "set version pkg"),
+			bare: vKnown, other: vRun},
+		"yarn": {long: []string{"cwd", "registry", "modules-folder", "cache-folder", "mutex", "network-timeout"},
+			verbs: vt(vInstall, jsInstall+" global plugin set", vRun, jsRun+" workspaces", vPublish, jsPublish+" npm",
+				vKnown, jsKnown+" versions dir constraints", vFetchRun, "dlx", vCreate, "create", vWrite, "init version"),
+			bare: vInstall, other: vRun},
+		"bun": {short: "p", long: []string{"cwd", "registry", "cache-dir", "backend", "config", "filter"},
+			verbs: vt(vInstall, "install i add a remove rm update upgrade link unlink patch patch-commit", vPublish, "publish",
+				vKnown, "outdated audit info pm -v --version --revision", vFetchRun, "x", vCreate, "create c"),
+			bare: vRun, other: vRun},
+		"pip": {short: "rceitfdb", long: []string{"requirement", "constraint", "editable", "index-url", "extra-index-url",
+			"find-links", "target", "prefix", "root", "src", "platform", "python-version", "implementation", "abi",
+			"no-binary", "only-binary", "progress-bar", "log", "cert", "client-cert", "cache-dir", "proxy", "retries",
+			"timeout", "exists-action", "trusted-host", "upgrade-strategy", "report", "dest", "python", "config-settings",
+			"global-option", "build-option", "group", "keyring-provider", "use-feature", "use-deprecated", "format",
+			"exclude", "path"},
+			verbs: vt(vInstall, "install uninstall", vPublish, "download", vRun, "wheel", vKnown,
+				"list show freeze check search cache index inspect debug help hash completion -V --version -h --help config lock"),
+			bare: vKnown, other: vInstall},
+		"pipx": {long: []string{"spec", "python", "index-url", "pip-args", "suffix", "editable"},
+			verbs: vt(vInstall, "install install-all inject uninject upgrade upgrade-all upgrade-shared reinstall "+
+				"reinstall-all uninstall uninstall-all pin unpin interpreter", vWrite, "ensurepath",
+				vFetchRun, "run", vKnown, "list environment completions --version -h --help"),
+			bare: vKnown, other: vInstall},
+		"poetry": {short: "CPGEre", long: []string{"directory", "project", "source", "group", "extras", "with", "without",
+			"only", "repository", "username", "password", "cert", "client-cert", "python", "build-format", "output",
+			"format", "editable", "optional", "allow-prereleases"},
+			verbs: vt(vInstall, "add install update lock sync remove self source", vPublish, "publish", vRun, "shell build",
+				vKnown, "show check env config about list search export debug help -V --version -h --help", vWrite, "init new version"),
+			bare: vKnown, other: vRun},
+		"pdm": {short: "pGg", long: []string{"project", "group", "venv"},
+			verbs: vt(vInstall, "add install update lock sync remove self use", vPublish, "publish", vRun, "build",
+				vKnown, "list show info config search outdated --version -h --help", vWrite, "init"),
+			bare: vKnown, other: vRun},
+		"conda": {short: "npc", long: []string{"name", "prefix", "channel", "file", "override-channels", "solver", "cwd"},
+			verbs: vt(vInstall, "install create update upgrade remove uninstall env clean build develop", vKnown,
+				"list info search doctor compare package --version -V -h --help activate deactivate notices", vWrite, "config init"),
+			bare: vKnown, other: vInstall},
+		"gem": {short: "viN", long: []string{"version", "install-dir", "bindir", "source", "platform", "document", "key", "host", "otp"},
+			verbs: vt(vInstall, "install i update uninstall cleanup pristine fetch rebuild unpack", vFetchRun, "exec",
+				vPublish, "push yank owner signin signout", vRun, "build", vKnown,
+				"list search query info env environment which contents specification dependency outdated help check "+
+					"stale lock mirror --version -v -h --help", vWrite, "sources cert"),
+			bare: vKnown, other: vInstall},
+		"composer": {short: "d", long: []string{"working-dir", "repository", "prefer-install", "ignore-platform-req", "stability"},
+			verbs: vt(vInstall, "require r install i update u upgrade remove rm uninstall reinstall global create-project bump", vRun,
+				"run-script run exec test", vPublish, "login", vKnown, "show info search outdated why depends why-not prohibits validate "+
+					"diagnose licenses audit check-platform-reqs suggests fund list help about status -V --version -h --help", vWrite,
+				"config init dump-autoload dumpautoload archive self-update"),
+			bare: vKnown, other: vRun},
+		"brew": {verbs: vt(vInstall, "install reinstall upgrade update tap untap uninstall remove rm link unlink cleanup "+
+			"autoremove pin unpin bundle fetch", vRun, "services sh irb ruby", vKnown, "list ls info search outdated deps uses "+
+			"leaves doctor config --prefix --cellar --repository --cache home desc log cat commands --version -v "+
+			"shellenv tap-info missing analytics help -h --help --env formulae casks"),
+			bare: vKnown, other: vInstall},
+		"apt": {short: "otc", long: []string{"option", "target-release", "config-file"},
+			verbs: vt(vInstall, "install reinstall remove purge autoremove autopurge upgrade full-upgrade dist-upgrade update "+
+				"build-dep source download satisfy markauto unmarkauto edit-sources", vKnown,
+				"list search show showsrc policy depends rdepends changelog moo help check clean autoclean "+
+					"-v --version -h --help showpkg"),
+			bare: vKnown, other: vInstall},
+		"dnf": {short: "cx", long: []string{"config", "exclude", "repo", "enablerepo", "disablerepo", "installroot",
+			"releasever", "setopt", "downloaddir", "destdir"},
+			verbs: vt(vInstall, "install in reinstall upgrade update up downgrade remove rm erase autoremove groupinstall "+
+				"group groups localinstall distro-sync dsync makecache swap builddep module copr config-manager "+
+				"debuginfo-install upgrade-minimal download shell mark", vKnown, "list info search se provides "+
+				"whatprovides repolist repoquery rq history check-update check deplist help --version -h --help repoinfo"),
+			bare: vKnown, other: vInstall},
+		"apk": {short: "pX", long: []string{"root", "repository", "keys-dir", "repositories-file", "arch", "virtual", "cache-dir"},
+			verbs: vt(vInstall, "add del upgrade update fix fetch cache", vKnown, "info search list policy stats version "+
+				"dot audit verify manifest help --version -V -h --help"),
+			bare: vKnown, other: vInstall},
+		"zypper": {short: "r", long: []string{"repo", "root", "from", "type"},
+			verbs: vt(vInstall, "install in update up dist-upgrade dup patch remove rm refresh ref addrepo ar "+
+				"removerepo rr source-install si modifyrepo mr addlock al verify ve", vKnown, "search se info if "+
+				"list-updates lu packages pa repos lr patches products pd help -V --version -h --help what-provides wp"),
+			bare: vKnown, other: vInstall},
+		"snap": {verbs: vt(vInstall, "install refresh remove revert try download ack disable enable set unset restart start "+
+			"stop alias unalias connect disconnect prefer", vRun, "run", vKnown, "list info find version changes change "+
+			"connections services logs get warnings okay known model help interfaces aliases --version -h --help"),
+			bare: vKnown, other: vInstall},
+		"flatpak": {verbs: vt(vInstall, "install update upgrade uninstall remove remote-add remote-modify remote-delete "+
+			"repair override mask pin", vRun, "run enter", vKnown, "list info search remotes remote-ls remote-info "+
+			"history ps documents permissions --version -h --help config"),
+			bare: vKnown, other: vInstall},
+		"port": {verbs: vt(vInstall, "install upgrade selfupdate sync uninstall clean activate deactivate", vKnown,
+			"list search info installed contents deps variants outdated provides echo help version"),
+			bare: vKnown, other: vInstall},
+		"rustup": {verbs: vt(vInstall, "install update toolchain default component target self override uninstall set "+
+			"check", vRun, "run", vKnown, "show which doc man completions help --version -V -h --help"),
+			bare: vKnown, other: vInstall},
+		"cpanm": {short: "l", long: []string{"local-lib", "mirror"}, verbs: vt(vKnown, "--version -V -h --help --info"),
+			bare: vKnown, other: vInstall},
+		"cpan": {verbs: vt(vKnown, "-v -h -l -a -D -O"), bare: vRun, other: vInstall},
+		"volta": {verbs: vt(vInstall, "install fetch pin uninstall setup", vRun, "run", vKnown, "list which help --version -h --help"),
+			bare: vKnown, other: vInstall},
+		"corepack": {verbs: vt(vInstall, "enable disable prepare install use up pack", vKnown, "--version -h --help"),
+			bare: vKnown, other: vFetchRun},
+		"choco":       {verbs: vt(vKnown, "list search find info outdated help -v --version -h --help"), bare: vKnown, other: vInstall},
+		"winget":      {verbs: vt(vKnown, "list search show source hash help -v --version -h --help"), bare: vKnown, other: vInstall},
+		"scoop":       {verbs: vt(vKnown, "list search info status which home cat help --version"), bare: vKnown, other: vInstall},
+		"nix-channel": {verbs: vt(vKnown, "--list -h --help --version"), bare: vKnown, other: vInstall},
+		"nix-build":   {bare: vInstall, other: vInstall},
+	}
+})
 
 // pkgAliases are names that share another manager's command line.
 var pkgAliases = map[string]string{"pip3": "pip", "mamba": "conda", "micromamba": "conda", "apt-get": "apt",
@@ -262,7 +267,7 @@ func (a *analyzer) pkg(e *env, name string, args []field) (bool, bool) {
 	if n, ok := pkgAliases[name]; ok {
 		name = n
 	}
-	m, ok := managers[name]
+	m, ok := managers()[name]
 	if !ok {
 		a.class(action.PackageInstall)
 		return false, true
@@ -540,7 +545,7 @@ var npxPkg = []string{"-p", "--package"}
 
 func packagePrograms() map[string]handler {
 	m := map[string]handler{}
-	for n := range managers {
+	for n := range managers() {
 		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.pkg(e, c.name, c.args) }
 	}
 	for n := range pkgAliases {
@@ -551,7 +556,7 @@ func packagePrograms() map[string]handler {
 	// are package names, not commands.
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return false, true }, "apt-cache", "dpkg-query", "apt-file")
 	m["bun"] = func(a *analyzer, e *env, c call) (bool, bool) {
-		b := managers["bun"]
+		b := managers()["bun"]
 		_, ops := scan(c.args, b.short, b.long, true)
 		if len(ops) > 0 && ops[0].dyn {
 			a.unresolved("bun with a subcommand that is not static")
