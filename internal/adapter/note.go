@@ -204,7 +204,9 @@ const statusUnavailable = 125
 const maxItems = 5
 
 // SandboxNote is a post-call hook's note on a wrapped command's run: what the
-// sandbox refused and what to do instead; empty when it refused nothing.
+// sandbox refused (destinations, paths, system calls, files the command
+// planted for the host and the post-run check took away) and what to do
+// instead; empty when it refused nothing.
 // Refused system calls are told only when the command failed: programs
 // probe for what they may use (the go command tries a socket) and carry
 // on without it, and a note on a success would only distract.
@@ -233,6 +235,20 @@ func SandboxNote(s Subject, r *audit.Run) string {
 		}
 		parts = append(parts, s)
 	}
+	for i, rp := range r.RefusedPaths {
+		if i == maxItems {
+			parts = append(parts, fmt.Sprintf("%d more paths", len(r.RefusedPaths)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("the path %q (%s: %s)", clip(rp.Path), rp.Kind, clip(rp.Error)))
+	}
+	for i, q := range r.Quarantined {
+		if i == maxItems {
+			parts = append(parts, fmt.Sprintf("%d more planted files", len(r.Quarantined)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%q, which it planted for the host (%s) and which was taken away", clip(q.Path), clip(q.Why)))
+	}
 	for i, sc := range syscalls {
 		if i == maxItems {
 			parts = append(parts, fmt.Sprintf("%d more system calls", len(syscalls)-i))
@@ -252,13 +268,19 @@ func SandboxNote(s Subject, r *audit.Run) string {
 	if len(denied) > 0 {
 		b.WriteString(" The sandbox reaches only the destinations Warden's policy allows (network.rules); ask the user to allow a host you need rather than trying another route.")
 	}
+	if len(r.RefusedPaths) > 0 {
+		b.WriteString(" The sandbox writes only inside the project (and sandbox.filesystem.read_write) and never shows the sensitive files; write inside the project, or ask the user for access to a path you need.")
+	}
+	if len(r.Quarantined) > 0 {
+		b.WriteString(" What runs later on the user's machine (git hooks and configuration, editor tasks, agent settings) is not the sandbox's to write; tell the user the change you would make.")
+	}
 	if len(syscalls) > 0 {
 		b.WriteString(" The refused system calls (ptrace, mount, namespaces, raw or Unix sockets, io_uring…) are never available inside the sandbox; use a way that does without them.")
 	}
 	if setup != "" {
 		b.WriteString(" Tell the user: the host cannot build Warden's sandbox ('warden doctor' says why).")
 	}
-	if r.TimedOut && len(denied) == 0 && len(syscalls) == 0 && setup == "" {
+	if r.TimedOut && len(parts) == 1 {
 		b.WriteString(" Run something shorter, or ask the user to raise sandbox.limits.timeout.")
 	}
 	return b.String()

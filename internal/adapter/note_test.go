@@ -9,6 +9,7 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/adapter"
+	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/policy"
 )
 
@@ -49,5 +50,49 @@ func TestAskShowsWhatRuns(t *testing.T) {
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("Note(ask %s %.40q…) = %.200q…, want it to hold %.80q", tt.s.Kind, tt.s.Value, got, tt.want)
 		}
+	}
+}
+
+// TestSandboxNote: what a wrapped run was refused becomes the note the
+// model reads after the call: destinations, paths, what it planted for
+// the host, system calls of a failed run, each with what to do instead;
+// nothing when nothing was refused.
+func TestSandboxNote(t *testing.T) {
+	s := adapter.Subject{Tool: "Bash", Value: "make"}
+	tests := []struct {
+		name string
+		run  audit.Run
+		want []string // in the note; none: no note
+	}{
+		{"nothing refused", audit.Run{}, nil},
+		{"a system call of a successful run", audit.Run{BlockedSyscalls: []audit.Syscall{{Syscall: "socket", Count: 1}}}, nil},
+		{"a destination", audit.Run{NetworkAttempts: []audit.NetworkAttempt{{Host: "evil.example", Port: 443, Verdict: audit.VerdictDeny, Rule: "default"}}},
+			[]string{`a connection to "evil.example" port 443`, "network.rules"}},
+		{"a path", audit.Run{RefusedPaths: []audit.Refusal{{Path: "/etc/x", Kind: audit.RefusedReadOnly, Error: "Read-only file system"}}},
+			[]string{`the path "/etc/x" (read-only: Read-only file system)`, "write inside the project"}},
+		{"a planted hook", audit.Run{Quarantined: []audit.Quarantined{{Path: "/p/.git/hooks/pre-commit", Why: "git runs it"}}},
+			[]string{`"/p/.git/hooks/pre-commit", which it planted for the host (git runs it)`, "tell the user the change"}},
+		{"a system call of a failed run", audit.Run{Status: 1, BlockedSyscalls: []audit.Syscall{{Syscall: "ptrace", Count: 2}}},
+			[]string{`the system call "ptrace" (2 times)`, "never available inside the sandbox"}},
+		{"a timeout", audit.Run{Status: 124, TimedOut: true}, []string{"timeout", "Run something shorter"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			note := adapter.SandboxNote(s, &tt.run)
+			if tt.want == nil {
+				if note != "" {
+					t.Errorf("note %q, want none", note)
+				}
+				return
+			}
+			if !strings.HasPrefix(note, `Warden's sandbox ran this Bash command ("make") and refused: `) {
+				t.Errorf("note %q does not say which command", note)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(note, w) {
+					t.Errorf("note %q lacks %q", note, w)
+				}
+			}
+		})
 	}
 }
