@@ -63,4 +63,19 @@ type Honesty struct {
 	SeesNativeTools Capability `json:"sees_native_tools"`
 	// Sandboxes: what the calls run under Warden's containment.
 	Sandboxes Capability `json:"sandboxes"`
+	// Proven is the real client the row was checked against, and the
+	// tests that check it; nil when no test drives the real client: the
+	// row is then read from the client's source and documentation only,
+	// and warden doctor says "unverified".
+	Proven *Proof `json:"proven,omitempty"`
+}
+
+// Proof is a real client and the tests that drive it.
+type Proof struct {
+	// Client is the client and its version ("Codex CLI 0.171.0").
+	Client string `json:"client"`
+	// Tests are the tests that drive it, each as package.TestName.
+	Tests []string `json:"tests"`
+	// What is what the tests drive through the real client.
+	What string `json:"what"`
 }

@@ -253,6 +253,8 @@ func runHarness(t *testing.T, scenario, hook string, extra ...string) (ccSummary
 	}
 	work := filepath.Join(base, "w")
 	gitProject(t, work)
+	times := newHookTimes(t)
+	hook = times.bin + " " + times.log + " " + hook
 	args := append([]string{harness, "--workdir", work, "--timeout", "240", "--permission-mode", "default",
 		"--hook-events", "PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure"}, extra...)
 	cmd := exec.Command("python3", append(args, scenario, hook)...)
@@ -268,6 +270,16 @@ func runHarness(t *testing.T, scenario, hook string, extra ...string) (ccSummary
 	if s.Warning != "" || s.ClaudeExitCode == nil || *s.ClaudeExitCode != 0 {
 		t.Fatalf("claude run: exit %v, warning %q\n%s", s.ClaudeExitCode, s.Warning, s.ClaudeStderr)
 	}
+	// Every tool call went through Warden's hook before it ran: a
+	// client that stops calling it fails here.
+	pre := 0
+	for _, n := range times.count(t, "PreToolUse") {
+		pre += n
+	}
+	if pre != len(s.ToolCalls) {
+		t.Errorf("Warden's PreToolUse hook ran %d times for the model's %d tool calls", pre, len(s.ToolCalls))
+	}
+	times.report(t, "claude-code")
 	return s, work
 }
 

@@ -328,6 +328,11 @@ func WriteAdapters(w io.Writer, rows []adapter.Honesty) {
 		}{{"filters tools", h.FiltersTools}, {"intercepts calls", h.InterceptsCalls}, {"sees native tools", h.SeesNativeTools}, {"sandboxes", h.Sandboxes}} {
 			fmt.Fprintf(w, "  %s, %s: %s\n", h.Adapter, c.name, c.c.Note)
 		}
+		if p := h.Proven; p != nil {
+			fmt.Fprintf(w, "  %s, proven: against %s by %s: %s\n", h.Adapter, p.Client, strings.Join(p.Tests, ", "), p.What)
+		} else {
+			fmt.Fprintf(w, "  %s, proven: unverified: no test drives the real client; the row is read from its source\n", h.Adapter)
+		}
 	}
 }
 

@@ -10,11 +10,10 @@ import "warden.dev/warden/internal/adapter"
 // Codex also matches apply_patch under the aliases Write and Edit.
 const Matcher = "^(Bash|apply_patch)$|^mcp__"
 
-// Honesty is this adapter's row of the honesty matrix. The shell tool's
-// calls are proven against the real Codex CLI 0.171.0
-// (TestCodexRealClient in internal/cli); apply_patch and MCP calls are
-// translated from Codex's source (codex-rs/hooks) only, so nothing says
-// yes.
+// Honesty is this adapter's row of the honesty matrix, proven against
+// the real Codex CLI 0.171.0 (TestCodexRealClient in internal/cli): its
+// shell, apply_patch and MCP calls, the PostToolUse note, --wrap, and
+// Codex's own sandbox modes.
 func (Agent) Honesty() adapter.Honesty { return honesty }
 
 var honesty = adapter.Honesty{
@@ -22,11 +21,13 @@ var honesty = adapter.Honesty{
 	FiltersTools: adapter.Capability{Level: adapter.No,
 		Note: "a hook cannot change Codex's tool list: the model sees every tool, and a call Warden denies is refused when it is made"},
 	InterceptsCalls: adapter.Capability{Level: adapter.Partial,
-		Note: "Bash (Codex's shell, shell_command and exec tools), apply_patch and mcp__* calls are decided through PreToolUse once `warden hook install codex` wrote ~/.codex/hooks.json and the person trusted the hook in Codex's /hooks (an untrusted hook does not run); the shell tool proven against the real Codex 0.171.0 (its exec_command: denials reach the model as the call's result, an allowed command runs under warden run with --wrap), apply_patch and MCP calls translated from Codex's source only; Codex's PreToolUse has no ask, so a Warden prompt is a deny there"},
+		Note: "Bash (Codex's shell, shell_command and exec tools), apply_patch and mcp__* calls are decided through PreToolUse once `warden hook install codex` wrote ~/.codex/hooks.json and the person trusted the hook in Codex's /hooks (an untrusted hook does not run); proven against the real Codex 0.171.0 for its exec_command, its freeform apply_patch and an MCP server's tool (denials reach the model as the call's result); Codex's PreToolUse has no ask, so a Warden prompt is a deny there"},
 	SeesNativeTools: adapter.Capability{Level: adapter.Partial,
-		Note: "Codex's shell and patch tools are decided; view_image, web_search, update_plan, spawn_agent and the other function tools are not matched, a shell session's write_stdin input is not seen, and a background process is judged only when it starts"},
+		Note: "Codex's shell and patch tools are decided; view_image, web_search, request_user_input, the goal tools and the sub-agent tools (multi_agent_v1: spawn_agent and its kin, offered by 0.171 to every model) are not matched, a shell session's write_stdin input is not seen, and a background process is judged only when it starts"},
 	Sandboxes: adapter.Capability{Level: adapter.No,
-		Note: "with --wrap, allowed Bash commands run under warden run when Codex runs them unsandboxed (danger-full-access; proven against Codex 0.171.0); inside Codex's own sandbox (workspace-write) warden run cannot build its own and refuses, saying so (sandbox unavailable, 125); without --wrap Warden contains nothing, and apply_patch and MCP calls run in Codex's process, decided but uncontained"},
+		Note: "with --wrap, allowed Bash commands run under warden run when Codex runs them unsandboxed (danger-full-access; proven against Codex 0.171.0); inside Codex's own sandboxes (workspace-write, read-only) warden run cannot build its own and refuses, saying so (sandbox unavailable, 125); without --wrap Warden contains nothing, and apply_patch and MCP calls run in Codex's process, decided but uncontained"},
+	Proven: &adapter.Proof{Client: "Codex CLI 0.171.0", Tests: []string{"cli.TestCodexRealClient"},
+		What: "the planted-instruction scenario through exec_command, apply_patch and an MCP server's tool, with --wrap and without, in each of Codex's sandbox modes; the PostToolUse note on a wrapped run; every hook call timed and counted"},
 }
 
 // Hooks is what `warden hook install codex` writes: the events the hook

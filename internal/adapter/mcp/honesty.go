@@ -21,6 +21,9 @@ var Honesty = adapter.Honesty{
 		Note: "the agent's own shell, file and web tools never pass through an MCP gateway; pair it with warden hook for those"},
 	Sandboxes: adapter.Capability{Level: adapter.Partial,
 		Note: "with --sandbox the server's process runs under warden run (tested: a write the policy was fooled into allowing does not leave the project); without it the server runs uncontained with the gateway's rights, and an --upstream server is never contained"},
+	Proven: &adapter.Proof{Client: "@modelcontextprotocol/server-filesystem behind the Go SDK's client",
+		Tests: []string{"cli.TestMCPFilesystemRealServer"},
+		What:  "tools/list filtered, tools/call decided and --sandbox over stdio against the real server"},
 }
 
 func init() { adapter.RegisterRow(Honesty) }

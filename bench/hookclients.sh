@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Times Warden's hook as each real agent CLI runs it, over the
+# real-client scenarios of internal/cli (Claude Code, Codex CLI, Gemini
+# CLI): the tests put testdata/hooktime in front of the hook command the
+# client runs, which times each call from its own start to the hook's
+# exit (the fake model's log cannot: it also holds the tools' and the
+# client's own time). Prints, per client, the hook calls, their median,
+# p90 and slowest; goal: median ≤ 10 ms. The approval test, whose hook
+# waits for a person's answer by design, is left out.
+#
+#   bench/hookclients.sh [ROUNDS]      (default 1; each round runs every scenario once)
+#
+# The clients are the ones test.sh installs, pinned, under
+# ~/.cache/warden-ci and npm's global prefix; run ./test.sh once first.
+# As the tests: root on Linux.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-1}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cache="$HOME/.cache/warden-ci"
+export WARDEN_TEST_MCP_FILESYSTEM="$cache/mcp/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+export WARDEN_TEST_CODEX="$cache/codex/node_modules/.bin/codex"
+export WARDEN_TEST_GEMINI="$cache/gemini/node_modules/.bin/gemini"
+export WARDEN_TEST_HOOK_TIMES="$tmp/times.jsonl"
+for c in claude "$WARDEN_TEST_CODEX" "$WARDEN_TEST_GEMINI"; do
+	command -v "$c" > /dev/null || echo "no $c: its line is missing (./test.sh installs it)"
+done
+for ((i = 0; i < rounds; i++)); do
+	go test -tags integration -count=1 -run 'TestClaudeCodeRealClient$|TestClaudeCodeRealClientAsk|TestClaudeCodeRealClientGovernance|TestCodexRealClient|TestGeminiRealClient' \
+		./internal/cli > "$tmp/test.log" 2>&1 || { tail -n 30 "$tmp/test.log"; exit 1; }
+done
+[ -s "$WARDEN_TEST_HOOK_TIMES" ] || { echo "no hook call was timed"; exit 1; }
+python3 - "$WARDEN_TEST_HOOK_TIMES" <<'PY'
+import json, sys
+by = {}
+for line in open(sys.argv[1]):
+    c = json.loads(line)
+    by.setdefault(c["client"], []).append(c["ms"])
+print(f'{"client":<14} {"calls":>6} {"median ms":>10} {"p90 ms":>8} {"slowest":>8}  goal median ≤ 10 ms')
+for client, ms in sorted(by.items()):
+    ms.sort()
+    med, p90 = ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.9))]
+    print(f'{client:<14} {len(ms):>6} {med:>10.1f} {p90:>8.1f} {ms[-1]:>8.1f}  {"met" if med <= 10 else "NOT MET"}')
+PY
