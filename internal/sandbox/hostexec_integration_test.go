@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox/sandboxtest"
@@ -197,6 +198,29 @@ func repoSetup(t *testing.T, h *hostGit, project string) string {
 
 func TestAdversarialHostExecCommondir(t *testing.T) {
 	o, project, _ := route{setup: repoSetup, plant: plantCommonDir + "echo x > .git/commondir\n"}.check(t)
+	for _, p := range []string{".git/commondir", ".git/x"} {
+		if _, err := os.Lstat(filepath.Join(project, p)); err == nil {
+			t.Errorf("%s left on the host", p)
+		}
+	}
+	wantQuarantined(t, o.res, filepath.Join(project, ".git/commondir"), filepath.Join(project, ".git/x"))
+}
+
+// TestAdversarialHostExecOutlivesCommand: the plant comes from a
+// process the command left behind, in a session of its own, which plants
+// again and again after the command has ended. Every process of the
+// sandbox is gone before the post-run check looks, so nothing is planted
+// after it: the host finds nothing, even a while later.
+func TestAdversarialHostExecOutlivesCommand(t *testing.T) {
+	loop := "for i in $(seq 60); do { " + strings.ReplaceAll(plantCommonDir, "\n", "; ") +
+		"echo x > .git/commondir; } 2>/dev/null; sleep 0.01; done"
+	o, project, _ := route{setup: repoSetup,
+		plant: "setsid sh -c '" + strings.ReplaceAll(loop, "'", `'\''`) + "' </dev/null >/dev/null 2>&1 & sleep 0.1",
+		trigger: func(t *testing.T, h *hostGit, project string, tr trap) {
+			// Time for a survivor to plant again.
+			time.Sleep(300 * time.Millisecond)
+			defaultTrigger(t, h, project, tr)
+		}}.check(t)
 	for _, p := range []string{".git/commondir", ".git/x"} {
 		if _, err := os.Lstat(filepath.Join(project, p)); err == nil {
 			t.Errorf("%s left on the host", p)
