@@ -300,11 +300,11 @@ echo "own = the stage's own time; end = ms since the trace began; no cgroup = --
 # What the trace does not show directly, from the medians above.
 awk -F'\t' '
 	FNR == 1 { f++ }
-	{ own[f, $4] = $1; end[f, $4] = $2; if (!first[f] && $4 ~ /^init:/) first[f] = $4 }
+	{ own[f, $4] = $1; end[f, $4] = $2; if (!first[f] && $4 ~ /^init:/) first[f] = $4; if ($4 ~ /^parent: command ended/) ended[f] = $4 }
 	END {
 		sent = "parent: rlimits, configuration sent"; start = "parent: start init"
-		cmd = "init: start command"; reaped = "parent: command ended, init reaped"
-		printf "after the command starts (its run, exit, the teardown, init reaped): %.2f ms\n", end[1, reaped] - end[1, cmd]
+		cmd = "init: start command"; reaped = ended[1]
+		printf "after the command starts (its run, its exit, its processes reaped): %.2f ms\n", end[1, reaped] - end[1, cmd]
 		if (!first[2]) exit
 		boot = end[2, first[2]] - own[2, first[2]] - end[2, sent]
 		printf "init start-up (Go runtime, configuration read), seen without a cgroup, where nothing holds the configuration back: %.2f ms\n", boot

@@ -459,9 +459,13 @@ type cgroupJoin struct {
 // start-up memory always did (v1 charges do not move with a task). The
 // file is opened here, by the caller: v1 checks the credentials the
 // file was opened with.
-func (cg *runCgroup) joins() ([]cgroupJoin, []int, error) {
-	var js []cgroupJoin
-	var fds []int
+//
+// leave are the tasks files of the directories the run's are made in,
+// one for each join, for init's thread to leave by once the command and
+// everything it started have ended: the parent can then remove the
+// run's directories at once, without waiting for init's own exit. None
+// when one of them cannot be opened (the parent then waits for init).
+func (cg *runCgroup) joins() (js []cgroupJoin, fds, leave []int, err error) {
 	v2 := cg.v2Dir()
 	for _, d := range cg.dirs {
 		if d != v2 {
@@ -476,14 +480,23 @@ func (cg *runCgroup) joins() ([]cgroupJoin, []int, error) {
 		if err != nil {
 			if j.Optional {
 				cg.acctDir = ""
-				return js[:k], fds, nil
+				js = js[:k]
+				break
 			}
 			closeFDs(fds)
-			return nil, nil, &SetupError{What: fmt.Sprintf("join cgroup %s: %v", j.Dir, err), Hint: joinHint}
+			return nil, nil, nil, &SetupError{What: fmt.Sprintf("join cgroup %s: %v", j.Dir, err), Hint: joinHint}
 		}
 		fds = append(fds, fd)
 	}
-	return js, fds, nil
+	for _, j := range js {
+		fd, err := unix.Open(filepath.Join(filepath.Dir(j.Dir), "tasks"), unix.O_WRONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			closeFDs(leave)
+			return js, fds, nil, nil
+		}
+		leave = append(leave, fd)
+	}
+	return js, fds, leave, nil
 }
 
 // version is "v1", "v2", "v1+v2" or "".

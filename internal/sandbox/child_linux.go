@@ -59,7 +59,7 @@ func Init() {
 	buf := make([]byte, 1<<20)
 	// A root caller's idmapped mounts come with the configuration.
 	// So do the cgroup v1 tasks files it joins, after them.
-	oob := make([]byte, unix.CmsgSpace((maxIdmapped+maxJoins)*4))
+	oob := make([]byte, unix.CmsgSpace((maxIdmapped+2*maxJoins)*4))
 	n, oobn, err := recvRights(ctlFD, buf, oob)
 	if err != nil || n == 0 {
 		os.Exit(125)
@@ -69,11 +69,16 @@ func Init() {
 		fail(ctl, "decode configuration: "+err.Error(), "")
 	}
 	fds := rightsIn(oob[:oobn])
-	if len(fds) != len(cfg.Idmapped)+len(cfg.CgroupJoin) {
-		fail(ctl, fmt.Sprintf("configuration came with %d descriptors, want %d", len(fds), len(cfg.Idmapped)+len(cfg.CgroupJoin)), "")
+	joins := len(cfg.CgroupJoin)
+	if cfg.CgroupLeave {
+		joins *= 2
+	}
+	if len(fds) != len(cfg.Idmapped)+joins {
+		fail(ctl, fmt.Sprintf("configuration came with %d descriptors, want %d", len(fds), len(cfg.Idmapped)+joins), "")
 	}
 	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs, sigsReady: sigsReady,
-		idmapFDs: fds[:len(cfg.Idmapped)], tasksFDs: fds[len(cfg.Idmapped):]}
+		idmapFDs: fds[:len(cfg.Idmapped)], tasksFDs: fds[len(cfg.Idmapped) : len(cfg.Idmapped)+len(cfg.CgroupJoin)],
+		leaveFDs: fds[len(cfg.Idmapped)+len(cfg.CgroupJoin):]}
 	i.setup()
 	i.runCommand()
 }
@@ -88,8 +93,9 @@ type initProc struct {
 	// idmapFDs are the idmapped mounts of cfg.Idmapped, in order, and
 	// attached the roots init has attached them at.
 	idmapFDs []int
-	// tasksFDs are the tasks files of cfg.CgroupJoin, in order.
-	tasksFDs []int
+	// tasksFDs are the tasks files of cfg.CgroupJoin, in order, and
+	// leaveFDs those of the directories above them (cfg.CgroupLeave).
+	tasksFDs, leaveFDs []int
 	attached []string
 	// covers are the tmpfs mounts over directories the command could
 	// not search (coverAbove).
@@ -574,14 +580,71 @@ func (i *initProc) runCommand() {
 		if reaped != pid {
 			continue // an orphan, reaped
 		}
+		i.endRest()
 		r := report{Done: true, Exit: ws.ExitStatus(), Blocked: i.blocked.list(), BlockedHow: i.blocked.how, BlockedDropped: i.blocked.dropped}
 		if ws.Signaled() {
 			r.Signal = int(ws.Signal())
 		}
 		r.CPU = cpuTime(unix.RUSAGE_SELF) + cpuTime(unix.RUSAGE_CHILDREN)
+		r.Left = i.leaveCgroups()
+		i.closeStdio()
 		send(i.ctl, r)
-		// Exiting kills whatever the command left behind.
 		os.Exit(0)
+	}
+}
+
+// endRest kills and reaps every process the command left behind: init
+// is pid 1 of the sandbox's pid namespace, every other process in it its
+// descendant, so once it has no child left, none is left at all. Done is
+// sent after, so that the parent's post-run check looks at files no
+// process of the sandbox can change any more, and need not wait for
+// init's own exit (the namespaces' teardown) to know it.
+func (i *initProc) endRest() {
+	unix.Kill(-1, unix.SIGKILL)
+	for {
+		_, err := syscall.Wait4(-1, nil, 0, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return // ECHILD: none left
+		}
+	}
+}
+
+// leaveCgroups moves init's thread, the one that joined the run's cgroup
+// v1 directories to start the command, to the directories above them,
+// and says whether it is in none of the run's any more.
+func (i *initProc) leaveCgroups() bool {
+	defer closeFDs(i.leaveFDs)
+	if len(i.leaveFDs) == 0 || i.cfg.CgroupV2 != "" {
+		return false
+	}
+	for _, fd := range i.leaveFDs {
+		if _, err := unix.Write(fd, []byte("0")); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// closeStdio points init's standard streams at /dev/null: the command's
+// output ends for the parent once no process of the sandbox holds them,
+// init included, without waiting for init's exit.
+func (i *initProc) closeStdio() {
+	if i.tty != nil {
+		i.tty.Close()
+	}
+	null, err := unix.Open("/dev/null", unix.O_RDWR|unix.O_CLOEXEC, 0)
+	for fd := 0; fd < 3; fd++ {
+		if err == nil {
+			unix.Dup3(null, fd, 0)
+		} else {
+			unix.Close(fd)
+		}
+	}
+	if err == nil {
+		unix.Close(null)
 	}
 }
 

@@ -72,6 +72,11 @@ type config struct {
 	// starts the command, through the tasks files whose descriptors come
 	// with this message, after the idmapped mounts', in the same order.
 	CgroupJoin []cgroupJoin `json:"cgroup_join,omitempty"`
+	// CgroupLeave: after the tasks files of CgroupJoin come as many of
+	// the directories above them, for init's thread to leave the run's
+	// by once the command and all it started have ended
+	// (runCgroup.joins).
+	CgroupLeave bool `json:"cgroup_leave,omitempty"`
 	// Trace asks init to report each setup step's duration.
 	Trace bool `json:"trace,omitempty"`
 	// Terminal makes the command a terminal of its own (Spec.Terminal).
@@ -96,6 +101,9 @@ type report struct {
 	// CPU is the processor time, in nanoseconds, of init and every
 	// process it reaped, when it sent Done.
 	CPU int64 `json:"cpu_ns,omitempty"`
+	// Left: with Done, init is in none of the run's cgroups any more
+	// (config.CgroupLeave), which the parent may remove at once.
+	Left bool `json:"left,omitempty"`
 	// Blocked: the calls the seccomp filter refused, recorded as
 	// BlockedHow says; BlockedDropped more were not recorded.
 	Blocked        []audit.Syscall `json:"blocked,omitempty"`

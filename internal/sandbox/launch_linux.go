@@ -31,6 +31,31 @@ type launched struct {
 	// (-1 otherwise, and once waited for).
 	warm         bool
 	pidfd, serve int
+
+	// gone is closed once init has ended, after ended; nil before.
+	gone chan struct{}
+}
+
+// ended is wait for an init that reported the command's end (Done),
+// having killed and reaped every other process of the sandbox: it waits
+// for the output copies only, which init no longer holds, and reaps init
+// (or, taken from warden serve, waits for its end through its pidfd) in
+// the background, closing gone once it has.
+func (l *launched) ended() {
+	l.copies.Wait()
+	l.gone = make(chan struct{})
+	go func() {
+		defer close(l.gone)
+		l.wait(false)
+	}()
+}
+
+// awaitGone waits for init's end once ended was called; at once
+// otherwise (wait reaped it, or it never started).
+func (l *launched) awaitGone() {
+	if l.gone != nil {
+		<-l.gone
+	}
 }
 
 // streams are init's standard streams as the parent made them: the

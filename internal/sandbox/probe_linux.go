@@ -447,10 +447,11 @@ func trialCgroup(host *cgroupHost, name, value string, l Limits) CgroupTrial {
 // run opens for init (runCgroup.joins). Init writes "0", its own thread;
 // the helper is one thread, so its pid moves the same one.
 func trialJoins(cg *runCgroup, pid int) error {
-	js, fds, err := cg.joins()
+	js, fds, leave, err := cg.joins()
 	if err != nil {
 		return err
 	}
+	closeFDs(leave)
 	defer closeFDs(fds)
 	for k, fd := range fds {
 		if _, err := unix.Write(fd, []byte(strconv.Itoa(pid))); err != nil && !js[k].Optional {

@@ -229,9 +229,16 @@ func (rn *runner) plan() error {
 	// is left behind.
 	rn.cleanup.add(func() {
 		rn.waitCgroup()
-		if rn.cg != nil {
-			rn.cg.remove()
+		if rn.cg == nil {
+			return
 		}
+		// Init's thread that started the command is in the run's v1
+		// directories, and init itself in its v2 one, until it exits,
+		// unless it reported it left them.
+		if rn.cmd != nil && !(rn.got && rn.last.Done && rn.last.Left) {
+			rn.cmd.awaitGone()
+		}
+		rn.cg.remove()
 	})
 	rn.cleanup.add(func() {
 		rn.waitPlan()
@@ -365,13 +372,14 @@ func (rn *runner) launch() error {
 				cfg.Idmapped = append(cfg.Idmapped, m.path)
 				fds = append(fds, m.fd)
 			}
-			joins, tasks, err := cg.joins()
+			joins, tasks, leave, err := cg.joins()
 			if err != nil {
 				return err
 			}
 			defer closeFDs(tasks)
-			cfg.CgroupJoin = joins
-			fds = append(fds, tasks...)
+			defer closeFDs(leave)
+			cfg.CgroupJoin, cfg.CgroupLeave = joins, len(leave) > 0
+			fds = append(append(fds, tasks...), leave...)
 			if msg, err = json.Marshal(cfg); err != nil {
 				return &SetupError{What: "encode configuration: " + err.Error()}
 			}

@@ -116,21 +116,36 @@ func (rn *runner) wait(ctx context.Context) {
 		} else {
 			closeFDs(fds)
 		}
-		if err != nil || n == 0 {
+		// Done is init's last report: sent once no other process of the
+		// sandbox is left (init's endRest), before init's own exit.
+		if err != nil || n == 0 || (got && last.Done) {
 			break
 		}
 	}
-	ws, ru, waitErr := cmd.wait(!(got && last.Done))
-	if cmd.warm && got && last.Done && waitErr == nil {
-		// An init taken from warden serve: its own count.
+	var ws syscall.WaitStatus
+	var ru syscall.Rusage
+	var waitErr error
+	if got && last.Done {
+		// Init's exit, the namespaces' teardown, is not waited for
+		// here: init counted its processor time and its children's.
+		cmd.ended()
 		ru.Utime = syscall.NsecToTimeval(last.CPU)
+	} else {
+		ws, ru, waitErr = cmd.wait(true)
 	}
 	close(stop)
 	if term != nil {
 		// All it showed is captured before the output is read.
 		term.drain()
 	}
-	tr.mark("command ended, init reaped")
+	switch {
+	case got && last.Done && last.Left:
+		tr.mark("command ended, its processes reaped, init out of the cgroups")
+	case got && last.Done:
+		tr.mark("command ended, its processes reaped")
+	default:
+		tr.mark("command ended, init reaped")
+	}
 	rn.reason = <-why
 	rn.last, rn.got, rn.listenErr, rn.termErr, rn.early, rn.started = last, got, listenErr, termErr, early, started
 	rn.ws, rn.ru, rn.waitErr = ws, ru, waitErr
@@ -154,7 +169,8 @@ func (rn *runner) collect() (Result, error) {
 	res.Fallbacks = rn.fallbacks
 	res.Unenforced = append(append(res.Unenforced, v.notes...), rn.cacheNote...)
 	if rn.planWaited && rn.planErr == nil {
-		// Init is reaped: no process of the run is left to race it.
+		// No process of the run is left to race it: init reported Done
+		// once it had killed and reaped them all, or it is reaped.
 		var qnotes []string
 		res.Quarantined, qnotes = v.post.run(spec.Quarantine, rn.since)
 		res.Unenforced = append(res.Unenforced, qnotes...)
