@@ -96,7 +96,7 @@ type initProc struct {
 	// tasksFDs are the tasks files of cfg.CgroupJoin, in order, and
 	// leaveFDs those of the directories above them (cfg.CgroupLeave).
 	tasksFDs, leaveFDs []int
-	attached []string
+	attached           []string
 	// covers are the tmpfs mounts over directories the command could
 	// not search (coverAbove).
 	covers []string
