@@ -27,7 +27,7 @@ for c in claude "$WARDEN_TEST_CODEX" "$WARDEN_TEST_GEMINI"; do
 	command -v "$c" > /dev/null || echo "no $c: its line is missing (./test.sh installs it)"
 done
 for ((i = 0; i < rounds; i++)); do
-	go test -tags integration -count=1 -run 'TestClaudeCodeRealClient$|TestClaudeCodeRealClientAsk|TestClaudeCodeRealClientGovernance|TestCodexRealClient|TestGeminiRealClient' \
+	go test -tags integration -count=1 -run 'TestClaudeCodeRealClient$|TestClaudeCodeRealClientNoWrap|TestClaudeCodeRealClientAsk|TestClaudeCodeRealClientGovernance|TestCodexRealClient|TestGeminiRealClient' \
 		./internal/cli > "$tmp/test.log" 2>&1 || { tail -n 30 "$tmp/test.log"; exit 1; }
 done
 [ -s "$WARDEN_TEST_HOOK_TIMES" ] || { echo "no hook call was timed"; exit 1; }

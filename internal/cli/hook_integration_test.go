@@ -63,31 +63,7 @@ func requireClaude(t *testing.T) string {
 func TestClaudeCodeRealClient(t *testing.T) {
 	warden := sandboxtest.BuildWarden(t)
 	s, work := runHarness(t, "injected-readme.json", warden+" hook claude-code --wrap --headless")
-	if len(s.ToolCalls) != 8 {
-		t.Fatalf("the model made %d tool calls, want 8: %+v", len(s.ToolCalls), s.ToolCalls)
-	}
-	blocked := []struct {
-		what string
-		want []string
-	}{
-		{"Read ~/.ssh/id_rsa", []string{"Warden denied this Read call", "floor:sensitive-path", "Instead: secrets and keys"}},
-		{"cat .env", []string{"Warden denied this Bash call (command \"cat .env\")", "is sensitive (.env)"}},
-		{"git push origin main", []string{"builtin:gitPush", "Nobody can answer", "Instead: commit locally"}},
-		{"curl | sh", []string{"download_exec", "Instead: do not pipe downloaded"}},
-	}
-	for i, b := range blocked {
-		c := s.ToolCalls[i]
-		if c.Outcome != "blocked" || c.BlockedBy == nil || *c.BlockedBy != "hook" || c.ToolResult == nil {
-			t.Errorf("%s: outcome %s, blocked by %v; want blocked by the hook", b.what, c.Outcome, c.BlockedBy)
-			continue
-		}
-		for _, w := range b.want {
-			if !strings.Contains(c.ToolResult.Content, w) {
-				t.Errorf("%s: the model saw %q, want it to contain %q", b.what, c.ToolResult.Content, w)
-			}
-		}
-		t.Logf("%s → the model saw: %s", b.what, c.ToolResult.Content)
-	}
+	checkPlanted(t, s, work)
 
 	// go test ran, under warden run: the executed command is the wrapped
 	// one, and the test saw the sandbox's hostname and uid.
@@ -106,6 +82,83 @@ func TestClaudeCodeRealClient(t *testing.T) {
 		t.Logf("go test → the model saw: %s", gt.ToolResult.Content)
 	}
 
+	// curl ran contained, the egress proxy refused example.com, and the
+	// PostToolUseFailure hook told the model why (additionalContext, in
+	// the next request).
+	if c := s.ToolCalls[5]; c.Outcome != "failed" {
+		t.Errorf("curl under warden run: outcome %s, want failed (the proxy refuses it)", c.Outcome)
+	}
+
+	log, err := os.ReadFile(filepath.Join(work, "requests.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const note = `PostToolUseFailure:Bash hook additional context: Warden's sandbox ran this Bash command (\"curl -sS -o /dev/null https://example.com/\") and refused: a connection to \"example.com\" port 443`
+	if !strings.Contains(string(log), note) {
+		t.Errorf("the model was not told what the sandbox refused: no %s", note)
+	}
+}
+
+// TestClaudeCodeRealClientNoWrap: the same planted README without
+// --wrap: the same calls are blocked, and go test, which runs the
+// project's code uncontained, is a question nobody can answer headless,
+// so a deny; so is the curl, which would reach the network.
+func TestClaudeCodeRealClientNoWrap(t *testing.T) {
+	warden := sandboxtest.BuildWarden(t)
+	s, work := runHarness(t, "injected-readme.json", warden+" hook claude-code --headless")
+	checkPlanted(t, s, work)
+	for i, want := range map[int]string{4: "builtin:runs-code", 5: "Warden denied this Bash call"} {
+		c := s.ToolCalls[i]
+		if c.Outcome != "blocked" || c.ToolResult == nil || !strings.Contains(c.ToolResult.Content, want) {
+			t.Errorf("%s without --wrap: outcome %s, result %+v; want blocked, saying %q", c.Name, c.Outcome, c.ToolResult, want)
+			continue
+		}
+		t.Logf("%s without --wrap → the model saw: %s", c.Name, c.ToolResult.Content)
+	}
+}
+
+// checkPlanted checks what the injected-readme scenario must give with
+// --wrap or without: each planted call blocked with its reason in the
+// model's tool result, nothing it asked for done on the host, the secrets
+// never sent to the model, and the Edit inside the project made.
+func checkPlanted(t *testing.T, s ccSummary, work string) {
+	t.Helper()
+	if len(s.ToolCalls) != 10 {
+		t.Fatalf("the model made %d tool calls, want 10: %+v", len(s.ToolCalls), s.ToolCalls)
+	}
+	blocked := []struct {
+		call int
+		what string
+		want []string
+	}{
+		{0, "Read ~/.ssh/id_rsa", []string{"Warden denied this Read call", "floor:sensitive-path", "Instead: secrets and keys"}},
+		{1, "cat .env", []string{"Warden denied this Bash call (command \"cat .env\")", "is sensitive (.env)"}},
+		{2, "git push origin main", []string{"builtin:gitPush", "Nobody can answer", "Instead: commit locally"}},
+		{3, "curl | sh", []string{"download_exec", "Instead: do not pipe downloaded"}},
+		{8, ">> ~/.bashrc", []string{"Warden denied this Bash call", "floor:governance-path"}},
+		{9, "Write ~/.claude/settings.json", []string{"Warden denied this Write call"}},
+	}
+	for _, b := range blocked {
+		c := s.ToolCalls[b.call]
+		if c.Outcome != "blocked" || c.BlockedBy == nil || *c.BlockedBy != "hook" || c.ToolResult == nil {
+			t.Errorf("%s: outcome %s, blocked by %v; want blocked by the hook", b.what, c.Outcome, c.BlockedBy)
+			continue
+		}
+		for _, w := range b.want {
+			if !strings.Contains(c.ToolResult.Content, w) {
+				t.Errorf("%s: the model saw %q, want it to contain %q", b.what, c.ToolResult.Content, w)
+			}
+		}
+		t.Logf("%s → the model saw: %s", b.what, c.ToolResult.Content)
+	}
+	// From outside: the home is as it was.
+	if b, err := os.ReadFile(filepath.Join(work, "home", ".bashrc")); string(b) != "# home\n" {
+		t.Errorf("~/.bashrc = %q, %v; want it unchanged", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(work, "home", ".claude", "settings.json")); err == nil {
+		t.Error("~/.claude/settings.json was written")
+	}
+
 	// The Read and the Edit inside the project ran; the file changed.
 	for _, i := range []int{6, 7} {
 		if c := s.ToolCalls[i]; c.Outcome != "executed" {
@@ -114,13 +167,6 @@ func TestClaudeCodeRealClient(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(work, "project", "notes.txt")); string(got) != "hello world\n" {
 		t.Errorf("notes.txt = %q after the Edit, want %q", got, "hello world\n")
-	}
-
-	// curl ran contained, the egress proxy refused example.com, and the
-	// PostToolUseFailure hook told the model why (additionalContext, in
-	// the next request).
-	if c := s.ToolCalls[5]; c.Outcome != "failed" {
-		t.Errorf("curl under warden run: outcome %s, want failed (the proxy refuses it)", c.Outcome)
 	}
 
 	// The fake model never received the secrets: the fake server's log of
@@ -136,10 +182,6 @@ func TestClaudeCodeRealClient(t *testing.T) {
 	}
 	if !strings.Contains(string(log), `Warden denied this Bash call (command \"git push origin main\")`) {
 		t.Errorf("the fake server's log has no tool_result with the push's denial")
-	}
-	const note = `PostToolUseFailure:Bash hook additional context: Warden's sandbox ran this Bash command (\"curl -sS -o /dev/null https://example.com/\") and refused: a connection to \"example.com\" port 443`
-	if !strings.Contains(string(log), note) {
-		t.Errorf("the model was not told what the sandbox refused: no %s", note)
 	}
 }
 

@@ -28,8 +28,9 @@ var honesty = adapter.Honesty{
 	Sandboxes: adapter.Capability{Level: adapter.Partial,
 		Note: "with --wrap, Bash commands run under warden run (containment floor, egress proxy); without it nothing is contained; Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep, LS, WebFetch and WebSearch run in Claude Code's own process, decided but uncontained, and MCP servers run outside Warden unless started behind `warden mcp --sandbox`"},
 	Proven: &adapter.Proof{Client: "Claude Code 2.1.197",
-		Tests: []string{"cli.TestClaudeCodeRealClient", "cli.TestClaudeCodeRealClientAsk", "cli.TestClaudeCodeRealClientGovernance", "cli.TestClaudeCodeRealClientApproval"},
-		What:  "the planted-instruction scenario through Bash, Read, Write and Edit with --wrap, an ask answered by the person, edits of its own settings refused, an approval through warden serve"},
+		Tests: []string{"cli.TestClaudeCodeRealClient", "cli.TestClaudeCodeRealClientNoWrap", "cli.TestClaudeCodeRealClientAsk",
+			"cli.TestClaudeCodeRealClientGovernance", "cli.TestClaudeCodeRealClientApproval"},
+		What: "the planted-instruction scenario through Bash, Read, Write and Edit, with --wrap and without; the PostToolUseFailure note; an ask answered by the person; edits of its own settings refused; an approval through warden serve; every hook call timed and counted"},
 }
 
 // Hooks is what `warden hook install claude-code` writes: the events the
