@@ -45,6 +45,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"warden.dev/warden/internal/audit"
@@ -216,11 +217,19 @@ func Run(ctx context.Context, o Options) error {
 		return unavailable("sandbox unavailable: warden run is inside another sandbox: "+why,
 			nestedHint)
 	}
+	// warden serve, if it runs, checks the caller for the sandbox it
+	// keeps started while the command is judged.
+	var warm *sandbox.WarmAsk
+	if o.Dirs.State != "" {
+		warm = sandbox.AskWarm(filepath.Join(o.Dirs.State, sandbox.WarmSocket))
+		defer warm.Close()
+	}
 	p, err := newPlan(o)
 	if err != nil {
 		return err
 	}
 	defer p.close()
+	p.spec.WarmAsk = warm
 	ex, approved := p.judge()
 	if ex != nil {
 		return p.deny(ex)

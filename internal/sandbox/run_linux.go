@@ -180,10 +180,15 @@ func (rn *runner) plan() error {
 		return err
 	}
 	rn.cfg = cfg
-	if spec.Warm != "" {
+	if spec.WarmAsk != nil {
+		rn.warm, rn.warmErr = spec.WarmAsk.take()
+	}
+	if spec.Warm != "" && (spec.WarmAsk == nil || errors.Is(rn.warmErr, errWarmTaken)) {
 		// Asked first: warden serve checks the caller while the run
 		// plans.
 		rn.warm, rn.warmErr = askWarm(spec.Warm)
+	}
+	if spec.WarmAsk != nil || spec.Warm != "" {
 		if rn.warmErr == nil {
 			rn.cleanup.add(func() {
 				if rn.warm >= 0 {

@@ -32,6 +32,11 @@ type Keeper struct{}
 // WarmSocket is the name of a Keeper's socket.
 const WarmSocket = "warm.sock"
 
+// AskWarm asks for nothing: there is no Keeper outside Linux.
+func AskWarm(path string) *WarmAsk {
+	return &WarmAsk{fd: -1, err: fmt.Errorf("no warm sandbox on %s", runtime.GOOS)}
+}
+
 // NewKeeper fails: the sandbox needs Linux namespaces.
 func NewKeeper(dir string) (*Keeper, error) {
 	return nil, fmt.Errorf("no warm sandbox: warden run needs Linux namespaces; this is %s", runtime.GOOS)

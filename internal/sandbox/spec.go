@@ -162,6 +162,9 @@ type Spec struct {
 	// if the Keeper hands one over, instead of starting its own. The run
 	// is the same either way.
 	Warm string
+	// WarmAsk, when set, is the Keeper asked ahead (AskWarm), taken
+	// instead of asking Warm's.
+	WarmAsk *WarmAsk
 }
 
 // HostFile is one file of the host, by path and identity.

@@ -5,6 +5,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -151,7 +152,13 @@ func runWarm(m *testing.M) int {
 // Keeper, if there is one, and an error if the run started its own init
 // instead, or took one with other maps than it needs.
 func warmRun(ctx context.Context, spec Spec) (Result, error) {
+	// Asked ahead, as warden run asks while it judges the command; the
+	// Keeper's path too, which a rerun of the same spec asks again.
 	spec.Warm = testWarm
+	if testWarm != "" {
+		spec.WarmAsk = AskWarm(testWarm)
+		defer spec.WarmAsk.Close()
+	}
 	res, err := Run(ctx, spec)
 	// A root caller's run without host-uid maps needs other maps than
 	// the Keeper's: it starts its own init, as it should.
@@ -164,4 +171,45 @@ func warmRun(ctx context.Context, spec Spec) (Result, error) {
 		err = fmt.Errorf("the run took an init with host-uid maps from %s", testWarm)
 	}
 	return res, err
+}
+
+// TestWarmAskTakenOnce: a Keeper asked ahead is taken by one run only;
+// one that does not answer says why; Close after a take, or twice, or
+// of none, does nothing.
+func TestWarmAskTakenOnce(t *testing.T) {
+	none := AskWarm(filepath.Join(t.TempDir(), WarmSocket))
+	if _, err := none.take(); err == nil {
+		t.Error("a Keeper that is not there was taken")
+	}
+	none.Close()
+	var nilAsk *WarmAsk
+	nilAsk.Close()
+
+	a, b, err := socketPair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(b)
+	w := &WarmAsk{fd: a}
+	if fd, err := w.take(); fd != a || err != nil {
+		t.Fatalf("take: %d, %v; want %d", fd, err, a)
+	}
+	if _, err := w.take(); !errors.Is(err, errWarmTaken) {
+		t.Errorf("second take: %v, want %v", err, errWarmTaken)
+	}
+	w.Close()
+	w.Close()
+	// The run owns the taken descriptor: Close left it open.
+	if _, err := unix.Write(a, []byte("x")); err != nil {
+		t.Errorf("the taken descriptor was closed: %v", err)
+	}
+	unix.Close(a)
+}
+
+func socketPair() (int, int, error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, -1, err
+	}
+	return fds[0], fds[1], nil
 }

@@ -522,6 +522,15 @@ func nsKeys() []string {
 // askWarm asks the Keeper on path for an init, as early in a run as
 // possible: the Keeper checks the caller while the run plans; takeWarm
 // reads its answer.
+// AskWarm asks the Keeper listening on path (warden serve's WarmSocket)
+// for its init now, for a run to take later through Spec.WarmAsk: serve
+// checks the caller meanwhile. A Keeper that does not answer makes a
+// WarmAsk that says so, and the run starts its own init.
+func AskWarm(path string) *WarmAsk {
+	fd, err := askWarm(path)
+	return &WarmAsk{fd: fd, err: err}
+}
+
 func askWarm(path string) (int, error) {
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
