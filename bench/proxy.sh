@@ -63,9 +63,14 @@ for ((i = 0; i < rounds; i++)); do
 done
 direct=$(median "$tmp/transfer.txt" BenchmarkTransfer/direct MB/s)
 via=$(median "$tmp/transfer.txt" BenchmarkTransfer/connect MB/s)
-printf '%-20s %12s %10s\n' "transfer" "MB/s" "÷ direct"
-printf '%-20s %12.0f %10s\n' direct "$direct" 1.00 connect "$via" "$(ratio "$via" "$direct")"
+dcpu=$(median "$tmp/transfer.txt" BenchmarkTransfer/direct cpu-ms/GB)
+vcpu=$(median "$tmp/transfer.txt" BenchmarkTransfer/connect cpu-ms/GB)
+printf '%-20s %12s %10s %12s %8s\n' "transfer" "MB/s" "÷ direct" "cpu-ms/GB" "cpus"
+printf '%-20s %12.0f %10s %12.0f %8.2f\n' direct "$direct" 1.00 "$dcpu" "$(median "$tmp/transfer.txt" BenchmarkTransfer/direct cpus)" \
+	connect "$via" "$(ratio "$via" "$direct")" "$vcpu" "$(median "$tmp/transfer.txt" BenchmarkTransfer/connect cpus)"
 echo "goal: connect ≥ 0.9× direct: $(ratio "$via" "$direct")×"
+echo "processor time per byte through the tunnel: $(ratio "$vcpu" "$dcpu")× direct (client, proxy and server in this one process, kernel time included);" \
+	"with $(nproc) CPUs, a transfer that keeps them busy directly goes through the proxy at most $(ratio "$dcpu" "$vcpu")× as fast"
 
 echo
 echo "== through warden run: 100 MB from a server in a network namespace of this script's own, curl inside the sandbox, median of $rounds"
