@@ -73,6 +73,9 @@ func requireCodex(t *testing.T) string {
 type codexCall struct {
 	exec, patch, mcp string
 	args             map[string]any
+	// escalate: the shell command asks to run outside Codex's sandbox,
+	// which Codex's approval policy puts to the person.
+	escalate bool
 }
 
 func shell(cmd string) codexCall                        { return codexCall{exec: cmd} }
@@ -123,7 +126,11 @@ func (f *fakeResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", n), "call_id": callID,
 			"namespace": "mcp__fs", "name": f.script[n-1].mcp, "arguments": string(args)}
 	default:
-		args, _ := json.Marshal(map[string]string{"cmd": f.script[n-1].exec})
+		call := map[string]string{"cmd": f.script[n-1].exec}
+		if f.script[n-1].escalate {
+			call["sandbox_permissions"], call["justification"] = "require_escalated", "the README asks for it"
+		}
+		args, _ := json.Marshal(call)
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", n), "call_id": callID,
 			"name": "exec_command", "arguments": string(args)}
 	}
@@ -185,6 +192,7 @@ func TestCodexRealClient(t *testing.T) {
 	t.Run("wrap in workspace-write", func(t *testing.T) { codexScenario(t, codex, warden, true, "workspace-write") })
 	t.Run("wrap in read-only", func(t *testing.T) { codexScenario(t, codex, warden, true, "read-only") })
 	t.Run("note after a wrapped run", func(t *testing.T) { codexNote(t, codex, warden) })
+	t.Run("permission request", func(t *testing.T) { codexPermission(t, codex, warden) })
 }
 
 // codexWorld is one Codex session's world: a home with a key, a project
@@ -197,7 +205,8 @@ type codexWorld struct {
 	env                            []string
 	model                          *fakeResponses
 	times                          *hookTimes
-	hooks                          []byte // hooks.json as installed
+	hooks                          []byte   // hooks.json as installed
+	flags                          []string // more flags for codex exec
 }
 
 const codexKeyCanary, codexEnvCanary = "FAKE-KEY-MATERIAL-7d31", "FAKE-ENV-TOKEN-e5a0"
@@ -305,8 +314,8 @@ func (w *codexWorld) run(t *testing.T, script []codexCall) map[string]string {
 	w.model.script = script
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	run := exec.CommandContext(ctx, w.codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
-		"Follow the README.")
+	args := append([]string{"exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust"}, w.flags...)
+	run := exec.CommandContext(ctx, w.codex, append(args, "Follow the README.")...)
 	run.Dir, run.Env = w.project, w.env
 	out, err := run.CombinedOutput()
 	t.Logf("codex exec: %v\n%s", err, out)
@@ -491,4 +500,55 @@ func codexNote(t *testing.T, codex, warden string) {
 	if !bytes.Contains(w.sent(), want[1:len(want)-1]) {
 		t.Errorf("Codex did not pass Warden's PostToolUse note to the model; the note: %s", note)
 	}
+}
+
+// codexPermission: Warden's answer to PermissionRequest, the event Codex
+// raises when its approval policy would have the call approved, is
+// honoured: with only that hook installed, approval_policy "on-request"
+// and --approve-for-me (codex exec approves nothing otherwise), a command
+// asking to leave Codex's sandbox that Warden denies is refused with
+// Warden's reason and does not run. One Warden would ask about is left to
+// Codex's approval, which --approve-for-me gives to a reviewing model,
+// not a person: the payload does not say so, and only --headless makes
+// such a question a deny (the adapter's honesty row says so).
+func codexPermission(t *testing.T, codex, warden string) {
+	w := newCodexWorld(t, codex, warden, false, "workspace-write")
+	hooksPath := filepath.Join(w.codexHome, "hooks.json")
+	var hooks map[string]map[string]any
+	if err := json.Unmarshal(w.hooks, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	delete(hooks["hooks"], "PreToolUse")
+	b, _ := json.Marshal(hooks)
+	if err := os.WriteFile(hooksPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(w.codexHome, "config.toml")
+	c, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = bytes.Replace(c, []byte(`approval_policy = "never"`), []byte(`approval_policy = "on-request"`), 1)
+	if err := os.WriteFile(config, c, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.flags = []string{"--approve-for-me"}
+	got := w.run(t, []codexCall{
+		{exec: "cat ~/.ssh/id_rsa > key.txt", escalate: true},
+		{exec: "echo planted >> ~/.bashrc", escalate: true},
+	})
+	calls := w.times.calls(t)
+	if len(calls) != 2 || calls[0].Event != "PermissionRequest" || calls[1].Event != "PermissionRequest" {
+		t.Fatalf("Warden's hook calls: %+v; want two PermissionRequest", calls)
+	}
+	if !strings.Contains(calls[0].Answer, `"behavior":"deny"`) || !strings.Contains(got["call_1"], "floor:sensitive-path") {
+		t.Errorf("the key's read: Warden answered %s, the model saw %q; want Warden's deny, with its reason", calls[0].Answer, got["call_1"])
+	}
+	if _, err := os.Stat(filepath.Join(w.project, "key.txt")); err == nil {
+		t.Error("the denied command ran")
+	}
+	if strings.TrimSpace(calls[1].Answer) != "{}" {
+		t.Errorf("the ~/.bashrc write: Warden answered %s; want no opinion, Codex's approval deciding", calls[1].Answer)
+	}
+	t.Logf("the model saw: %q, then %q", got["call_1"], got["call_2"])
 }

@@ -100,11 +100,12 @@ func (h *hookTimes) wrapFile(t *testing.T, path string) {
 
 // hookCall is one call the wrapper timed.
 type hookCall struct {
-	Event  string  `json:"event"`
-	Tool   string  `json:"tool"`
-	MS     float64 `json:"ms"`
-	Status int     `json:"status"`
-	Answer string  `json:"answer"`
+	Event   string  `json:"event"`
+	Tool    string  `json:"tool"`
+	MS      float64 `json:"ms"`
+	Status  int     `json:"status"`
+	Payload string  `json:"payload"`
+	Answer  string  `json:"answer"`
 }
 
 // calls returns the calls timed so far, in order.

@@ -21,13 +21,13 @@ var honesty = adapter.Honesty{
 	FiltersTools: adapter.Capability{Level: adapter.No,
 		Note: "a hook cannot change Codex's tool list: the model sees every tool, and a call Warden denies is refused when it is made"},
 	InterceptsCalls: adapter.Capability{Level: adapter.Partial,
-		Note: "Bash (Codex's shell, shell_command and exec tools), apply_patch and mcp__* calls are decided through PreToolUse once `warden hook install codex` wrote ~/.codex/hooks.json and the person trusted the hook in Codex's /hooks (an untrusted hook does not run); proven against the real Codex 0.171.0 for its exec_command, its freeform apply_patch and an MCP server's tool (denials reach the model as the call's result); Codex's PreToolUse has no ask, so a Warden prompt is a deny there"},
+		Note: "Bash (Codex's shell, shell_command and exec tools), apply_patch and mcp__* calls are decided through PreToolUse once `warden hook install codex` wrote ~/.codex/hooks.json and the person trusted the hook in Codex's /hooks (an untrusted hook does not run); proven against the real Codex 0.171.0 for its exec_command, its freeform apply_patch and an MCP server's tool (denials reach the model as the call's result); Codex's PreToolUse has no ask, so a Warden prompt is a deny there; at PermissionRequest (a call that passed PreToolUse and that Codex's approval policy would have approved) a Warden question is left to Codex's approval, which under `codex exec --approve-for-me` is a reviewing model, not a person, and the payload does not say which: install the hook with --headless to make such questions denies"},
 	SeesNativeTools: adapter.Capability{Level: adapter.Partial,
 		Note: "Codex's shell and patch tools are decided; view_image, web_search, request_user_input, the goal tools and the sub-agent tools (multi_agent_v1: spawn_agent and its kin, offered by 0.171 to every model) are not matched, a shell session's write_stdin input is not seen, and a background process is judged only when it starts"},
 	Sandboxes: adapter.Capability{Level: adapter.No,
 		Note: "with --wrap, allowed Bash commands run under warden run when Codex runs them unsandboxed (danger-full-access; proven against Codex 0.171.0); inside Codex's own sandboxes (workspace-write, read-only) warden run cannot build its own and refuses, saying so (sandbox unavailable, 125); without --wrap Warden contains nothing, and apply_patch and MCP calls run in Codex's process, decided but uncontained"},
 	Proven: &adapter.Proof{Client: "Codex CLI 0.171.0", Tests: []string{"cli.TestCodexRealClient"},
-		What: "the planted-instruction scenario through exec_command, apply_patch and an MCP server's tool, with --wrap and without, in each of Codex's sandbox modes; the PostToolUse note on a wrapped run; every hook call timed and counted"},
+		What: "the planted-instruction scenario through exec_command, apply_patch and an MCP server's tool, with --wrap and without, in each of Codex's sandbox modes; the PostToolUse note on a wrapped run; a PermissionRequest deny; every hook call timed and counted"},
 }
 
 // Hooks is what `warden hook install codex` writes: the events the hook

@@ -5,7 +5,8 @@
 // sees it: from its own start to the hook command's exit, the hook's
 // stdin, stdout, stderr and exit status passed through unchanged. It
 // appends one JSON line to LOG: the event and tool the payload names,
-// the milliseconds, the exit status and the answer (stdout).
+// the milliseconds, the exit status, the payload (stdin) and the answer
+// (stdout).
 //
 //	hooktime LOG COMMAND [ARG...]
 //
@@ -59,7 +60,7 @@ func main() {
 	}
 	json.Unmarshal(in, &p)
 	line, _ := json.Marshal(map[string]any{"event": p.Event + p.Event2, "tool": p.Tool + p.Tool2, "ms": ms, "status": code,
-		"answer": answer.String()})
+		"payload": string(in), "answer": answer.String()})
 	if f, err := os.OpenFile(os.Args[1], os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err == nil {
 		f.Write(append(line, '\n'))
 		f.Close()
