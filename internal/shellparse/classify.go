@@ -88,8 +88,15 @@ var table func() dispatch
 
 func init() {
 	table = sync.OnceValue(func() dispatch {
-		d := dispatch{programs: map[string]handler{}, familyOf: map[string]string{}}
-		for _, f := range families() {
+		fs := families()
+		n := 0
+		for _, f := range fs {
+			n += len(f.programs)
+		}
+		// Sized once: grown entry by entry, the two maps cost a
+		// fresh process more than filling them.
+		d := dispatch{programs: make(map[string]handler, n), familyOf: make(map[string]string, n)}
+		for _, f := range fs {
 			maps.Copy(d.programs, f.programs)
 			for n := range f.programs {
 				d.familyOf[n] = f.name
