@@ -148,7 +148,7 @@ func (ev *Evaluator) Connect(c Conn) Decision {
 	hits, d := ev.connect(c)
 	if d.Verdict == Allow {
 		for _, h := range hits {
-			if inspected(h.e) {
+			if inspected(h.e) && h.e.TLS != "skip" {
 				d.Inspect = true
 			}
 		}
