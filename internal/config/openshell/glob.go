@@ -295,6 +295,14 @@ func (g *segGlob) match(value string) bool {
 	}
 	var parts []string
 	for _, comps := range g.alts {
+		if !hasRec(comps) {
+			// Without **, components pair up one to one: no need to
+			// split the value or to search.
+			if matchFlat(comps, value, g.delim) {
+				return true
+			}
+			continue
+		}
 		if parts == nil {
 			parts = strings.Split(value, string(g.delim))
 		}
@@ -303,6 +311,33 @@ func (g *segGlob) match(value string) bool {
 		}
 	}
 	return false
+}
+
+func hasRec(comps []component) bool {
+	for _, c := range comps {
+		if c.rec {
+			return true
+		}
+	}
+	return false
+}
+
+// matchFlat matches a pattern without ** component by component.
+func matchFlat(comps []component, value string, d byte) bool {
+	for i, c := range comps {
+		part := value
+		j := strings.IndexByte(value, d)
+		if j >= 0 {
+			part, value = value[:j], value[j+1:]
+		}
+		if !matchToks(c.toks, part) {
+			return false
+		}
+		if last := i == len(comps)-1; last != (j < 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // matchComps matches value components against pattern components with

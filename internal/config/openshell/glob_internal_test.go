@@ -3,7 +3,10 @@
 
 package openshell
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSegGlob(t *testing.T) {
 	for _, tt := range []struct {
@@ -42,4 +45,32 @@ func TestSegGlob(t *testing.T) {
 			t.Errorf("%q %q = %v", tt.pat, tt.v, got)
 		}
 	}
+}
+
+// FuzzSegGlob checks that the component-by-component walk used for
+// patterns without ** agrees with the general matcher, for both
+// delimiters, and that neither panics.
+func FuzzSegGlob(f *testing.F) {
+	f.Add("*.x.com", "a.x.com")
+	f.Add("/a/*/c", "/a/b/c")
+	f.Add("v1.*", "v1.2.3")
+	f.Add("/a/[!b]?/c*", "/a/xy/cd")
+	f.Fuzz(func(t *testing.T, pattern, value string) {
+		for _, d := range []byte{'/', '.'} {
+			g, err := compileSeg(pattern, d)
+			if err != nil {
+				continue
+			}
+			parts := strings.Split(value, string(d))
+			for _, comps := range g.alts {
+				if hasRec(comps) {
+					continue
+				}
+				if a, b := matchFlat(comps, value, d), matchComps(comps, parts, d == '/'); a != b {
+					t.Fatalf("pattern %q value %q delim %c: flat %v, general %v", pattern, value, d, a, b)
+				}
+			}
+			g.match(value)
+		}
+	})
 }
