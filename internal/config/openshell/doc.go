@@ -60,4 +60,13 @@
 //
 // [DenialBody] builds the JSON body of OpenShell's 403 policy_denied
 // response for an L4 or L7 denial.
+//
+// # Import
+//
+// [Import] translates a policy into Warden's own network: rules (package
+// netpolicy) and reports on every construct: mapped, narrowed, unmapped
+// or not applied. It never widens: a grant Warden's rules cannot express
+// (one scoped to binaries, a path or query rule, a one-label host glob,
+// an uninspectable protocol) is left out, so its traffic is denied unless
+// the evaluator of this package is the one deciding.
 package openshell

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"warden.dev/warden/internal/config/openshell"
+	"warden.dev/warden/internal/netpolicy"
 )
 
 // FuzzParse checks, for any input, that Parse does not panic; that an
 // error comes alone and is a *ParseError with a position in the file;
-// and that a policy it accepts can be asked about connections and
-// requests without panicking. Seeds are the corpus policies.
+// that a policy it accepts can be asked about connections and requests
+// without panicking; and that the rules Import gives it compile. Seeds are the corpus policies.
 func FuzzParse(f *testing.F) {
 	for _, cf := range loadCorpus(f) {
 		f.Add([]byte(cf.Policy))
@@ -32,6 +33,9 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("error has a bad position: %#v", pe)
 			}
 			return
+		}
+		if _, err := netpolicy.Compile(openshell.Import(p).Rules); err != nil {
+			t.Fatalf("Import's rules do not compile: %v", err)
 		}
 		ev := openshell.NewEvaluator(p, openshell.Options{})
 		for _, np := range p.Network {
