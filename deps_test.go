@@ -22,7 +22,7 @@ const module = "warden.dev/warden"
 
 // pure lists the packages that must stay pure: no file, process, network,
 // database or clock access, directly or through another Warden package.
-var pure = []string{"internal/action", "internal/policy", "internal/shellparse", "internal/netpolicy", "internal/yamldoc", "internal/governance"}
+var pure = []string{"internal/action", "internal/policy", "internal/shellparse", "internal/netpolicy", "internal/yamldoc", "internal/governance", "internal/config/openshell"}
 
 // ioImports are standard and third-party packages that perform I/O.
 var ioImports = []string{
