@@ -40,6 +40,8 @@ var helpExtra = map[string]struct{ example, exit string }{
 		"0 when every example gives its expected verdict; 1 when one does not; 2 for a file that does not parse"},
 	"policy remember": {`echo '{"tool":"bash","command":"npm test"}' | warden policy remember --scope workspace --ttl 720h policy.yaml`,
 		"0 when the rules were written (or there was nothing to remember); 2 when nothing could be written, the file left as it was"},
+	"policy import": {`warden policy import openshell sandbox-policy.yaml > policy.yaml`,
+		"0 with the policy printed (a warning on stderr when constructs were narrowed or left out); 2 for a file that is not a valid OpenShell policy (file:line:col)"},
 	"hook": {`warden hook claude-code --wrap < payload.json`,
 		"0 with the agent's answer (allow, ask or deny, in its format); 2 for a payload Warden cannot read exactly as the agent does, which every agent treats as a block, and for --help (a hook never exits 0 without an answer)"},
 	"hook install": {`warden hook install claude-code --wrap`,

@@ -27,6 +27,7 @@ func runPolicy(ctx context.Context, args []string) error {
 		"remember":  policyRemember,
 		"show":      policyShow,
 		"trust":     policyTrust,
+		"import":    policyImport,
 	}
 	if done, err := policyGroup.help(args); done {
 		return err
@@ -45,6 +46,7 @@ var policyGroup = group{name: "policy", subs: [][2]string{
 	{"enumerate", "list what an agent may do, rule by rule, in sentences, and the floor"},
 	{"test", "check the examples a policy file keeps against its verdicts"},
 	{"remember", "write an approved action as a rule with an expiry (guardrail and network)"},
+	{"import", "translate an OpenShell policy into Warden's network rules, with a report of what does not translate"},
 }}
 
 // policyFmt prints files with their layout normalised, keeping their

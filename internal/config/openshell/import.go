@@ -100,7 +100,7 @@ func Import(p *Policy) Report {
 			Note: "not a network rule; Warden's sandbox section holds its own read_only and read_write lists"})
 	}
 	if p.Landlock != "best_effort" {
-		r.Items = append(r.Items, Item{Construct: "landlock", Status: NotApplied, Note: "Warden's sandbox decides how it applies Landlock"})
+		r.Items = append(r.Items, Item{Pos: p.LandlockPos, Construct: "landlock", Status: NotApplied, Note: "Warden's sandbox decides how it applies Landlock"})
 	}
 	if pr := p.Process; pr != nil {
 		r.Items = append(r.Items, Item{Pos: pr.Pos, Construct: "process", Status: NotApplied, Note: "Warden runs the agent as the calling user"})

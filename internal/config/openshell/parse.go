@@ -238,6 +238,7 @@ func (d *parser) top(n *yaml.Node) error {
 				return err
 			}
 		case "landlock":
+			p.LandlockPos = d.pos(f.V)
 			lf, err := d.fields(f.V, "landlock", landlockKeys)
 			if err != nil {
 				return err

@@ -27,8 +27,9 @@ type Policy struct {
 	// Filesystem is filesystem_policy, nil when absent.
 	Filesystem *Filesystem
 	// Landlock is landlock.compatibility: "best_effort" (also when
-	// absent) or "hard_requirement".
-	Landlock string
+	// absent) or "hard_requirement"; LandlockPos where it is written.
+	Landlock    string
+	LandlockPos Pos
 	// Process is process, nil when absent.
 	Process *Process
 	// Network are network_policies, sorted by key.
