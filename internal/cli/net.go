@@ -17,7 +17,7 @@ import (
 	"warden.dev/warden/internal/report"
 )
 
-const netCheckSynopsis = "net check [--policy FILE] [--json] [--resolve HOST=IP[,IP]]... [--method M] TARGET"
+const netCheckSynopsis = "net check [--policy FILE] [--json] [--resolve HOST=IP[,IP]]... [--method M] [--binary PATH] [--ancestor PATH]... TARGET"
 
 // netSubcommands are warden net's subcommands, for its usage.
 var netSubcommands = [][2]string{
@@ -87,6 +87,9 @@ func netCheck(ctx context.Context, args []string) error {
 	method := fs.String("method", "", "the request's HTTP `method` (default: not known, as for a CONNECT tunnel)")
 	resolved := answers{}
 	fs.Var(resolved, "resolve", "answer for `HOST=IP[,IP]` instead of asking the resolver (HOST= for no answer); repeated for one host, only the first counts, as the proxy resolves once")
+	binary := fs.String("binary", "", "the connecting process's executable `PATH`, for a policy whose rules name binaries (OpenShell's)")
+	var ancestors paths
+	fs.Var(&ancestors, "ancestor", "an ancestor's executable `PATH`, parent first; repeat for each")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -98,15 +101,23 @@ func netCheck(ctx context.Context, args []string) error {
 	if *method != "" && strings.IndexFunc(m, func(c rune) bool { return c < 'A' || c > 'Z' }) >= 0 {
 		return badInput(fmt.Sprintf("--method %q is not an HTTP method", *method), "--method GET")
 	}
-	lp, err := loadPolicyNoting(*policyPath)
-	if err != nil {
+	var t netpolicy.Target
+	var d netpolicy.Decision
+	if p, err := openShellPolicy(*policyPath); err != nil {
 		return err
+	} else if p != nil {
+		t, d = openShellNet(ctx, p, pos[0], m, *binary, ancestors, resolved, now())
+	} else {
+		lp, err := loadPolicyNoting(*policyPath)
+		if err != nil {
+			return err
+		}
+		tiers, err := lp.NetTiers()
+		if err != nil {
+			return err
+		}
+		t, d = decideNet(ctx, tiers, pos[0], m, resolved, now())
 	}
-	tiers, err := lp.NetTiers()
-	if err != nil {
-		return err
-	}
-	t, d := decideNet(ctx, tiers, pos[0], m, resolved, now())
 	out := report.NetCheck(t, d)
 	if *asJSON {
 		return printJSON(out)

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -37,8 +38,12 @@ func newDecoder(name string) *decoder {
 	return &decoder{yamldoc.Reader{Name: name, Kind: "policy file", Hint: didYouMean}}
 }
 
-// didYouMean suggests the known key closest to an unknown one, if any.
+// didYouMean suggests the known key closest to an unknown one, if any;
+// a top-level key of an NVIDIA OpenShell policy file says what reads one.
 func didYouMean(key string, known []string) string {
+	if openShellKeys[key] && slices.Contains(known, "version") {
+		return " (this is an NVIDIA OpenShell policy file: warden net check decides with it, with OpenShell's semantics, and warden policy import openshell FILE translates it into a Warden policy; warden run does not apply one yet)"
+	}
 	if s := Suggest(key, known); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
@@ -191,3 +196,7 @@ func orList(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// openShellKeys are the top-level keys of an OpenShell policy file that
+// a Warden policy file never has.
+var openShellKeys = map[string]bool{"network_policies": true, "filesystem_policy": true, "landlock": true, "network_middlewares": true}

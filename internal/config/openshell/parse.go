@@ -1061,3 +1061,22 @@ func (d *parser) regexConfig(k, config *yaml.Node) error {
 	}
 	return d.Errorf(config, "openshell/regex config needs mode: redact")
 }
+
+// Detect reports whether data looks like an OpenShell policy file rather
+// than a Warden one: a YAML mapping with one of the top-level keys only
+// OpenShell's files have. It says nothing of the file's validity: Parse
+// does.
+func Detect(data []byte) bool {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return false
+	}
+	top := doc.Content[0].Content
+	for i := 0; i+1 < len(top); i += 2 {
+		switch top[i].Value {
+		case "network_policies", "filesystem_policy", "landlock", "network_middlewares":
+			return true
+		}
+	}
+	return false
+}
