@@ -38,6 +38,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -76,6 +78,11 @@ type codexCall struct {
 	// escalate: the shell command asks to run outside Codex's sandbox,
 	// which Codex's approval policy puts to the person.
 	escalate bool
+	// stdin is typed into the shell session the previous call left
+	// running (write_stdin, its session id read from that call's result).
+	stdin string
+	// tty runs the shell command on a terminal, kept as a session.
+	tty bool
 }
 
 func shell(cmd string) codexCall                        { return codexCall{exec: cmd} }
@@ -121,14 +128,21 @@ func (f *fakeResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case f.script[n-1].patch != "":
 		item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%d", n), "call_id": callID,
 			"name": "apply_patch", "input": f.script[n-1].patch}
+	case f.script[n-1].stdin != "":
+		args, _ := json.Marshal(map[string]any{"session_id": f.lastSession(), "chars": f.script[n-1].stdin, "yield_time_ms": 1000})
+		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", n), "call_id": callID,
+			"name": "write_stdin", "arguments": string(args)}
 	case f.script[n-1].mcp != "":
 		args, _ := json.Marshal(f.script[n-1].args)
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", n), "call_id": callID,
 			"namespace": "mcp__fs", "name": f.script[n-1].mcp, "arguments": string(args)}
 	default:
-		call := map[string]string{"cmd": f.script[n-1].exec}
+		call := map[string]any{"cmd": f.script[n-1].exec}
 		if f.script[n-1].escalate {
 			call["sandbox_permissions"], call["justification"] = "require_escalated", "the README asks for it"
+		}
+		if f.script[n-1].tty {
+			call["tty"], call["yield_time_ms"] = true, 1000
 		}
 		args, _ := json.Marshal(call)
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", n), "call_id": callID,
@@ -138,6 +152,22 @@ func (f *fakeResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	event("response.output_item.done", map[string]any{"output_index": 0, "item": item})
 	event("response.completed", map[string]any{"response": map[string]any{"id": id,
 		"usage": map[string]any{"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}}})
+}
+
+// lastSession is the id of the shell session the last call's result
+// says is running ("Process running with session ID N"), or 0.
+func (f *fakeResponses) lastSession() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.requests) == 0 {
+		return 0
+	}
+	m := regexp.MustCompile(`session ID (\d+)`).FindAllSubmatch(f.requests[len(f.requests)-1], -1)
+	if len(m) == 0 {
+		return 0
+	}
+	id, _ := strconv.Atoi(string(m[len(m)-1][1]))
+	return id
 }
 
 // outputs returns, by call id, what Codex sent the model as each call's
@@ -193,6 +223,16 @@ func TestCodexRealClient(t *testing.T) {
 	t.Run("wrap in read-only", func(t *testing.T) { codexScenario(t, codex, warden, true, "read-only") })
 	t.Run("note after a wrapped run", func(t *testing.T) { codexNote(t, codex, warden) })
 	t.Run("permission request", func(t *testing.T) { codexPermission(t, codex, warden) })
+	// What is typed into a running session passes no hook.
+	const ed = "!cat ~/.ssh/id_rsa; echo planted >> ~/.bashrc; echo typed $((6*7))\n"
+	t.Run("typed into ed, wrap", func(t *testing.T) { codexSession(t, codex, warden, true, "ed notes.md", ed, "") })
+	t.Run("typed into ed, no wrap", func(t *testing.T) { codexSession(t, codex, warden, false, "ed notes.md", ed, "builtin:runs-code") })
+	t.Run("typed into python, wrap", func(t *testing.T) {
+		codexSession(t, codex, warden, true, "python3 -q -i", "print(open('/etc/hostname').read())\n", "pipe_to_interpreter")
+	})
+	t.Run("typed into a shell, wrap", func(t *testing.T) {
+		codexSession(t, codex, warden, true, "bash --norc --noprofile -i", ed[1:], "opens a shell whose commands are not known")
+	})
 }
 
 // codexWorld is one Codex session's world: a home with a key, a project
@@ -551,4 +591,33 @@ func codexPermission(t *testing.T, codex, warden string) {
 		t.Errorf("the ~/.bashrc write: Warden answered %s; want no opinion, Codex's approval deciding", calls[1].Answer)
 	}
 	t.Logf("the model saw: %q, then %q", got["call_1"], got["call_2"])
+}
+
+// codexSession: what the model types into a session it started
+// (write_stdin) passes no hook: Warden judges the session's start only.
+// A console (ed, whose "!" runs a shell command) runs code: with --wrap
+// its session runs under warden run, so what is typed is contained all
+// the same (the key masked, the home read-only); without it, starting
+// one is denied. An interactive shell or interpreter is denied either
+// way (its commands cannot be known). denied, when set, is the reason
+// the start is refused.
+func codexSession(t *testing.T, codex, warden string, wrap bool, start, typed, denied string) {
+	w := newCodexWorld(t, codex, warden, wrap, "danger-full-access")
+	got := w.run(t, []codexCall{{exec: start, tty: true}, {stdin: typed}})
+	t.Logf("the model saw: %q, then %q", got["call_1"], got["call_2"])
+	if b, _ := os.ReadFile(filepath.Join(w.home, ".bashrc")); string(b) != "# home\n" {
+		t.Errorf("~/.bashrc = %q; want it unchanged", b)
+	}
+	if bytes.Contains(w.sent(), []byte(codexKeyCanary)) {
+		t.Errorf("the model received the key")
+	}
+	if n := w.times.count(t, "PreToolUse"); n["Bash"] != 1 || len(n) != 1 {
+		t.Errorf("PreToolUse calls by tool: %v; want only the session's start (write_stdin passes no hook)", n)
+	}
+	switch {
+	case denied != "" && !strings.Contains(got["call_1"], denied):
+		t.Errorf("the session's start was not refused for %q: %q", denied, got["call_1"])
+	case denied == "" && !strings.Contains(got["call_2"], "typed 42"):
+		t.Errorf("the session did not run what was typed: %q", got["call_2"])
+	}
 }

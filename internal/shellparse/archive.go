@@ -155,6 +155,14 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 		return false, true
 	case "zip":
 		opts, ops := scan(args, "bniotx", nil, false)
+		for _, f := range args {
+			if f.dyn || f.s == "-TT" || strings.HasPrefix(f.s, "--unzip-command") || strings.HasPrefix(f.s, "--unzip-c") {
+				// The archive is tested with a command of the caller's
+				// (-TT CMD: -T and -TT are two options, not a cluster).
+				a.flag(action.FlagRunsCode)
+				break
+			}
+		}
 		rec := hasOpt(opts, "-r", "-R", "--recurse-paths", "--recurse-patterns")
 		for j, f := range ops {
 			if j == 0 {

@@ -70,6 +70,7 @@ func families() []family {
 		{"build tools", buildPrograms()},
 		{"git", gitPrograms()},
 		{"secrets", secretPrograms()},
+		{"consoles", consolePrograms()},
 	}
 }
 

@@ -252,6 +252,11 @@ func (a *analyzer) netcat(e *env, name string, args []field) {
 	opts, ops := scan(args, "pwsiqxXIOTeMcmSo", []string{"exec", "sh-exec", "lua-exec", "proxy", "proxy-type", "proxy-auth",
 		"proxy-dns", "source", "source-port", "wait", "idle-timeout", "output", "hex-dump", "allow", "allowfile", "deny",
 		"denyfile", "max-conns", "append-output", "ssl-cert", "ssl-key", "ssl-trustfile"}, false)
+	if name == "ftp" {
+		// Its "!" runs a shell command typed or read from its input
+		// (consoles.go).
+		a.flag(action.FlagRunsCode)
+	}
 	if name == "telnet" || name == "ftp" || name == "tftp" {
 		// telnet -l USER -n TRACEFILE -e ESCAPE -b ADDR; ftp and
 		// tftp take few options with values.
