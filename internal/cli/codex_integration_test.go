@@ -93,9 +93,8 @@ func fsTool(name string, args map[string]any) codexCall { return codexCall{mcp: 
 // request gets the next call of script, and once the script is done, a
 // final message. Every request body is kept.
 type fakeResponses struct {
-	script []codexCall
-
-	mu       sync.Mutex
+	mu       sync.Mutex // guards the fields below
+	script   []codexCall
 	requests [][]byte
 }
 
@@ -110,6 +109,7 @@ func (f *fakeResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.requests = append(f.requests, body.Bytes())
 	n := len(f.requests)
+	script := f.script
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "text/event-stream")
 	event := func(typ string, fields map[string]any) {
@@ -122,26 +122,26 @@ func (f *fakeResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var item map[string]any
 	callID := fmt.Sprintf("call_%d", n)
 	switch {
-	case n > len(f.script):
+	case n > len(script):
 		item = map[string]any{"type": "message", "id": fmt.Sprintf("msg_%d", n), "role": "assistant",
 			"content": []map[string]any{{"type": "output_text", "text": "done"}}}
-	case f.script[n-1].patch != "":
+	case script[n-1].patch != "":
 		item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%d", n), "call_id": callID,
-			"name": "apply_patch", "input": f.script[n-1].patch}
-	case f.script[n-1].stdin != "":
-		args, _ := json.Marshal(map[string]any{"session_id": f.lastSession(), "chars": f.script[n-1].stdin, "yield_time_ms": 1000})
+			"name": "apply_patch", "input": script[n-1].patch}
+	case script[n-1].stdin != "":
+		args, _ := json.Marshal(map[string]any{"session_id": f.lastSession(), "chars": script[n-1].stdin, "yield_time_ms": 1000})
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", n), "call_id": callID,
 			"name": "write_stdin", "arguments": string(args)}
-	case f.script[n-1].mcp != "":
-		args, _ := json.Marshal(f.script[n-1].args)
+	case script[n-1].mcp != "":
+		args, _ := json.Marshal(script[n-1].args)
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", n), "call_id": callID,
-			"namespace": "mcp__fs", "name": f.script[n-1].mcp, "arguments": string(args)}
+			"namespace": "mcp__fs", "name": script[n-1].mcp, "arguments": string(args)}
 	default:
-		call := map[string]any{"cmd": f.script[n-1].exec}
-		if f.script[n-1].escalate {
+		call := map[string]any{"cmd": script[n-1].exec}
+		if script[n-1].escalate {
 			call["sandbox_permissions"], call["justification"] = "require_escalated", "the README asks for it"
 		}
-		if f.script[n-1].tty {
+		if script[n-1].tty {
 			call["tty"], call["yield_time_ms"] = true, 1000
 		}
 		args, _ := json.Marshal(call)
@@ -351,7 +351,9 @@ args = [%q, %q, %q]
 // for the Nth call).
 func (w *codexWorld) run(t *testing.T, script []codexCall) map[string]string {
 	t.Helper()
+	w.model.mu.Lock()
 	w.model.script = script
+	w.model.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	args := append([]string{"exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust"}, w.flags...)
