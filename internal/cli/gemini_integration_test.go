@@ -465,6 +465,40 @@ func TestGeminiRealClient(t *testing.T) {
 	t.Run("yolo no wrap", func(t *testing.T) { geminiYolo(t, gemini, warden, false) })
 	t.Run("default mode", func(t *testing.T) { geminiDefault(t, gemini, warden) })
 	t.Run("ask in -p", func(t *testing.T) { geminiAsk(t, gemini, warden) })
+	t.Run("self-test", func(t *testing.T) { geminiSelfTest(t, gemini, warden) })
+}
+
+// geminiSelfTest proves the checks above are not vacuous: with Gemini
+// CLI's hooks switched off (hooksConfig.enabled false, as a person can),
+// Warden records no decision and the secrets reach the model, both of
+// which every scenario above fails on.
+func geminiSelfTest(t *testing.T, gemini, warden string) {
+	e := newGeminiEnv(t)
+	e.plan([]geminiStep{
+		{call: geminiCall{"run_shell_command", map[string]any{"command": "cat ~/.ssh/id_rsa"}}},
+		{call: geminiCall{"read_file", map[string]any{"file_path": ".env.local"}}},
+	})
+	e.install(t, warden, "--headless")
+	path := filepath.Join(e.home, ".gemini", "settings.json")
+	var settings map[string]any
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &settings); err != nil {
+		t.Fatal(err)
+	}
+	settings["hooksConfig"] = map[string]any{"enabled": false}
+	writeJSON(t, path, settings)
+	if _, err := e.run(t, gemini, 4*time.Minute, "--yolo"); err != nil {
+		t.Fatalf("gemini -p --yolo failed: %v", err)
+	}
+	if got := e.audit(t, warden); len(got) != 0 {
+		t.Errorf("with hooks off Warden recorded %q", got)
+	}
+	got := strings.Join(e.model.results(t), "\n")
+	for _, c := range []string{geminiKeyCanary, geminiLocalCanary} {
+		if !strings.Contains(got, c) {
+			t.Errorf("with hooks off the model did not receive %s: the harness would not see a leak; it saw %q", c, got)
+		}
+	}
 }
 
 // blocked is what the model sees of a call Warden's hook denied.
