@@ -220,6 +220,8 @@ type geminiStep struct {
 
 // plan gives the fake model the script's calls.
 func (e *geminiEnv) plan(script []geminiStep) {
+	e.model.mu.Lock()
+	defer e.model.mu.Unlock()
 	for _, s := range script {
 		e.model.script = append(e.model.script, s.call)
 	}

@@ -43,7 +43,7 @@ func (Agent) Hooks() adapter.Hooks {
 		Handler: handler,
 		Hints: []string{
 			"Gemini CLI runs a project's hooks only in a trusted folder, and warns about a project hook whose command changed",
-			"for gemini -p or --yolo sessions install with --headless: a prompt nobody answers must be a deny",
+			"for gemini -p or --yolo sessions install with --headless: a prompt nobody answers must be a deny (Gemini CLI 0.61 never answers an ask under -p: the session waits for ever)",
 		},
 	}
 }
