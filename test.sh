@@ -54,6 +54,20 @@ if ! "$WARDEN_TEST_CODEX" --version 2> /dev/null | grep -q 'codex-cli 0.171.0'; 
 	fi
 fi
 
+# The Gemini CLI adapter's real-client test (internal/cli) drives the
+# gemini CLI, pinned to the version it was written against; if npm cannot
+# install it, the test says why and skips.
+gemini_dir="$HOME/.cache/warden-ci/gemini"
+export WARDEN_TEST_GEMINI="$gemini_dir/node_modules/.bin/gemini"
+if ! "$WARDEN_TEST_GEMINI" --version 2> /dev/null | grep -qx '0.61.0'; then
+	echo "installing: @google/gemini-cli@0.61.0"
+	mkdir -p "$gemini_dir"
+	if ! npm install -q --prefix "$gemini_dir" @google/gemini-cli@0.61.0 > "$gemini_dir.log" 2>&1; then
+		export WARDEN_TEST_GEMINI_MISSING="npm install @google/gemini-cli@0.61.0 failed: $(tail -n 1 "$gemini_dir.log")"
+		echo "$WARDEN_TEST_GEMINI_MISSING"
+	fi
+fi
+
 echo "+ go test -race -tags integration ./..."
 go test -race -tags integration ./...
 # The sandbox's tests again, every run taking its init from a sandbox

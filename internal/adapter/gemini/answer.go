@@ -43,10 +43,14 @@ func (Agent) Answer(_ *adapter.Call, a adapter.Answer) []byte {
 	return adapter.EncodeAnswer(v)
 }
 
-// Rewrite is the tool_input that --wrap merges over the arguments: only
-// the command, rewritten (Gemini CLI keeps every other argument).
-func (Agent) Rewrite(_ *adapter.Call, command string) (json.RawMessage, error) {
-	return adapter.ReplaceString(json.RawMessage(`{}`), "command", command)
+// Rewrite is the tool_input that --wrap answers: the call's own
+// arguments with the command rewritten. Gemini CLI 0.61's scheduler
+// builds the tool from the hook's tool_input alone (it merges nothing):
+// an answer of the command only dropped dir_path, description and
+// is_background, and a background command ran in the foreground
+// (TestGeminiRealClient).
+func (Agent) Rewrite(c *adapter.Call, command string) (json.RawMessage, error) {
+	return adapter.ReplaceString(c.Payload.(*Payload).ToolInput, "command", command)
 }
 
 // Why a prompt became a deny.

@@ -22,8 +22,9 @@
 // and systemMessage tells the person why), or decision allow, which
 // loosens nothing: Gemini CLI's policy engine and confirmations still
 // apply. An allowed shell command may carry hookSpecificOutput.tool_input:
-// the command rewritten to run under `warden run` (--wrap), which Gemini
-// CLI merges over the arguments and validates again.
+// the call's arguments with the command rewritten to run under `warden
+// run` (--wrap), which Gemini CLI builds the tool from and validates
+// again (0.61 takes that object whole: it merges nothing).
 //
 // # Asking
 //

@@ -172,14 +172,26 @@ func TestWrapRecognised(t *testing.T) {
 	}
 }
 
+// TestHonestyRegistered: the row claims no yes (Gemini CLI runs tools
+// outside the matcher), and each row that says what the real client did
+// names the version and the test that proves it.
 func TestHonestyRegistered(t *testing.T) {
 	for _, h := range adapter.Matrix() {
-		if h.Adapter == "warden hook gemini" {
-			if h.InterceptsCalls.Level == adapter.Yes || h.Sandboxes.Level == adapter.Yes {
-				t.Errorf("gemini claims yes without a test against the real client: %+v", h)
-			}
-			return
+		if h.Adapter != "warden hook gemini" {
+			continue
 		}
+		if h.InterceptsCalls.Level == adapter.Yes || h.Sandboxes.Level == adapter.Yes {
+			t.Errorf("gemini claims yes, though Gemini CLI runs tools outside the matcher: %+v", h)
+		}
+		for name, c := range map[string]adapter.Capability{"intercepts calls": h.InterceptsCalls, "sandboxes": h.Sandboxes} {
+			if !strings.Contains(c.Note, "Gemini CLI 0.61.0") || !strings.Contains(c.Note, "proven") {
+				t.Errorf("%s: the row does not name the client version it was proven against: %q", name, c.Note)
+			}
+		}
+		if n := h.InterceptsCalls.Note; !strings.Contains(n, "TestGeminiRealClient") || !strings.Contains(n, "unverified") {
+			t.Errorf("intercepts calls: the row names no test, or claims tools no test exercises: %q", n)
+		}
+		return
 	}
 	t.Error("no honesty row for warden hook gemini")
 }

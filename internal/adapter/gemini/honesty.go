@@ -10,9 +10,12 @@ import "warden.dev/warden/internal/adapter"
 // CLI's naming schemes (mcp_server_tool, server__tool).
 const Matcher = "^(run_shell_command|read_file|write_file|replace|glob|grep_search|search_file_content|list_directory|read_many_files|web_fetch|google_web_search)$|^mcp_|__"
 
-// Honesty is this adapter's row of the honesty matrix. No test runs the
-// real Gemini CLI yet: every row is translated from its source and
-// documentation, so nothing says yes.
+// Honesty is this adapter's row of the honesty matrix. Its calls are
+// proven against the real Gemini CLI 0.61.0 (TestGeminiRealClient in
+// internal/cli, driven through `gemini -p`); what that test does not
+// exercise says unverified. Nothing says yes: Gemini CLI runs tools
+// outside the matcher, and a Warden ask hangs a -p session installed
+// without --headless.
 func (Agent) Honesty() adapter.Honesty { return honesty }
 
 var honesty = adapter.Honesty{
@@ -20,11 +23,13 @@ var honesty = adapter.Honesty{
 	FiltersTools: adapter.Capability{Level: adapter.No,
 		Note: "the BeforeTool hook cannot change Gemini CLI's tool list (BeforeToolSelection could; Warden does not use it): the model sees every tool, and a call Warden denies is refused when it is made"},
 	InterceptsCalls: adapter.Capability{Level: adapter.Partial,
-		Note: "run_shell_command, read_file, write_file, replace, glob, grep_search, list_directory, read_many_files, web_fetch, google_web_search and MCP calls are decided through BeforeTool once `warden hook install gemini` wrote settings.json (a project's hooks run only in a trusted folder); translated from Gemini CLI's source, not yet tested against the real client; a Warden prompt is Gemini CLI's ask only for the tools it confirms itself (shell, writes, edits, web_fetch, MCP), a deny for the rest, and under --yolo or -p the hook must run with --headless"},
+		Note: "run_shell_command, read_file, write_file, replace, web_fetch and MCP (mcp_SERVER_TOOL) calls are decided through BeforeTool once `warden hook install gemini` wrote ~/.gemini/settings.json, proven against the real Gemini CLI 0.61.0 under -p (TestGeminiRealClient: a deny's reason reaches the model as the tool's error; Gemini CLI itself refuses, before any hook, a file tool's path outside the workspace or through .env, .git or node_modules); glob, grep_search, list_directory, read_many_files and google_web_search are translated from its source, unverified; a project's hooks run only in a trusted folder (unverified); a Warden prompt is Gemini CLI's ask only for the tools it confirms itself, and under -p nothing answers that ask: the tool does not run but the session waits for ever (proven), so -p and --yolo sessions need the hook installed with --headless, which makes it a deny"},
 	SeesNativeTools: adapter.Capability{Level: adapter.Partial,
-		Note: "Gemini CLI's shell, file, search and web tools are decided; save_memory, write_todos, activate_skill, subagents and extension tools are not matched, and a background shell process is judged only when it starts"},
+		Note: "Gemini CLI 0.61.0 offers the model update_topic, list_background_processes, read_background_output, write_todos, enter_plan_mode, invoke_agent (subagents) and activate_skill, none matched (seen in TestGeminiRealClient's requests; a subagent's own tool calls are unverified); save_memory and extension tools are not matched either; a background shell command is judged only when it starts (proven: it stays in the background under --wrap); in the default approval mode -p does not register the shell, write, edit, web_fetch or MCP tools at all (proven)"},
 	Sandboxes: adapter.Capability{Level: adapter.No,
-		Note: "with --wrap, allowed run_shell_command calls are rewritten to run under warden run (the rewrite is tested, a run under the real Gemini CLI is not); without it Warden contains nothing, and the file, web and MCP tools run in Gemini CLI's process, decided but uncontained"},
+		Note: "with --wrap, allowed run_shell_command calls run under warden run, every other argument kept (proven against Gemini CLI 0.61.0: the sandbox's hostname and uid 65534, a background command kept in the background); without it Warden contains nothing, and the file, web and MCP tools run in Gemini CLI's process, decided but uncontained; AfterTool is not answered (no call id ties it to BeforeTool), so a wrapped run's sandbox refusals reach the model only in the command's own output"},
+	Proven: &adapter.Proof{Client: "Gemini CLI 0.61.0", Tests: []string{"cli.TestGeminiRealClient"},
+		What: "the planted-instruction scenario through run_shell_command, read_file, write_file, replace, web_fetch and an MCP tool, under --yolo with --wrap and without, in the default approval mode, an ask under -p; a self-test with hooks off"},
 }
 
 // Hooks is what `warden hook install gemini` writes: BeforeTool only
@@ -40,7 +45,7 @@ func (Agent) Hooks() adapter.Hooks {
 		Handler: handler,
 		Hints: []string{
 			"Gemini CLI runs a project's hooks only in a trusted folder, and warns about a project hook whose command changed",
-			"for gemini -p or --yolo sessions install with --headless: a prompt nobody answers must be a deny",
+			"for gemini -p or --yolo sessions install with --headless: a prompt nobody answers must be a deny (Gemini CLI 0.61 never answers an ask under -p: the session waits for ever)",
 		},
 	}
 }
