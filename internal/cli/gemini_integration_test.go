@@ -234,6 +234,7 @@ type geminiEnv struct {
 	root, home, project, state string
 	model                      *fakeGemini
 	env                        []string
+	times                      *hookTimes // every hook call, timed
 }
 
 const geminiKeyCanary, geminiEnvCanary, geminiLocalCanary = "FAKE-KEY-MATERIAL-91c4", "FAKE-ENV-TOKEN-3b7e", "FAKE-LOCAL-TOKEN-d20f"
@@ -361,6 +362,8 @@ func (e *geminiEnv) install(t *testing.T, warden string, args ...string) {
 	if diff := cmp.Diff([]string{"BeforeTool"}, events); diff != "" {
 		t.Errorf("hook events installed (-want +got):\n%s", diff)
 	}
+	e.times = newHookTimes(t)
+	e.times.wrapFile(t, filepath.Join(e.home, ".gemini", "settings.json"))
 }
 
 // run runs gemini -p in the project with args, bounded by d.
@@ -377,6 +380,9 @@ func (e *geminiEnv) run(t *testing.T, gemini string, d time.Duration, args ...st
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	t.Logf("gemini %v: %v\n%s", args, err, out)
+	if e.times != nil {
+		e.times.report(t, "gemini")
+	}
 	return string(out), err
 }
 
