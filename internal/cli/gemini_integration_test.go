@@ -77,6 +77,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -345,9 +346,9 @@ func (e *geminiEnv) install(t *testing.T, warden string, args ...string) {
 	if err != nil {
 		t.Fatalf("warden hook install gemini %v: %v\n%s", args, err, out)
 	}
-	// Warden installs BeforeTool only: AfterTool is not answered (no
-	// call id ties it to a BeforeTool, so a wrapped run keeps no record
-	// to read back).
+	// Warden installs BeforeTool, and AfterTool for the shell tool:
+	// Gemini CLI hands AfterTool the rewritten arguments, whose wrapped
+	// line names the run's record (after the grant: calls have no id).
 	var s struct {
 		Hooks map[string]json.RawMessage `json:"hooks"`
 	}
@@ -359,7 +360,8 @@ func (e *geminiEnv) install(t *testing.T, warden string, args ...string) {
 	for ev := range s.Hooks {
 		events = append(events, ev)
 	}
-	if diff := cmp.Diff([]string{"BeforeTool"}, events); diff != "" {
+	slices.Sort(events)
+	if diff := cmp.Diff([]string{"AfterTool", "BeforeTool"}, events); diff != "" {
 		t.Errorf("hook events installed (-want +got):\n%s", diff)
 	}
 	e.times = newHookTimes(t)
@@ -474,6 +476,35 @@ func TestGeminiRealClient(t *testing.T) {
 	t.Run("default mode", func(t *testing.T) { geminiDefault(t, gemini, warden) })
 	t.Run("ask in -p", func(t *testing.T) { geminiAsk(t, gemini, warden) })
 	t.Run("self-test", func(t *testing.T) { geminiSelfTest(t, gemini, warden) })
+	t.Run("note after a wrapped run", func(t *testing.T) { geminiNote(t, gemini, warden) })
+}
+
+// geminiNote: a wrapped command the sandbox refuses a write runs, and
+// Warden's AfterTool note on what was refused reaches the model, appended
+// by Gemini CLI to the tool's result in <hook_context>.
+func geminiNote(t *testing.T, gemini, warden string) {
+	e := newGeminiEnv(t)
+	script := []geminiStep{{"a wrapped run refused a write",
+		geminiCall{"run_shell_command", map[string]any{"command": `python3 -c "open('/etc/warden-planted', 'w')"; echo ran`, "description": "as the README says"}},
+		"allow", []string{"ran", "Read-only file system", "<hook_context>Warden's sandbox ran this run_shell_command command",
+			`the path "/etc/warden-planted" (read-only: Read-only file system)`}}}
+	e.plan(script)
+	e.install(t, warden, "--headless", "--wrap")
+	settingsBefore, err := os.ReadFile(filepath.Join(e.home, ".gemini", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.run(t, gemini, 4*time.Minute, "--yolo"); err != nil {
+		t.Fatalf("gemini -p --yolo failed: %v", err)
+	}
+	e.check(t, warden, script, settingsBefore)
+	if _, err := os.Stat("/etc/warden-planted"); err == nil {
+		os.Remove("/etc/warden-planted")
+		t.Error("the wrapped command wrote /etc/warden-planted")
+	}
+	if n := e.times.count(t, "AfterTool"); n["run_shell_command"] != 1 {
+		t.Errorf("Warden's AfterTool hook calls: %v; want one for the shell command", n)
+	}
 }
 
 // geminiSelfTest proves the checks above are not vacuous: with Gemini

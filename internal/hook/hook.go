@@ -173,7 +173,14 @@ func Respond(ag adapter.Agent, c *adapter.Call, a *action.Action, d policy.Decis
 	v := adapter.Verdict(d.Verdict, !headless && c.Asks)
 	ans := adapter.Answer{Verdict: v, Reason: adapter.Note(c.Subject, a, d, v, ag.Unanswered(c, headless))}
 	if w != nil && wraps(c) && v != action.Deny {
-		in, err := ag.Rewrite(c, w.Wrap(c.Requests[0].Command, c.Dir, c.ID))
+		// The run's record is named after the call, or, for an agent
+		// that gives calls no id (Gemini CLI), after the grant, which
+		// the line carries to the hook after the call.
+		id := c.ID
+		if id == "" {
+			id = w.Grant
+		}
+		in, err := ag.Rewrite(c, w.Wrap(c.Requests[0].Command, c.Dir, id))
 		if err != nil {
 			return adapter.Answer{}, fmt.Errorf("--wrap: %v", err)
 		}

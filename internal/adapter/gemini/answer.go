@@ -11,8 +11,14 @@ import (
 )
 
 // Answer renders the answer in Gemini CLI's shape, always one JSON
-// object.
-func (Agent) Answer(_ *adapter.Call, a adapter.Answer) []byte {
+// object: after the call, the note on what the sandbox refused, or {}.
+func (Agent) Answer(c *adapter.Call, a adapter.Answer) []byte {
+	if c != nil && c.Phase == adapter.After {
+		if a.Context == "" {
+			return adapter.EncodeAnswer(struct{}{})
+		}
+		return adapter.EncodeAnswer(adapter.AddedContext(AfterTool, a.Context))
+	}
 	type spec struct {
 		HookEventName string          `json:"hookEventName"`
 		ToolInput     json.RawMessage `json:"tool_input"`

@@ -68,8 +68,16 @@ import (
 // the whole file, so the bound is generous.
 const MaxSize = 16 << 20
 
-// BeforeTool is the one hook event Warden answers.
-const BeforeTool = "BeforeTool"
+// The hook events Warden answers: BeforeTool decides the call;
+// AfterTool, after a shell command --wrap ran under warden run, tells the
+// model what the sandbox refused (additionalContext, which Gemini CLI
+// appends to the tool's result in <hook_context>). Gemini CLI hands
+// AfterTool the arguments BeforeTool's answer rewrote: the wrapped line,
+// which names the run's execution record.
+const (
+	BeforeTool = "BeforeTool"
+	AfterTool  = "AfterTool"
+)
 
 // MCPContext is what Gemini CLI says of an MCP tool's server. Its
 // connection fields are ignored.
@@ -95,18 +103,20 @@ type Payload struct {
 	// OriginalRequestName is the name the model called the tool by, when
 	// Gemini CLI resolved it to another.
 	OriginalRequestName string `json:"original_request_name"`
+	// ToolResponse is AfterTool's: what the tool returned. Not read.
+	ToolResponse json.RawMessage `json:"tool_response"`
 }
 
 // Parse decodes one payload. It is an error when data is not exactly one
 // JSON object, when a field Warden reads has the wrong type, when the
-// event is not BeforeTool, when the tool name or the working directory is
+// event is not BeforeTool or AfterTool, when the tool name or the working directory is
 // missing, or when tool_input is not an object.
 func Parse(data []byte) (*Payload, error) {
 	var p Payload
 	if err := adapter.DecodePayload(data, MaxSize, "Gemini CLI", &p); err != nil {
 		return nil, err
 	}
-	if err := adapter.CheckPayload(p.Event, []string{BeforeTool}, p.ToolName, p.Cwd, p.ToolInput); err != nil {
+	if err := adapter.CheckPayload(p.Event, []string{BeforeTool, AfterTool}, p.ToolName, p.Cwd, p.ToolInput); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -124,16 +134,20 @@ func (Agent) Name() string { return "gemini" }
 // Title names Gemini CLI in messages.
 func (Agent) Title() string { return "Gemini CLI" }
 
-// Parse reads one payload ([Parse]). BeforeTool carries no call id to
-// name an execution record by, and Gemini CLI's AfterTool is not
-// answered: a wrapped run keeps no record.
+// Parse reads one payload ([Parse]). Gemini CLI gives a call no id: a
+// wrapped run's execution record is named after its grant instead, which
+// the wrapped line carries to AfterTool.
 func (Agent) Parse(data []byte) (*adapter.Call, error) {
 	p, err := Parse(data)
 	if err != nil {
 		return nil, err
 	}
+	phase := adapter.Before
+	if p.Event == AfterTool {
+		phase = adapter.After
+	}
 	return &adapter.Call{
-		Event: p.Event, Phase: adapter.Before, Tool: p.ToolName,
+		Event: p.Event, Phase: phase, Tool: p.ToolName,
 		Session: p.SessionID, Cwd: p.Cwd, Payload: p,
 	}, nil
 }

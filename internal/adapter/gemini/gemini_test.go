@@ -24,7 +24,7 @@ func TestParseRejects(t *testing.T) {
 		{"array", `[]`, "payload:"},
 		{"two objects", `{"hook_event_name":"BeforeTool","tool_name":"read_file","cwd":"/","tool_input":{}} {}`, "unexpected data"},
 		{"no event", `{"tool_name":"read_file","cwd":"/","tool_input":{}}`, `no "hook_event_name"`},
-		{"after tool", `{"hook_event_name":"AfterTool","tool_name":"read_file","cwd":"/","tool_input":{}}`, `"AfterTool" is not one Warden answers`},
+		{"before model", `{"hook_event_name":"BeforeModel","tool_name":"read_file","cwd":"/","tool_input":{}}`, `"BeforeModel" is not one Warden answers`},
 		{"claude event", `{"hook_event_name":"PreToolUse","tool_name":"read_file","cwd":"/","tool_input":{}}`, `not one Warden answers`},
 		{"no tool", `{"hook_event_name":"BeforeTool","cwd":"/","tool_input":{}}`, `no "tool_name"`},
 		{"relative cwd", `{"hook_event_name":"BeforeTool","tool_name":"read_file","cwd":".","tool_input":{}}`, "not an absolute path"},

@@ -27,20 +27,22 @@ var honesty = adapter.Honesty{
 	SeesNativeTools: adapter.Capability{Level: adapter.Partial,
 		Note: "Gemini CLI 0.61.0 offers the model update_topic, list_background_processes, read_background_output, write_todos, enter_plan_mode, invoke_agent (subagents) and activate_skill, none matched (seen in TestGeminiRealClient's requests; a subagent's own tool calls are unverified); save_memory and extension tools are not matched either; a background shell command is judged only when it starts (proven: it stays in the background under --wrap); in the default approval mode -p does not register the shell, write, edit, web_fetch or MCP tools at all (proven)"},
 	Sandboxes: adapter.Capability{Level: adapter.No,
-		Note: "with --wrap, allowed run_shell_command calls run under warden run, every other argument kept (proven against Gemini CLI 0.61.0: the sandbox's hostname and uid 65534, a background command kept in the background); without it Warden contains nothing, and the file, web and MCP tools run in Gemini CLI's process, decided but uncontained; AfterTool is not answered (no call id ties it to BeforeTool), so a wrapped run's sandbox refusals reach the model only in the command's own output"},
+		Note: "with --wrap, allowed run_shell_command calls run under warden run, every other argument kept (proven against Gemini CLI 0.61.0: the sandbox's hostname and uid 65534, a background command kept in the background); without it Warden contains nothing, and the file, web and MCP tools run in Gemini CLI's process, decided but uncontained; AfterTool, after a wrapped shell command, tells the model what the sandbox refused (Gemini CLI hands it the rewritten arguments, whose line names the run's record; proven: the note reaches the model in <hook_context>)"},
 	Proven: &adapter.Proof{Client: "Gemini CLI 0.61.0", Tests: []string{"cli.TestGeminiRealClient"},
-		What: "the planted-instruction scenario through run_shell_command, read_file, write_file, replace, web_fetch and an MCP tool, under --yolo with --wrap and without, in the default approval mode, an ask under -p; a self-test with hooks off"},
+		What: "the planted-instruction scenario through run_shell_command, read_file, write_file, replace, web_fetch and an MCP tool, under --yolo with --wrap and without, in the default approval mode, an ask under -p; the AfterTool note on a wrapped run; a self-test with hooks off"},
 }
 
-// Hooks is what `warden hook install gemini` writes: BeforeTool only
-// (Gemini CLI's timeouts are in milliseconds), in ~/.gemini/settings.json
-// or the project's .gemini/settings.json.
+// Hooks is what `warden hook install gemini` writes: BeforeTool, and
+// AfterTool for the shell tool, whose wrapped runs it reads back (Gemini
+// CLI's timeouts are in milliseconds), in ~/.gemini/settings.json or the
+// project's .gemini/settings.json.
 func (Agent) Hooks() adapter.Hooks {
 	return adapter.Hooks{
 		UserFile:    ".gemini/settings.json",
 		ProjectFile: ".gemini/settings.json",
 		Events: []adapter.HookEvent{
 			{Event: BeforeTool, Matcher: Matcher, Timeout: 60000, Unit: "ms", Phase: adapter.Before},
+			{Event: AfterTool, Matcher: "^run_shell_command$", Timeout: 60000, Unit: "ms", Phase: adapter.After},
 		},
 		Handler: handler,
 		Hints: []string{
