@@ -47,6 +47,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"warden.dev/warden/internal/audit"
@@ -231,6 +232,11 @@ func Run(ctx context.Context, o Options) error {
 	}
 	defer p.close()
 	p.spec.WarmAsk = warm
+	// The run's cgroup is made while the command is judged, too.
+	if !slices.Contains(p.spec.Degraded, sandbox.LayerCgroup) {
+		p.spec.Cgroup = sandbox.StartCgroup(p.spec.Limits)
+		defer p.spec.Cgroup.Close()
+	}
 	ex, approved := p.judge()
 	if ex != nil {
 		return p.deny(ex)

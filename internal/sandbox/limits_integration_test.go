@@ -589,3 +589,27 @@ func TestDegradedCgroupMakesNone(t *testing.T) {
 		t.Errorf("the fallbacks do not say why there is no cgroup: %+v", fs)
 	}
 }
+
+// TestCgroupAskRemoved: a cgroup begun ahead that no run took (the command
+// was refused) is removed by Close, leaving no directory behind.
+func TestCgroupAskRemoved(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	c := StartCgroup(Limits{CPU: 1})
+	m := (<-c.made).(cgroupMade)
+	if m.err != nil || m.cg == nil || len(m.cg.dirs) == 0 {
+		t.Skipf("no cgroup could be made here: %v", m.err)
+	}
+	dirs := m.cg.dirs
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err != nil {
+			t.Fatalf("%s was not made: %v", d, err)
+		}
+	}
+	c.made <- m
+	c.Close()
+	for _, d := range dirs {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s is still there after Close (%v)", d, err)
+		}
+	}
+}

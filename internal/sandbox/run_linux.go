@@ -224,6 +224,9 @@ func (rn *runner) plan() error {
 	rn.cgc = cgc
 	if slices.Contains(spec.Degraded, LayerCgroup) {
 		cgc <- cgroupMade{noCgroup(spec.Limits), nil}
+	} else if made := spec.Cgroup.take(spec.Limits); made != nil {
+		// Begun while the command was judged.
+		go func() { cgc <- (<-made).(cgroupMade) }()
 	} else {
 		go func() {
 			cg, err := newCgroup(spec.Limits)

@@ -32,6 +32,12 @@ type Keeper struct{}
 // WarmSocket is the name of a Keeper's socket.
 const WarmSocket = "warm.sock"
 
+// StartCgroup makes nothing: there are no cgroups outside Linux.
+func StartCgroup(l Limits) *CgroupAsk { return nil }
+
+// Close does nothing.
+func (c *CgroupAsk) Close() {}
+
 // AskWarm asks for nothing: there is no Keeper outside Linux.
 func AskWarm(path string) *WarmAsk {
 	return &WarmAsk{fd: -1, err: fmt.Errorf("no warm sandbox on %s", runtime.GOOS)}

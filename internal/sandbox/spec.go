@@ -165,6 +165,9 @@ type Spec struct {
 	// WarmAsk, when set, is the Keeper asked ahead (AskWarm), taken
 	// instead of asking Warm's.
 	WarmAsk *WarmAsk
+	// Cgroup, when set, is the run's cgroup begun ahead (StartCgroup),
+	// taken when it was made for the run's Limits.
+	Cgroup *CgroupAsk
 }
 
 // HostFile is one file of the host, by path and identity.

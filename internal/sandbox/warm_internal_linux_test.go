@@ -158,6 +158,12 @@ func warmRun(ctx context.Context, spec Spec) (Result, error) {
 	if testWarm != "" {
 		spec.WarmAsk = AskWarm(testWarm)
 		defer spec.WarmAsk.Close()
+		// The cgroup too is begun ahead, as warden run begins it
+		// while it judges the command.
+		if !slices.Contains(spec.Degraded, LayerCgroup) {
+			spec.Cgroup = StartCgroup(spec.Limits)
+			defer spec.Cgroup.Close()
+		}
 	}
 	res, err := Run(ctx, spec)
 	// A root caller's run without host-uid maps needs other maps than
@@ -212,4 +218,26 @@ func socketPair() (int, int, error) {
 		return -1, -1, err
 	}
 	return fds[0], fds[1], nil
+}
+
+// TestCgroupAskTakenOnce: a cgroup begun ahead is taken by a run with the
+// limits it was made for, once; Close removes one no run took, and does
+// nothing to one a run took (the run removes it).
+func TestCgroupAskTakenOnce(t *testing.T) {
+	var nilAsk *CgroupAsk
+	if nilAsk.take(Limits{}) != nil {
+		t.Error("a nil CgroupAsk was taken")
+	}
+	nilAsk.Close()
+	c := &CgroupAsk{limits: Limits{CPU: 1}, made: make(chan any, 1)}
+	if c.take(Limits{CPU: 2}) != nil {
+		t.Error("a cgroup made for other limits was taken")
+	}
+	if c.take(Limits{CPU: 1}) == nil {
+		t.Fatal("the cgroup was not taken")
+	}
+	if c.take(Limits{CPU: 1}) != nil {
+		t.Error("the cgroup was taken twice")
+	}
+	c.Close() // taken: returns at once, though nothing was made
 }
