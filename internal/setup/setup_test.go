@@ -301,8 +301,8 @@ func TestInitKeepsHeadless(t *testing.T) {
 		t.Errorf("Init did not keep --headless")
 	}
 	got, _ := os.ReadFile(path)
-	if n := strings.Count(string(got), "hook gemini --policy "); n != 1 || !strings.Contains(string(got), "--wrap --headless") {
-		t.Errorf("settings after Init:\n%s\nwant one entry, wrapped and headless", got)
+	if n := strings.Count(string(got), "hook gemini --policy "); n != 2 || strings.Count(string(got), "--wrap --headless") != 2 {
+		t.Errorf("settings after Init:\n%s\nwant one entry per event (BeforeTool, AfterTool), wrapped and headless", got)
 	}
 	if r, err = setup.Init(o); err != nil || r.Changed() {
 		t.Errorf("second Init = changed %v, %v; want nothing changed", r.Changed(), err)
