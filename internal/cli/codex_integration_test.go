@@ -50,24 +50,8 @@ import (
 	"warden.dev/warden/internal/sandbox/sandboxtest"
 )
 
-// codexVersion is the Codex CLI this test was written against.
-const codexVersion = "codex-cli 0.171.0"
-
-func requireCodex(t *testing.T) string {
-	t.Helper()
-	if why := os.Getenv("WARDEN_TEST_CODEX_MISSING"); why != "" {
-		t.Skipf("no Codex CLI: %s", why)
-	}
-	path := os.Getenv("WARDEN_TEST_CODEX")
-	if path == "" {
-		t.Fatal("WARDEN_TEST_CODEX names no codex CLI: test.sh installs @openai/codex@0.171.0 and sets it")
-	}
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil || !strings.Contains(string(out), codexVersion) {
-		t.Fatalf("%s --version: %q, %v; want %s", path, out, err, codexVersion)
-	}
-	return path
-}
+// codexClient is the Codex CLI this test was written against.
+var codexClient = realClient{name: "Codex CLI", env: "WARDEN_TEST_CODEX", pkg: "@openai/codex@0.171.0", version: "codex-cli 0.171.0"}
 
 // codexCall is one call the fake model asks for: a shell command
 // (exec_command), a patch (the freeform apply_patch tool), or a tool of
@@ -211,7 +195,7 @@ const codexCatalog = `{"models":[{"slug":"fake-model","display_name":"fake","des
 "truncation_policy":{"mode":"tokens","limit":10000},"experimental_supported_tools":[]}]}`
 
 func TestCodexRealClient(t *testing.T) {
-	codex := requireCodex(t)
+	codex := codexClient.require(t)
 	sandboxtest.RequireUserNS(t)
 	warden := sandboxtest.BuildWarden(t)
 	t.Run("wrap", func(t *testing.T) { codexScenario(t, codex, warden, true, "danger-full-access") })

@@ -89,24 +89,8 @@ import (
 	"warden.dev/warden/internal/sandbox/sandboxtest"
 )
 
-// geminiVersion is the Gemini CLI this test was written against.
-const geminiVersion = "0.61.0"
-
-func requireGemini(t *testing.T) string {
-	t.Helper()
-	if why := os.Getenv("WARDEN_TEST_GEMINI_MISSING"); why != "" {
-		t.Skipf("no Gemini CLI: %s", why)
-	}
-	path := os.Getenv("WARDEN_TEST_GEMINI")
-	if path == "" {
-		t.Fatal("WARDEN_TEST_GEMINI names no gemini CLI: test.sh installs @google/gemini-cli@" + geminiVersion + " and sets it")
-	}
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil || strings.TrimSpace(string(out)) != geminiVersion {
-		t.Fatalf("%s --version: %q, %v; want %s", path, out, err, geminiVersion)
-	}
-	return path
-}
+// geminiClient is the Gemini CLI this test was written against.
+var geminiClient = realClient{name: "Gemini CLI", env: "WARDEN_TEST_GEMINI", pkg: "@google/gemini-cli@0.61.0", version: "0.61.0"}
 
 // geminiCall is one function call the fake model makes.
 type geminiCall struct {
@@ -468,7 +452,7 @@ func (e *geminiEnv) check(t *testing.T, warden string, script []geminiStep, sett
 }
 
 func TestGeminiRealClient(t *testing.T) {
-	gemini := requireGemini(t)
+	gemini := geminiClient.require(t)
 	sandboxtest.RequireUserNS(t)
 	warden := sandboxtest.BuildWarden(t)
 	t.Run("yolo wrap", func(t *testing.T) { geminiYolo(t, gemini, warden, true) })

@@ -174,3 +174,29 @@ func (h *hookTimes) report(t *testing.T, client string) {
 		t.Fatal(err)
 	}
 }
+
+// realClient is an agent CLI a real-client test drives, pinned: test.sh
+// installs pkg from npm and names the binary in env, or says in
+// env+"_MISSING" why it could not.
+type realClient struct {
+	name, env, pkg, version string
+}
+
+// require returns the client's binary, skipping the test only when
+// test.sh said why it could not install it; a client of another
+// version fails it.
+func (c realClient) require(t *testing.T) string {
+	t.Helper()
+	if why := os.Getenv(c.env + "_MISSING"); why != "" {
+		t.Skipf("no %s: %s", c.name, why)
+	}
+	path := os.Getenv(c.env)
+	if path == "" {
+		t.Fatalf("%s names no %s: test.sh installs %s and sets it", c.env, c.name, c.pkg)
+	}
+	out, err := exec.Command(path, "--version").Output()
+	if err != nil || !strings.Contains(string(out), c.version) {
+		t.Fatalf("%s --version: %q, %v; want %s", path, out, err, c.version)
+	}
+	return path
+}
