@@ -23,6 +23,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"warden.dev/warden/internal/config/openshell"
 	"warden.dev/warden/internal/policy"
 	"warden.dev/warden/internal/yamldoc"
 )
@@ -41,7 +42,7 @@ func newDecoder(name string) *decoder {
 // didYouMean suggests the known key closest to an unknown one, if any;
 // a top-level key of an NVIDIA OpenShell policy file says what reads one.
 func didYouMean(key string, known []string) string {
-	if openShellKeys[key] && slices.Contains(known, "version") {
+	if openshell.OwnKey(key) && slices.Contains(known, "version") {
 		return " (this is an NVIDIA OpenShell policy file: warden net check decides with it, with OpenShell's semantics, and warden policy import openshell FILE translates it into a Warden policy; warden run does not apply one yet)"
 	}
 	if s := Suggest(key, known); s != "" {
@@ -196,7 +197,3 @@ func orList(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
-
-// openShellKeys are the top-level keys of an OpenShell policy file that
-// a Warden policy file never has.
-var openShellKeys = map[string]bool{"network_policies": true, "filesystem_policy": true, "landlock": true, "network_middlewares": true}

@@ -156,7 +156,7 @@ func (a *analyzer) archive(e *env, name string, args []field) (bool, bool) {
 	case "zip":
 		opts, ops := scan(args, "bniotx", nil, false)
 		for _, f := range args {
-			if f.dyn || f.s == "-TT" || strings.HasPrefix(f.s, "--unzip-command") || strings.HasPrefix(f.s, "--unzip-c") {
+			if f.dyn || f.s == "-TT" || strings.HasPrefix(f.s, "--unzip-c") { // --unzip-command, abbreviated or not
 				// The archive is tested with a command of the caller's
 				// (-TT CMD: -T and -TT are two options, not a cluster).
 				a.flag(action.FlagRunsCode)

@@ -1073,10 +1073,19 @@ func Detect(data []byte) bool {
 	}
 	top := doc.Content[0].Content
 	for i := 0; i+1 < len(top); i += 2 {
-		switch top[i].Value {
-		case "network_policies", "filesystem_policy", "landlock", "network_middlewares":
+		if OwnKey(top[i].Value) {
 			return true
 		}
+	}
+	return false
+}
+
+// OwnKey reports whether k is a top-level key only an OpenShell policy
+// file has: a Warden policy file never does.
+func OwnKey(k string) bool {
+	switch k {
+	case "network_policies", "filesystem_policy", "landlock", "network_middlewares":
+		return true
 	}
 	return false
 }

@@ -200,3 +200,44 @@ func (c realClient) require(t *testing.T) string {
 	}
 	return path
 }
+
+// plantedFile is one file a real-client scenario plants.
+type plantedFile struct {
+	path, body string
+	mode       os.FileMode
+}
+
+// plantFiles writes files, making their directories.
+func plantFiles(t *testing.T, files ...plantedFile) {
+	t.Helper()
+	for _, f := range files {
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f.path, []byte(f.body), f.mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// gitWithOrigin makes project a git repository on main whose origin is
+// remote, a path nothing is at: a push would make it.
+func gitWithOrigin(t *testing.T, project, remote string) {
+	t.Helper()
+	gitInit(t, project)
+	if out, err := exec.Command("git", "-C", project, "remote", "add", "origin", remote).CombinedOutput(); err != nil {
+		t.Fatalf("git remote add: %v\n%s", err, out)
+	}
+}
+
+// shortStateDir is a Warden state directory with a short path: its
+// sockets' paths must fit in 108 bytes.
+func shortStateDir(t *testing.T, prefix string) string {
+	t.Helper()
+	state, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(state) })
+	return state
+}
