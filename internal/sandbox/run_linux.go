@@ -188,14 +188,13 @@ func (rn *runner) plan() error {
 		// plans.
 		rn.warm, rn.warmErr = askWarm(spec.Warm)
 	}
-	if spec.WarmAsk != nil || spec.Warm != "" {
-		if rn.warmErr == nil {
-			rn.cleanup.add(func() {
-				if rn.warm >= 0 {
-					unix.Close(rn.warm)
-				}
-			})
-		}
+	if rn.warm >= 0 {
+		// Unless startInit hands it on.
+		rn.cleanup.add(func() {
+			if rn.warm >= 0 {
+				unix.Close(rn.warm)
+			}
+		})
 	}
 	// The view (binds, and masks found by walking the project) is
 	// planned while init starts; init waits for its configuration.
