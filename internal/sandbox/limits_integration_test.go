@@ -95,10 +95,14 @@ func TestLimitForkBomb(t *testing.T) {
 		}()
 	})
 	// The run ends by the timeout, or by itself once the shells give up
-	// on forking; either way the limit must hold throughout.
+	// on forking; either way the limit must hold throughout. Every shell of
+	// the bomb waits for its own children: a bomb whose first shell returns
+	// at once ends the run as soon as that shell does (the sandbox kills
+	// what the command leaves behind), which may be before the limit is
+	// reached.
 	argv := sh("while :; do sleep 1000 & done")
 	if haveCmd("bash") {
-		argv = []string{"bash", "-c", ":(){ :|:& };:; wait"}
+		argv = []string{"bash", "-c", ":(){ :|:& wait; };:"}
 	}
 	start := time.Now()
 	o := run(t, Spec{Argv: argv, Timeout: 3 * time.Second, Limits: Limits{Pids: limit}})
