@@ -42,6 +42,8 @@ var helpExtra = map[string]struct{ example, exit string }{
 		"0 when the rules were written (or there was nothing to remember); 2 when nothing could be written, the file left as it was"},
 	"policy import": {`warden policy import openshell sandbox-policy.yaml > policy.yaml`,
 		"0 with the policy printed (a warning on stderr when constructs were narrowed or left out); 2 for a file that is not a valid OpenShell policy (file:line:col)"},
+	"policy export": {`warden policy export openshell policy.yaml > sandbox-policy.yaml`,
+		"0 with the OpenShell policy printed (with --lossy, a warning on stderr when rules were narrowed or left out); 1 when a rule cannot be exported exactly, nothing printed; 2 for a policy that does not load, or bad input"},
 	"hook": {`warden hook claude-code --wrap < payload.json`,
 		"0 with the agent's answer (allow, ask or deny, in its format); 2 for a payload Warden cannot read exactly as the agent does, which every agent treats as a block, and for --help (a hook never exits 0 without an answer)"},
 	"hook install": {`warden hook install claude-code --wrap`,

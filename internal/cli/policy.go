@@ -28,6 +28,7 @@ func runPolicy(ctx context.Context, args []string) error {
 		"show":      policyShow,
 		"trust":     policyTrust,
 		"import":    policyImport,
+		"export":    policyExport,
 	}
 	if done, err := policyGroup.help(args); done {
 		return err
@@ -47,6 +48,7 @@ var policyGroup = group{name: "policy", subs: [][2]string{
 	{"test", "check the examples a policy file keeps against its verdicts"},
 	{"remember", "write an approved action as a rule with an expiry (guardrail and network)"},
 	{"import", "translate an OpenShell policy into Warden's network rules, with a report of what does not translate"},
+	{"export", "write a Warden policy's network rules as an OpenShell policy, refusing what OpenShell would allow less of"},
 }}
 
 // policyFmt prints files with their layout normalised, keeping their

@@ -43,7 +43,7 @@ func policyImport(args []string) error {
 	if err != nil {
 		return badInput(err.Error())
 	}
-	rep := openshell.Import(p)
+	rep := openshell.Import(p, openshell.Options{})
 	f := &policyfile.File{Network: policyfile.Network{Set: true}}
 	for _, r := range rep.Rules {
 		f.Network.Rules = append(f.Network.Rules, policyfile.NetRule{Action: r.Verdict, Host: r.Host,
@@ -81,6 +81,89 @@ func policyImport(args []string) error {
 		warningf("1 construct of %s is narrowed or not expressible in Warden's network rules: the comments at the top say which", name)
 	case lost > 1:
 		warningf("%d constructs of %s are narrowed or not expressible in Warden's network rules: the comments at the top say which", lost, name)
+	}
+	return nil
+}
+
+const policyExportSynopsis = `policy export openshell [--lossy] [FILE]
+
+Prints the network: rules of the Warden policy FILE (without FILE, the
+policy in force here: see warden policy show) as an NVIDIA OpenShell
+policy, one network policy a rule, for every binary, headed by comments
+saying what became of each rule. An export never allows what Warden
+denies; a rule OpenShell cannot express exactly (any host or port, a
+deny carving a host out of a wildcard, a rule that ends) makes the
+export fail, saying which, unless --lossy prints it without what was
+narrowed or left out. Guardrail rules, the sandbox section and
+credentials are Warden's own and are not exported.`
+
+// policyExport prints a Warden policy's network rules in another
+// format, refusing what it cannot express unless told to narrow it.
+func policyExport(args []string) error {
+	fs := newFlags("policy export", policyExportSynopsis)
+	lossy := fs.Bool("lossy", false, "print the export even when rules were narrowed or left out (said on stderr and in the comments)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 1 || len(pos) > 2 || pos[0] != "openshell" {
+		return badInput("policy export takes a format and, optionally, a file: openshell [FILE]", "warden policy export openshell policy.yaml > sandbox-policy.yaml")
+	}
+	path := ""
+	if len(pos) == 2 {
+		path = pos[1]
+	}
+	p, src, err := findPolicy(path)
+	if err != nil {
+		return err
+	}
+	name := p.Path
+	if name == "" {
+		name = "the embedded default policy"
+	}
+	x, err := openshell.ExportNetwork(p.File.Network.EgressRules(), now())
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Exported from %s by warden policy export openshell.\n", name)
+	b.WriteString("# Each Warden network rule, in order, and what became of it:\n")
+	var lost []string
+	for _, it := range x.Items {
+		line := fmt.Sprintf("%s: %s", it.Construct, it.Status)
+		if it.Warden != "" {
+			line += " as " + it.Warden
+		}
+		if it.Note != "" {
+			line += " (" + it.Note + ")"
+		}
+		b.WriteString("#   " + strings.ReplaceAll(line, "\n", " ") + "\n")
+		if it.Status == openshell.Narrowed || it.Status == openshell.Unmapped {
+			lost = append(lost, line)
+		}
+	}
+	if len(x.Items) == 0 {
+		b.WriteString("#   none: nothing is reachable, in Warden as in OpenShell\n")
+	}
+	b.WriteString("# A name that resolves to a private address needs allowed_ips in OpenShell;\n# Warden opens it to an exact-name rule.\n")
+	if f := p.File; len(f.Policy.Rules) > 0 || len(f.Network.Credentials) > 0 {
+		b.WriteString("# Not exported (Warden's own): guardrail rules, the sandbox section, credentials.\n")
+	}
+	if src != nil && p.Managed != nil && p.Managed.Network.Set {
+		lost = append(lost, fmt.Sprintf("the managed tier %s also limits the network in Warden, and is not in this export", src.Managed))
+		b.WriteString("# The managed tier's network rules, which Warden applies too, are not in this export.\n")
+	}
+	if len(lost) > 0 && !*lossy {
+		for _, l := range lost {
+			fmt.Fprintln(Stderr, "warden: "+l)
+		}
+		return &exitError{code: 1, msg: fmt.Sprintf("%s cannot be exported exactly (%d of its rules): OpenShell would allow less; nothing was printed", name, len(lost)),
+			hints: []string{"export what can be with --lossy, or change the rules above"}}
+	}
+	fmt.Fprint(Stdout, b.String())
+	Stdout.Write(x.YAML)
+	if len(lost) > 0 {
+		warningf("%s: %s narrowed or left out of the export: the comments at the top say which", name, fmt.Sprintf("%d %s", len(lost), map[bool]string{true: "rule is", false: "rules are"}[len(lost) == 1]))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ package openshell_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"warden.dev/warden/internal/config/openshell"
 	"warden.dev/warden/internal/netpolicy"
@@ -34,8 +35,15 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if _, err := netpolicy.Compile(openshell.Import(p).Rules); err != nil {
-			t.Fatalf("Import's rules do not compile: %v", err)
+		for _, o := range []openshell.Options{{}, {EndpointOnly: true}} {
+			rules := openshell.Import(p, o).Rules
+			if _, err := netpolicy.Compile(rules); err != nil {
+				t.Fatalf("Import's rules do not compile: %v", err)
+			}
+			// What is imported exports to a file OpenShell reads.
+			if _, err := openshell.ExportNetwork(rules, time.Unix(0, 0)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		ev := openshell.NewEvaluator(p, openshell.Options{})
 		for _, np := range p.Network {

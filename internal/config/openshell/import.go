@@ -91,8 +91,10 @@ type Report struct {
 
 // Import translates p into Warden's network: rules and reports on every
 // construct, mapped or not (see import.go for the rules). It never widens
-// what p allows.
-func Import(p *Policy) Report {
+// what p allows as an [Evaluator] with the same options decides it: with
+// o.EndpointOnly (OpenShell's relaxed binary identity), a policy scoped
+// to binaries admits every caller, and maps.
+func Import(p *Policy, o Options) Report {
 	var r Report
 	var denies, allows []netpolicy.Rule
 	if fs := p.Filesystem; fs != nil {
@@ -107,7 +109,7 @@ func Import(p *Policy) Report {
 	}
 	var all []*mapped
 	for _, np := range p.Network {
-		all = append(all, importPolicy(np)...)
+		all = append(all, importPolicy(np, o.EndpointOnly)...)
 	}
 	demoteOverlaps(all)
 	for _, m := range all {
@@ -150,9 +152,9 @@ type mapped struct {
 	items  []Item
 }
 
-func importPolicy(np *NetworkPolicy) []*mapped {
+func importPolicy(np *NetworkPolicy, endpointOnly bool) []*mapped {
 	prefix := "network_policies." + np.Key
-	scoped := !allBinaries(np.Binaries)
+	scoped := !endpointOnly && !allBinaries(np.Binaries)
 	var names []string
 	for _, b := range np.Binaries {
 		names = append(names, b.Path)

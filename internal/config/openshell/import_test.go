@@ -51,7 +51,7 @@ func TestImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := openshell.Import(p)
+	r := openshell.Import(p, openshell.Options{})
 	var items []string
 	for _, it := range r.Items {
 		items = append(items, fmt.Sprintf("%d %s: %s | %s | %s", it.Pos.Line, it.Construct, it.Status, it.Warden, it.Note))
