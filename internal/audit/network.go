@@ -44,6 +44,11 @@ type NetworkAttempt struct {
 	// Path is the path of a request read in plain text, without its
 	// query.
 	Path string `json:"path,omitempty"`
+	// Binary is the executable of the process that made the connection,
+	// as the kernel names it, when the run's policy scopes grants to
+	// binaries (an OpenShell policy); "" otherwise, or when it was not
+	// found.
+	Binary string `json:"binary,omitempty"`
 	// Verdict is VerdictAllow or VerdictDeny; Rule and Reason say who
 	// decided and why ("proxy" for one of the proxy's own checks).
 	Verdict string `json:"verdict"`

@@ -822,6 +822,7 @@ func egressInNetns(t *testing.T, dir string) {
 			t.Run("splice", func(t *testing.T) { testSplice(t, r) })
 			t.Run("intercept", func(t *testing.T) { testIntercept(t, r) })
 			t.Run("remembered", func(t *testing.T) { testRemembered(t, r) })
+			t.Run("openshell", func(t *testing.T) { testOpenShell(t, r) })
 		})
 	}
 }
@@ -875,6 +876,7 @@ type attempt struct {
 	Method      string   `json:"method"`
 	Protocol    string   `json:"protocol"`
 	Path        string   `json:"path"`
+	Binary      string   `json:"binary"`
 	Verdict     string   `json:"verdict"`
 	Rule        string   `json:"rule"`
 	Reason      string   `json:"reason"`
@@ -1618,4 +1620,103 @@ func testIntercept(t *testing.T, r *runner) {
 			}
 		}
 	})
+}
+
+// testOpenShell runs an NVIDIA OpenShell policy, whose grants are scoped
+// to binaries: the proxy finds the process behind each connection (its
+// executable as the kernel resolved it, and its ancestors') and decides
+// with OpenShell's semantics. The same host is allowed to curl and denied
+// to python3; a curl that node started may reach what node's rule
+// allows; on an inspected endpoint each request's method and path are
+// judged, a path that is not canonical refused.
+func testOpenShell(t *testing.T, r *runner) {
+	real := func(name string) string {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			t.Fatalf("%s is needed: %v", name, err)
+		}
+		if p, err = filepath.EvalSymlinks(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	curlBin, nodeBin, pyBin := real("curl"), real("node"), real("/usr/bin/python3")
+	policy := `version: 1
+network_policies:
+  curl_api:
+    endpoints:
+      - host: api.test.example
+        port: 443
+      - host: api.test.example
+        port: 80
+        protocol: rest
+        enforcement: enforce
+        rules:
+          - allow: { method: GET, path: "/echo" }
+    binaries:
+      - path: ` + curlBin + `
+  node_files:
+    endpoints:
+      - host: files.test.example
+        port: 443
+    binaries:
+      - path: ` + nodeBin + `
+`
+	nodeCurl := `node -e 'process.stdout.write(require("child_process").execFileSync("curl", ["-sS", "--max-time", "20", "https://files.test.example/echo?via=os-node-child"]))'`
+	steps := []step{
+		{"curl", curl + "https://api.test.example/echo?via=os-curl"},
+		{"python", "/usr/bin/python3 -c 'import urllib.request as u; print(u.urlopen(\"https://api.test.example/echo?via=os-python\", timeout=20).read())'"},
+		{"node-child", nodeCurl},
+		{"curl-files", curlTun + "https://files.test.example/echo?via=os-curl-files"},
+		{"get", curl + "http://api.test.example/echo?via=os-get"},
+		{"post", curl + "-X POST http://api.test.example/echo?via=os-post"},
+		{"dotdot", curl + "--path-as-is http://api.test.example/x/../echo?via=os-dotdot"},
+	}
+	o := r.run(t, "openshell", policy, steps)
+	api, files := o.traffic["api.test.example"], o.traffic["files.test.example"]
+	for _, c := range []struct {
+		step, via string
+		tr        traffic
+	}{{"curl", "os-curl", api}, {"node-child", "os-node-child", files}, {"get", "os-get", api}} {
+		if s := o.step(t, c.step); !strings.Contains(s.out, "GET /echo?via="+c.via) {
+			t.Errorf("%s: allowed, it did not get its answer:\n%s", c.step, s.out)
+		}
+		if got := reqsWith(c.tr, c.via); len(got) != 1 {
+			t.Errorf("%s: the server got %v, want one request", c.step, got)
+		}
+	}
+	for _, c := range []struct {
+		step, via string
+		tr        traffic
+	}{{"python", "os-python", api}, {"curl-files", "os-curl-files", files}, {"post", "os-post", api}, {"dotdot", "os-dotdot", api}} {
+		if got := reqsWith(c.tr, c.via); len(got) != 0 {
+			t.Errorf("%s: denied, yet the server got %v", c.step, got)
+		}
+	}
+	if s := o.step(t, "python"); !strings.Contains(s.out, "403") {
+		t.Errorf("python3's tunnel to api.test.example: want 403:\n%s", s.out)
+	}
+	if s := o.step(t, "curl-files"); !strings.Contains(s.out, "connect=403") {
+		t.Errorf("curl's tunnel to files.test.example, not under node: want 403:\n%s", s.out)
+	}
+	wantDenial(t, o.step(t, "post").out, "api.test.example", 80, "POST", "network_policies.curl_api")
+	if s := o.step(t, "dotdot"); !strings.Contains(s.out, "canonical") {
+		t.Errorf("a path that is not canonical: want it refused as such:\n%s", s.out)
+	}
+	// The record names the binary behind each connection.
+	for _, c := range []struct {
+		host, bin, verdict, rule string
+	}{
+		{"api.test.example", curlBin, "allow", "network_policies.curl_api"},
+		{"api.test.example", pyBin, "deny", "network_policies.curl_api"},
+		{"files.test.example", curlBin, "allow", "network_policies.node_files"},
+		{"files.test.example", curlBin, "deny", ""},
+	} {
+		got := o.find(func(a attempt) bool {
+			return a.Via == "connect" && a.Host == c.host && a.Port == 443 && a.Binary == c.bin && a.Verdict == c.verdict && strings.HasPrefix(a.Rule, c.rule)
+		})
+		if len(got) == 0 {
+			t.Errorf("no CONNECT attempt to %s:443 by %s with verdict %s by %s", c.host, c.bin, c.verdict, c.rule)
+		}
+	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/config"
+	"warden.dev/warden/internal/config/openshell"
 	"warden.dev/warden/internal/credential"
 	"warden.dev/warden/internal/egress"
 	"warden.dev/warden/internal/policyfile"
@@ -34,7 +35,11 @@ type plan struct {
 	// held is the policy file, kept open for the run: its inode number
 	// cannot be given to another file while the run checks it.
 	held *os.File
-	eg   *egress.Boundary
+	// openShell is the policy file when it is an NVIDIA OpenShell
+	// policy, which decides the network in place of lp's (lp is then
+	// Warden's embedded default, for everything else).
+	openShell *openshell.Policy
+	eg        *egress.Boundary
 	// rec is the execution record; out where --audit-json writes it
 	// (nil without), recorder the store (nil without, or when it could
 	// not be opened and the policy says audit: best-effort).
@@ -174,7 +179,11 @@ func (p *plan) loadPolicy() error {
 	if err != nil {
 		return badInput(fmt.Sprintf("loading policy: %s: %v", path, err))
 	}
-	if p.lp, err = config.Parse(path, src, p.o.Policy); err != nil {
+	if openshell.Detect(src) {
+		if err := p.loadOpenShell(path, src); err != nil {
+			return err
+		}
+	} else if p.lp, err = config.Parse(path, src, p.o.Policy); err != nil {
 		return err
 	}
 	if p.o.PolicyRevision != "" && p.lp.Revision != p.o.PolicyRevision {
@@ -189,6 +198,45 @@ func (p *plan) loadPolicy() error {
 	// otherwise), and the file kept is the one read.
 	p.spec.ReadOnly = append(p.spec.ReadOnly, id.Path)
 	p.spec.Pinned = append(p.spec.Pinned, id)
+	return nil
+}
+
+// loadOpenShell loads an OpenShell policy file: its network policies
+// decide every destination (package egress), and Warden's embedded
+// default everything else. What the file asks that warden run does not
+// apply yet stops the run: it never runs with less than the policy asks.
+func (p *plan) loadOpenShell(path string, src []byte) error {
+	osp, err := openshell.Parse(path, src)
+	if err != nil {
+		return badInput(err.Error(), "check the file against OpenShell's policy schema; every error names its line and column")
+	}
+	notYet := func(pos openshell.Pos, what string) error {
+		return unavailable(fmt.Sprintf("sandbox unavailable: %s: %s is not applied by warden run yet (warden never runs with less than the policy asks)", pos, what),
+			"remove it from the file to run with the network policies alone, or translate the file with warden policy import openshell")
+	}
+	switch {
+	case osp.Filesystem != nil:
+		return notYet(osp.Filesystem.Pos, "filesystem_policy")
+	case osp.Process != nil && (osp.Process.RunAsUser != "" || osp.Process.RunAsGroup != ""):
+		return notYet(osp.Process.Pos, "process.run_as_user and run_as_group")
+	case len(osp.Middlewares) > 0:
+		return notYet(osp.Middlewares[0].Pos, "network_middlewares")
+	}
+	for _, np := range osp.Network {
+		for i, e := range np.Endpoints {
+			if len(e.Options) > 0 {
+				return notYet(e.Pos, fmt.Sprintf("network_policies.%s.endpoints[%d].%s", np.Key, i, e.Options[0]))
+			}
+		}
+	}
+	if p.lp, err = config.Load("", p.o.Policy); err != nil {
+		return err
+	}
+	if p.lp.Managed != nil && p.lp.Managed.Network.Set {
+		return unavailable("sandbox unavailable: the managed tier has network rules, which an OpenShell policy's run does not apply yet",
+			"run with a Warden policy, which the managed tier's network rules limit too")
+	}
+	p.openShell = osp
 	return nil
 }
 
@@ -212,6 +260,7 @@ func (p *plan) newEgress(runID string) (*egress.Boundary, error) {
 		CADir:       p.o.Dirs.CA,
 		TrustBundle: p.o.Dirs.TrustBundle,
 		HostAddrs:   p.o.HostAddrs,
+		OpenShell:   p.openShell,
 	})
 	if err != nil {
 		var ue *egress.UnavailableError

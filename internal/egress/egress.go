@@ -45,6 +45,7 @@ package egress
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/netip"
 	"strconv"
@@ -54,6 +55,7 @@ import (
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/config/openshell"
 	"warden.dev/warden/internal/credential"
 	"warden.dev/warden/internal/dnsstub"
 	"warden.dev/warden/internal/netpolicy"
@@ -86,6 +88,10 @@ type Config struct {
 	// HostAddrs are this machine's addresses, which the proxy never
 	// dials; nil means the interfaces' (proxy.NewHostAddrs(nil)).
 	HostAddrs *proxy.HostAddrs
+	// OpenShell, when set, decides every destination in place of Tiers,
+	// with OpenShell's semantics and the binary behind each connection
+	// (openshell.go); Warden's floor still holds.
+	OpenShell *openshell.Policy
 }
 
 // Boundary is one run's proxy and DNS stub, and the record of what went
@@ -102,6 +108,11 @@ type Boundary struct {
 	caBundle string
 	// now is the clock rules are judged at (Until); tests replace it.
 	now func() time.Time
+	// os decides instead of tiers under an OpenShell policy; callers
+	// finds the process behind a connection, once the sandbox's
+	// listeners are served.
+	os      *openShell
+	callers callers
 
 	mu sync.Mutex
 	// mu guards the fields below.
@@ -128,21 +139,28 @@ func New(cfg Config) (*Boundary, error) {
 				Hint: "set the variables or files the policy's network.credentials read, or remove the credential"}
 		}
 	}
+	if cfg.OpenShell != nil {
+		b.os = newOpenShell(cfg.OpenShell)
+	}
 	var ca *proxy.CA
-	if tiers.NamesMethods() || len(b.creds) > 0 {
+	if tiers.NamesMethods() || len(b.creds) > 0 || (b.os != nil && cfg.OpenShell.Inspects()) {
 		if ca, b.caBundle, err = loadCA(cfg.CADir, cfg.TrustBundle); err != nil {
 			return nil, &UnavailableError{What: "egress CA", Err: err,
 				Hint: "the policy names HTTP methods or credentials, which need TLS interception; make " + cfg.CADir + " writable"}
 		}
 	}
-	b.proxy, err = proxy.New(proxy.Config{
+	pc := proxy.Config{
 		CheckName:   b.checkName,
 		CheckAddrs:  b.checkAddrs,
 		Credentials: b.creds,
 		CA:          ca,
 		Record:      b.recordProxy,
 		HostAddrs:   cfg.HostAddrs,
-	})
+	}
+	if b.os != nil {
+		pc.Identify = b.callers.identify
+	}
+	b.proxy, err = proxy.New(pc)
 	if err != nil {
 		return nil, &UnavailableError{What: "egress proxy", Err: err}
 	}
@@ -158,6 +176,9 @@ func (b *Boundary) Network() *sandbox.Network {
 }
 
 func (b *Boundary) serve(l sandbox.Listeners) {
+	if b.os != nil {
+		b.callers.start(l)
+	}
 	nameFor := func(a netip.AddrPort) (string, bool) { return b.stub.NameFor(a.Addr()) }
 	go b.proxy.Serve(l.Proxy)
 	go b.proxy.ServeTransparent(l.HTTP, "http", nameFor)
@@ -167,7 +188,10 @@ func (b *Boundary) serve(l sandbox.Listeners) {
 }
 
 // Close closes the proxy, its listeners and every connection.
-func (b *Boundary) Close() { b.proxy.Close() }
+func (b *Boundary) Close() {
+	b.proxy.Close()
+	b.callers.close()
+}
 
 // TrustBundle is the trust bundle the sandbox is pointed at (the system
 // roots and the CA), "" when no stream is intercepted.
@@ -208,6 +232,16 @@ func decision(d netpolicy.Decision, intercept bool) proxy.Decision {
 }
 
 func (b *Boundary) checkName(_ context.Context, t proxy.Target) proxy.Decision {
+	if b.os != nil {
+		d, floor := b.os.decide(t)
+		if !d.Allow {
+			return d
+		}
+		if fd, _ := floor.CheckFlowName(flow(t), b.now()); fd.Verdict != action.Allow {
+			return decision(fd, false)
+		}
+		return d
+	}
 	d := decision(b.tiers.Load().CheckFlowName(flow(t), b.now()))
 	// With a credential bound, TLS is intercepted, so that its
 	// placeholder can be replaced (and one heading elsewhere caught).
@@ -223,12 +257,33 @@ func (b *Boundary) checkName(_ context.Context, t proxy.Target) proxy.Decision {
 }
 
 func (b *Boundary) checkAddrs(_ context.Context, t proxy.Target, addrs []netip.Addr) proxy.Decision {
+	if b.os != nil {
+		d, floor := b.os.decide(t)
+		if !d.Allow {
+			return d
+		}
+		fd, _ := floor.CheckFlowAddrs(flow(t), addrs, b.now())
+		if fd.Verdict != action.Allow {
+			return decision(fd, false)
+		}
+		d.Addrs = fd.Addrs
+		return d
+	}
 	return decision(b.tiers.Load().CheckFlowAddrs(flow(t), addrs, b.now()))
 }
 
 // allowName is the DNS stub's question: could any request to name be
 // allowed, by every tier?
 func (b *Boundary) allowName(name string) (bool, string, string) {
+	if b.os != nil && !b.os.p.MayReach(name) {
+		return false, "openshell: default deny", "no endpoint of the OpenShell policy names " + name
+	}
+	if b.os != nil {
+		// The floor: an OpenShell endpoint never opens an always-denied
+		// name.
+		d := b.os.floor(nil).CheckHost(name, b.now())
+		return d.Verdict == action.Allow, d.Rule, d.Reason
+	}
 	d := b.tiers.Load().CheckHost(name, b.now())
 	return d.Verdict == action.Allow, d.Rule, d.Reason
 }
@@ -238,6 +293,9 @@ func (b *Boundary) allowName(name string) (bool, string, string) {
 // person approved for a rerun. The managed tier still has its say. It
 // fails only when the rules no longer compile.
 func (b *Boundary) Allow(dest string) error {
+	if b.os != nil {
+		return errors.New("an OpenShell policy is not widened at the terminal: change the policy file")
+	}
 	host, port, err := net.SplitHostPort(dest)
 	ports := []int{80, 443}
 	if err == nil {

@@ -25,7 +25,26 @@ type trackedConn struct {
 	net.Conn
 	p       *Proxy
 	once    sync.Once
-	pending bool // guarded by p.mu
+	pending bool    // guarded by p.mu
+	caller  *Caller // Config.Identify's answer, set before the connection is read
+}
+
+// callerOf is the Caller of the accepted connection under c, nil when
+// there is none.
+func callerOf(c net.Conn) *Caller {
+	for c != nil {
+		switch x := c.(type) {
+		case *trackedConn:
+			return x.caller
+		case *httpConn:
+			c = x.Conn
+		case *tls.Conn:
+			c = x.NetConn()
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // track starts tracking c, or says which limit refuses it ("connections",

@@ -70,7 +70,10 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if ci.conn != nil {
 		judgedConn(ci.conn)
 	}
-	t := Target{Method: r.Method, Protocol: ProtoHTTP, Path: r.URL.Path}
+	t := Target{Method: r.Method, Protocol: ProtoHTTP, Path: r.URL.Path, Query: r.URL.RawQuery, Caller: callerOf(ci.conn)}
+	if ci.st != nil {
+		t.Caller = callerOf(ci.st.client)
+	}
 	bad := func(status int, code string, err error, hint string) {
 		p.refuse(w, start, t, status, code, Decision{Rule: ruleProxy, Reason: err.Error(), Hint: hint}, nil)
 	}

@@ -59,6 +59,24 @@ type Target struct {
 	Path string
 	// Via says how the connection reached the proxy (the Via constants).
 	Via string
+	// Query is the raw query of a request read in plain text, without
+	// its "?"; "" for a stream.
+	Query string
+	// Caller is the process of the sandbox that made the connection, as
+	// Config.Identify found it; nil without Identify.
+	Caller *Caller
+}
+
+// Caller is the process behind a connection from the sandbox.
+type Caller struct {
+	PID int
+	// Exe is its executable as the kernel names it; Ancestors its
+	// parents', parent first.
+	Exe       string
+	Ancestors []string
+	// Err says why the process was not found (Exe is then ""): it
+	// exited, or closed the socket, before it was looked for.
+	Err string
 }
 
 // Decision is the decider's answer about a [Target].
@@ -94,7 +112,12 @@ const ruleProxy = "proxy"
 // fill in). Verdict, Rule and Reason are the caller's to set; Rule is
 // "proxy" for a denial by one of the proxy's own checks.
 func attempt(start time.Time, t Target) audit.NetworkAttempt {
+	var bin string
+	if t.Caller != nil {
+		bin = t.Caller.Exe
+	}
 	return audit.NetworkAttempt{
+		Binary:     bin,
 		Time:       start,
 		DurationMS: time.Since(start).Milliseconds(),
 		Via:        t.Via,
@@ -213,6 +236,11 @@ type Config struct {
 	// at once; it must not block for long. The attempt's RunID is not
 	// set, and its Time is the proxy's clock (local).
 	Record func(audit.NetworkAttempt)
+	// Identify, when set, finds the process behind each connection from
+	// the sandbox, given its two ends (the sandbox's and the listener's),
+	// once, when it is accepted: every Target of the connection carries
+	// the answer as its Caller. It must not return nil.
+	Identify func(client, server netip.AddrPort) *Caller
 	// Logf, if set, receives the proxy's own errors (never a secret).
 	Logf func(format string, args ...any)
 	// Limits bound what the proxy holds.
@@ -373,7 +401,12 @@ func (p *Proxy) serve(ln net.Listener, via string, handle func(*trackedConn)) er
 			p.record(a)
 			continue
 		}
-		if !p.goTracked(func() { handle(tc) }) {
+		if !p.goTracked(func() {
+			if p.cfg.Identify != nil {
+				tc.caller = p.cfg.Identify(addrPortOf(c.RemoteAddr()), addrPortOf(c.LocalAddr()))
+			}
+			handle(tc)
+		}) {
 			tc.Close()
 			return ErrClosed
 		}

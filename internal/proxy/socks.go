@@ -40,7 +40,7 @@ const (
 func (p *Proxy) serveSOCKS(c *trackedConn) {
 	start := time.Now()
 	c.SetDeadline(time.Now().Add(p.lim.HandshakeTimeout))
-	t := Target{Method: http.MethodConnect, Via: ViaSOCKS5}
+	t := Target{Method: http.MethodConnect, Via: ViaSOCKS5, Caller: c.caller}
 	fail := func(code byte, d Decision) {
 		c.Write([]byte{socksVersion, code, 0, 1, 0, 0, 0, 0, 0, 0})
 		c.Close()

@@ -76,6 +76,9 @@ func (p *Proxy) handleFront(c *trackedConn) {
 func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	t := Target{Method: http.MethodConnect, Via: ViaConnect}
+	if ci := connInfoFrom(r.Context()); ci != nil {
+		t.Caller = callerOf(ci.conn)
+	}
 	host, port, err := parseHostPort(r.Host, 0)
 	if err != nil {
 		t.Host = r.Host

@@ -56,7 +56,7 @@ func (p *Proxy) ServeTransparent(ln net.Listener, kind string, nameFor func(loca
 func (p *Proxy) serveTransparentTLS(c *trackedConn, nameFor func(netip.AddrPort) (string, bool)) {
 	local := addrPortOf(c.LocalAddr())
 	st := &stream{
-		t:      Target{Port: int(local.Port()), Method: http.MethodConnect, Via: ViaTransparent},
+		t:      Target{Port: int(local.Port()), Method: http.MethodConnect, Via: ViaTransparent, Caller: c.caller},
 		start:  time.Now(),
 		client: c,
 		src:    c,

@@ -52,6 +52,17 @@ var listenerKinds = []struct {
 		l.DNSTCP, err = net.FileListener(f)
 		return err
 	}},
+	// Not a listener: the sock_diag socket, which only asks in the
+	// namespace it was made in.
+	{"diag", unix.SOCK_RAW, netip.AddrPort{}, func(l *Listeners, f *os.File) error {
+		fd, err := unix.Dup(int(f.Fd()))
+		if err != nil {
+			return err
+		}
+		unix.CloseOnExec(fd)
+		l.Diag = os.NewFile(uintptr(fd), "sock_diag")
+		return nil
+	}},
 }
 
 // makeListeners binds every listener and sends them to the parent.
@@ -79,6 +90,9 @@ func (i *initProc) makeListeners() error {
 }
 
 func bindSocket(typ int, ap netip.AddrPort) (int, error) {
+	if typ == unix.SOCK_RAW {
+		return diagSocket()
+	}
 	fd, err := unix.Socket(unix.AF_INET, typ|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return -1, err
@@ -161,6 +175,19 @@ func (i *initProc) pointResolver() error {
 		return err
 	}
 	return setattr(newRoot+target, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
+}
+
+// diagSocket makes a NETLINK_SOCK_DIAG socket in the namespace.
+func diagSocket() (int, error) {
+	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.NETLINK_SOCK_DIAG)
+	if err != nil {
+		return -1, err
+	}
+	if err := unix.Bind(fd, &unix.SockaddrNetlink{Family: unix.AF_NETLINK}); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
 }
 
 // receiveListeners turns the descriptors of a Listeners report into

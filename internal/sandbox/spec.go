@@ -211,6 +211,12 @@ type Listeners struct {
 	// [DNSAddr].
 	DNS    net.PacketConn
 	DNSTCP net.Listener
+	// Diag is a NETLINK_SOCK_DIAG socket made in the sandbox's network
+	// namespace, in which the proxy asks which socket of the sandbox a
+	// connection comes from (package callerid); Init is the sandbox's
+	// init, as this process sees its pid, whose descendants hold them.
+	Diag *os.File
+	Init int
 }
 
 // Close closes every listener.
@@ -219,6 +225,9 @@ func (l Listeners) Close() {
 		if c != nil {
 			c.Close()
 		}
+	}
+	if l.Diag != nil {
+		l.Diag.Close()
 	}
 }
 

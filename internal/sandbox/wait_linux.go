@@ -86,6 +86,7 @@ func (rn *runner) wait(ctx context.Context) {
 					listenErr = lerr
 					continue
 				}
+				l.Init = cmd.pid
 				served = &l
 				spec.Network.Serve(l)
 			case r.Terminal:

@@ -518,3 +518,34 @@ func unescapeQuery(s string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// Inspects reports whether some endpoint of p names an inspected
+// protocol whose requests are read (not tls: skip): a proxy must then be
+// able to read TLS.
+func (p *Policy) Inspects() bool {
+	for _, np := range p.Network {
+		for _, e := range np.Endpoints {
+			if inspected(e) && e.TLS != "skip" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// MayReach reports whether some endpoint of p, for any binary and port,
+// names host: a DNS stub answers only such names.
+func (p *Policy) MayReach(host string) bool {
+	h, err := normalHost(host)
+	if err != nil {
+		return false
+	}
+	for _, np := range p.Network {
+		for _, e := range np.Endpoints {
+			if e.matchHost(h) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package egress
+
+// A run under an NVIDIA OpenShell policy (docs/openshell.md): every
+// connection and request is decided by OpenShell's own model (package
+// openshell: the endpoint and the calling binary in one rule, then, on an
+// inspected endpoint, each request's method, path and query), with the
+// caller the proxy found behind the connection (package callerid). What
+// OpenShell allows is then held to Warden's floor, as for a Warden policy:
+// the always-denied names, ports and addresses, and a private address
+// only inside the admitting endpoint's allowed_ips. A caller that could
+// not be found matches no binary. A request whose path OpenShell makes
+// canonical is refused rather than forwarded as sent: what is forwarded
+// must be what was judged.
+
+import (
+	"fmt"
+	"sync"
+
+	"warden.dev/warden/internal/action"
+	"warden.dev/warden/internal/config/openshell"
+	"warden.dev/warden/internal/netpolicy"
+	"warden.dev/warden/internal/proxy"
+)
+
+// openShell decides with an OpenShell policy.
+type openShell struct {
+	p  *openshell.Policy
+	ev *openshell.Evaluator
+
+	mu sync.Mutex
+	// floors are the floor's tiers by admitting endpoint: one allow rule
+	// bounded by its allowed_ips.
+	floors map[*openshell.Endpoint]*netpolicy.Tiers
+}
+
+func newOpenShell(p *openshell.Policy) *openShell {
+	return &openShell{p: p, ev: openshell.NewEvaluator(p, openshell.Options{}), floors: map[*openshell.Endpoint]*netpolicy.Tiers{}}
+}
+
+// decide is OpenShell's decision on t, and the floor it is held to when
+// it allows.
+func (o *openShell) decide(t proxy.Target) (proxy.Decision, *netpolicy.Tiers) {
+	c := openshell.Conn{Host: t.Host, Port: t.Port}
+	if t.Caller != nil {
+		c.Binary, c.Ancestors = t.Caller.Exe, t.Caller.Ancestors
+	}
+	od := o.ev.Connect(c)
+	d := o.decision(od)
+	if !d.Allow {
+		if t.Caller != nil && t.Caller.Err != "" {
+			d.Reason += " (the calling process is not known: " + t.Caller.Err + ")"
+		}
+		return d, nil
+	}
+	if od.Inspect {
+		if t.Method == "" || t.Method == "CONNECT" {
+			// Each request of the stream is judged with its own method,
+			// path and query.
+			d.Intercept = true
+		} else {
+			target := t.Path
+			if target == "" {
+				target = "/"
+			}
+			if t.Query != "" {
+				target += "?" + t.Query
+			}
+			rd := o.ev.Request(openshell.Request{Conn: c, Method: t.Method, Target: target})
+			if d = o.decision(rd); !d.Allow {
+				return d, nil
+			}
+			if rd.Path != t.Path && t.Path != "" {
+				return proxy.Decision{Rule: d.Rule, Reason: fmt.Sprintf("the path %q is %q once made canonical, as it was judged; Warden forwards only what it judged", t.Path, rd.Path),
+					Hint: "request " + rd.Path}, nil
+			}
+		}
+	}
+	return d, o.floor(od.Endpoint)
+}
+
+// decision is an OpenShell decision in the proxy's terms; an audit (a
+// denial OpenShell only logs) is an allow that says so.
+func (o *openShell) decision(od openshell.Decision) proxy.Decision {
+	d := proxy.Decision{Reason: od.Reason, Hint: od.Hint, Allow: od.Verdict != openshell.Deny}
+	switch {
+	case od.Policy != "" && od.Rule != "":
+		d.Rule = "network_policies." + od.Policy + "." + od.Rule
+	case od.Policy != "":
+		d.Rule = "network_policies." + od.Policy
+	default:
+		d.Rule = "openshell: default deny"
+	}
+	return d
+}
+
+// floor is the tiers Warden's floor is asked through for what endpoint e
+// admits.
+func (o *openShell) floor(e *openshell.Endpoint) *netpolicy.Tiers {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if t, ok := o.floors[e]; ok {
+		return t
+	}
+	r := netpolicy.Rule{Name: "openshell", Verdict: action.Allow}
+	if e != nil {
+		for _, pr := range e.AllowedIPs {
+			r.AllowedIPs = append(r.AllowedIPs, pr.String())
+		}
+	}
+	p, err := netpolicy.Compile([]netpolicy.Rule{r})
+	if err != nil {
+		// allowed_ips that parsed as prefixes always compile.
+		p, _ = netpolicy.Compile(nil)
+	}
+	t := netpolicy.NewTiers(p)
+	o.floors[e] = t
+	return t
+}
