@@ -8,7 +8,13 @@ import "warden.dev/warden/internal/adapter"
 // Matcher is the matcher `warden hook install codex` writes for
 // PreToolUse and PermissionRequest: the tools this adapter translates.
 // Codex also matches apply_patch under the aliases Write and Edit.
-const Matcher = "^(Bash|apply_patch)$|^mcp__"
+// view_image and the sub-agent tools that take input items (spawn_agent,
+// send_input: 0.171.0 names the latter multi_agent_v1send_input) read
+// files in Codex's own process and send them to a model, so they are
+// matched too; the other sub-agent tools (wait_agent, close_agent,
+// resume_agent) read nothing, and a sub-agent's own calls come to the
+// hook as the session's do.
+const Matcher = "^(Bash|apply_patch|view_image)$|^mcp__|^(multi_agent_v1)?(spawn_agent|send_input)$"
 
 // Honesty is this adapter's row of the honesty matrix, proven against
 // the real Codex CLI 0.171.0 (TestCodexRealClient in internal/cli): its
