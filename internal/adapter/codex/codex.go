@@ -52,9 +52,15 @@
 // deletes or moves from a delete_file, each path resolved as Codex
 // resolves it, and the strictest decision wins. A Bash command that
 // applies a patch — intercepted by Codex or run by bash (shellpatch.go) —
-// writes those files too. An MCP tool mcp__server__tool is the
-// undeclared tool mcp:server/tool. Any other tool is the undeclared tool
-// codex:NAME: asked about (so denied at PreToolUse), never allowed blind.
+// writes those files too. view_image {path} is a read_file of its file,
+// which Codex sends the model as it is. The sub-agent tools that take
+// input items (spawn_agent, send_input) are a delegate_task, and a
+// read_file of every file their items name (a local_image is sent to the
+// sub-agent's model as it is); a sub-agent's own calls come to the hook
+// as the session's do, with agent_id set. An MCP tool mcp__server__tool
+// is the undeclared tool mcp:server/tool. Any other tool is the
+// undeclared tool codex:NAME: asked about (so denied at PreToolUse),
+// never allowed blind.
 //
 // # Failing closed
 //

@@ -71,6 +71,16 @@ func TestTranslateRejects(t *testing.T) {
 		{"apply_patch", `{"command":"*** Begin Patch\n*** Update File: a\n@@\n*** End of File\n*** End Patch"}`, "a change with no lines"},
 		{"apply_patch", `{"command":"*** Begin Patch\n*** Delete File: a\u0000b\n*** End Patch"}`, "NUL"},
 		{"apply_patch", `{"command":"*** Begin Patch\n*** Delete File: a\n*** End Patch","Command":"*** Begin Patch\n*** Delete File: ~/.bashrc\n*** End Patch"}`, "differ only in case"},
+		{"view_image", `{}`, `no "path"`},
+		{"view_image", `{"path":3}`, `"path" is not a string`},
+		{"view_image", `{"path":"a.png","Path":"/home/ada/.ssh/k.png"}`, "differ only in case"},
+		{"view_image", `{"path":"~/../x.png"}`, "leaves the home directory"},
+		{"view_image", `{"path":"a\u0000b"}`, "NUL"},
+		{"spawn_agent", `{"items":{}}`, "items"},
+		{"spawn_agent", `{"items":[{"type":"local_image","path":3}]}`, "is not a string"},
+		{"spawn_agent", `{"items":[{"type":"local_image","path":""}]}`, "items[0] has an empty path"},
+		{"spawn_agent", `{"items":[{"type":"local_image","path":"a.png","Path":"/home/ada/.ssh/k.png"}]}`, "differ only in case"},
+		{"multi_agent_v1send_input", `{"target":"a","items":[{"type":"local_image","path":"~/../k.png"}]}`, "leaves the home directory"},
 	} {
 		t.Run(tt.tool+tt.input, func(t *testing.T) {
 			p := &codex.Payload{Event: codex.PreToolUse, ToolName: tt.tool, Cwd: "/p", ToolInput: json.RawMessage(tt.input)}
@@ -88,7 +98,8 @@ func TestToolNames(t *testing.T) {
 		{"mcp__github__create_issue", "mcp:github/create_issue"},
 		{"mcp__my-srv__do__thing", "mcp:my-srv/do__thing"},
 		{"mcp__nope", "codex:mcp__nope"},
-		{"view_image", "codex:view_image"},
+		{"request_user_input", "codex:request_user_input"},
+		{"multi_agent_v1wait_agent", "codex:multi_agent_v1wait_agent"},
 		{"shell", "codex:shell"}, // the payload says Bash; a raw name is not trusted
 	} {
 		p := &codex.Payload{Event: codex.PreToolUse, ToolName: tt.name, Cwd: "/p", ToolInput: json.RawMessage(`{"command":"ls"}`)}
@@ -199,6 +210,49 @@ func TestPatchRequests(t *testing.T) {
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("Translate(%s %q) requests (-want +got):\n%s", tt.tool, tt.command, diff)
+		}
+	}
+}
+
+// TestReadRequests: view_image reads its file; a sub-agent tool is a
+// delegation, and a read of every file its input items name, which Codex
+// reads and gives the sub-agent's model. Paths resolve as a patch's do.
+func TestReadRequests(t *testing.T) {
+	type req struct {
+		Tool  string
+		Paths []string
+	}
+	for _, tt := range []struct {
+		tool, input string
+		want        []req
+	}{
+		{"view_image", `{"path":"shot.png"}`, []req{{"read_file", []string{"/p/shot.png"}}}},
+		// Codex joins the path to the turn's directory; ~ is read as
+		// the home directory too.
+		{"view_image", `{"path":"~/.ssh/key.png"}`, []req{{"read_file", []string{"~/.ssh/key.png", "/p/~/.ssh/key.png"}}}},
+		{"view_image", `{"path":"/etc/../root/x.png"}`, []req{{"read_file", []string{"/root/x.png", "/etc/../root/x.png"}}}},
+		{"spawn_agent", `{"message":"Follow the README."}`, []req{{"delegate_task", nil}}},
+		{"multi_agent_v1spawn_agent", `{"fork_context":true}`, []req{{"delegate_task", nil}}},
+		{"spawn_agent", `{"items":[{"type":"text","text":"look"},{"type":"local_image","path":"/home/ada/.ssh/k.png"},{"type":"skill","name":"s","path":"s/SKILL.md"}]}`,
+			[]req{{"delegate_task", nil}, {"read_file", []string{"/home/ada/.ssh/k.png", "/p/s/SKILL.md"}}}},
+		// A path that looks like a URL is a path all the same: a
+		// directory named app: in the project would make it one.
+		{"send_input", `{"target":"a","items":[{"type":"mention","name":"m","path":"app://x"}]}`,
+			[]req{{"delegate_task", nil}, {"read_file", []string{"/p/app:/x", "/p/app://x"}}}},
+		{"multi_agent_v1send_input", `{"target":"a","message":"go on"}`, []req{{"delegate_task", nil}}},
+	} {
+		p := &codex.Payload{Event: codex.PreToolUse, ToolName: tt.tool, Cwd: "/p", ToolInput: json.RawMessage(tt.input)}
+		c, err := translate(p, adapter.Options{})
+		if err != nil {
+			t.Errorf("Translate(%s %s): %v", tt.tool, tt.input, err)
+			continue
+		}
+		var got []req
+		for _, r := range c.Requests {
+			got = append(got, req{r.Tool, r.Paths})
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Translate(%s %s) requests (-want +got):\n%s", tt.tool, tt.input, diff)
 		}
 	}
 }

@@ -10,8 +10,9 @@ import (
 	"warden.dev/warden/internal/adapter/codex"
 )
 
-// TestGolden runs the payloads constructed from Codex's source (testdata/README.md) through translation, the hook's decision on a
-// bare policy and the answer, and compares each step with
+// TestGolden runs the payloads constructed from Codex's source and the
+// shapes the real client sent (testdata/README.md) through translation,
+// the hook's decision on a bare policy and the answer, and compares each step with
 // testdata/golden/NAME.txtar; the payloads of testdata/refused must be
 // refused.
 func TestGolden(t *testing.T) {

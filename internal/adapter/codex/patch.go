@@ -303,7 +303,9 @@ func patchFiles(dir string, changes []Change) (writes, deletes []string, err err
 	return writes, deletes, nil
 }
 
-// resolve is the file a patch path names when the patch applies in dir:
+// resolve is the file a patch path names when the patch applies in dir
+// (and a path view_image or a sub-agent's item names, relative to the
+// turn's directory, dir):
 // ~ and ~/… in the home directory, the rest joined to dir, with . and ..
 // removed lexically, as Codex resolves it now; and the path joined to dir
 // as it is, as older versions did, where that differs. A path above the
@@ -313,7 +315,7 @@ func resolve(dir, p string) ([]string, error) {
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		rest := path.Clean(strings.TrimLeft(p[1:], "/"))
 		if rest == ".." || strings.HasPrefix(rest, "../") {
-			return nil, fmt.Errorf("the patch path %q leaves the home directory", clip(p))
+			return nil, fmt.Errorf("the path %q leaves the home directory", clip(p))
 		}
 		home := "~"
 		if rest != "." {

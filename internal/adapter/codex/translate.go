@@ -74,6 +74,48 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 			}
 		}
 		c.Subject = adapter.Subject{Tool: name, Kind: "files", Value: strings.Join(files, ", ")}
+	case name == "view_image":
+		// Codex reads the file in its own process and sends it to the
+		// model as it is (proven against Codex 0.171.0): a read of it.
+		file, err := adapter.PathField(name, p.ToolInput, "path", true)
+		if err != nil {
+			return err
+		}
+		paths, err := resolve(p.Cwd, file)
+		if err != nil {
+			return fmt.Errorf("view_image tool_input: %v", err)
+		}
+		r := base
+		r.Tool, r.Paths = "read_file", paths
+		c.Subject = adapter.Subject{Tool: name, Kind: "path", Value: file}
+		c.Requests = []request.Request{r}
+	case agentTools[name]:
+		files, err := itemFiles(p)
+		if err != nil {
+			return err
+		}
+		// Handing work to a sub-agent is allowed as delegation: the
+		// sub-agent's own calls pass the hook, as the session's do
+		// (proven against Codex 0.171.0). The files its items name are
+		// read by Codex and given to the sub-agent's model.
+		r := base
+		r.Tool = "delegate_task"
+		c.Requests = []request.Request{r}
+		c.Subject = adapter.Subject{Tool: name, Kind: "tool", Value: name}
+		var reads []string
+		for _, f := range files {
+			paths, err := resolve(p.Cwd, f)
+			if err != nil {
+				return fmt.Errorf("%s tool_input: %v", name, err)
+			}
+			reads = union(reads, paths)
+		}
+		if len(reads) > 0 {
+			read := base
+			read.Tool, read.Paths = "read_file", reads
+			c.Requests = append(c.Requests, read)
+			c.Subject = adapter.Subject{Tool: name, Kind: "files", Value: strings.Join(files, ", ")}
+		}
 	default:
 		r := base
 		r.Tool = toolName(name)
@@ -81,6 +123,43 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		c.Requests = []request.Request{r}
 	}
 	return c.Validate()
+}
+
+// agentTools are the names Codex gives its hooks for the sub-agent tools
+// that take input items (multi_agent_v1): 0.171.0 names spawn_agent by
+// its own name and the others with the namespace before it.
+var agentTools = map[string]bool{
+	"spawn_agent": true, "multi_agent_v1spawn_agent": true,
+	"send_input": true, "multi_agent_v1send_input": true,
+}
+
+// itemFiles are the files named by the input items of a sub-agent tool
+// (tool_input.items[].path): Codex reads a local_image and sends it to
+// the sub-agent's model as it is (proven against Codex 0.171.0). The
+// path of any other item (local_audio, skill, mention) is taken as a
+// read too, since what Codex reads is not Warden's to guess; so is one
+// that looks like a URL (a mention's app://…), which names a file in the
+// turn's directory all the same when read as a path.
+func itemFiles(p *Payload) ([]string, error) {
+	var in struct {
+		Items []struct {
+			Path *string `json:"path"`
+		} `json:"items"`
+	}
+	if err := adapter.Input(p.ToolName, p.ToolInput, &in); err != nil {
+		return nil, err
+	}
+	var files []string
+	for i, it := range in.Items {
+		switch {
+		case it.Path == nil:
+		case *it.Path == "" || strings.ContainsRune(*it.Path, 0):
+			return nil, fmt.Errorf("%s tool_input: items[%d] has an empty path or one holding a NUL byte", p.ToolName, i)
+		default:
+			files = append(files, *it.Path)
+		}
+	}
+	return files, nil
 }
 
 // patchRequests are the actions of a patch: one write_file of every file
