@@ -78,7 +78,7 @@ func runDoctor(ctx context.Context, args []string) error {
 		return errFindings
 	}
 	for _, e := range hooks {
-		if e.Dead != "" || e.Refuses != "" || e.ShortTimeout != "" {
+		if e.Dead != "" || e.Refuses != "" || e.ShortTimeout != "" || e.OldMatcher != "" {
 			return errFindings
 		}
 	}

@@ -17,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +42,10 @@ type Entry struct {
 	// a question waiting for a person through warden serve is answered:
 	// an agent runs a call whose hook timed out.
 	ShortTimeout string `json:"short_timeout,omitempty"`
+	// OldMatcher says that the entry's matcher is not the one this
+	// Warden installs for its event: the tools the current one adds
+	// (after a client grew one, say) reach the agent undecided.
+	OldMatcher string `json:"old_matcher,omitempty"`
 }
 
 // MinTimeout is the shortest hook timeout under which a question can
@@ -77,7 +83,8 @@ func Entries(ag adapter.Agent, o InstallOptions, lookPath func(string) (string, 
 	var out []Entry
 	for _, event := range hooks.keys {
 		var groups []struct {
-			Hooks []struct {
+			Matcher *string `json:"matcher"`
+			Hooks   []struct {
 				Command string   `json:"command"`
 				Timeout *float64 `json:"timeout"`
 			} `json:"hooks"`
@@ -91,7 +98,8 @@ func Entries(ag adapter.Agent, o InstallOptions, lookPath func(string) (string, 
 					continue
 				}
 				out = append(out, Entry{Agent: ag.Name(), File: shown, Event: event, Command: h.Command,
-					Dead: deadCommand(h.Command, lookPath), Refuses: missingPolicy(h.Command), ShortTimeout: shortTimeout(ag, h.Timeout)})
+					Dead: deadCommand(h.Command, lookPath), Refuses: missingPolicy(h.Command), ShortTimeout: shortTimeout(ag, h.Timeout),
+					OldMatcher: oldMatcher(ag, event, g.Matcher)})
 			}
 		}
 	}
@@ -185,3 +193,46 @@ func shortTimeout(ag adapter.Agent, timeout *float64) string {
 	}
 	return fmt.Sprintf("its timeout, %v, is shorter than %v: a question waiting for a person through warden serve would outlast it, and the agent runs a call whose hook timed out; run warden init (or warden hook install) again", d, MinTimeout)
 }
+
+// oldMatcher says which tools the matcher [Install] writes for event
+// names that an entry's matcher m misses, or "" when it misses none (or
+// the event is not one Warden installs, or m cannot be read as a
+// pattern). The tools are the names written in Warden's matcher that
+// it matches itself.
+func oldMatcher(ag adapter.Agent, event string, m *string) string {
+	for _, ev := range ag.Hooks().Events {
+		if ev.Event != event {
+			continue
+		}
+		got := ""
+		if m != nil {
+			got = *m
+		}
+		if got == "" || got == "*" || got == ev.Matcher {
+			// Every tool, or Warden's own.
+			return ""
+		}
+		cur, err := regexp.Compile(ev.Matcher)
+		if err != nil {
+			return ""
+		}
+		old, err := regexp.Compile(got)
+		if err != nil {
+			return ""
+		}
+		var missed []string
+		for _, name := range toolWord.FindAllString(ev.Matcher, -1) {
+			if cur.MatchString(name) && !old.MatchString(name) && !slices.Contains(missed, name) {
+				missed = append(missed, name)
+			}
+		}
+		if len(missed) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("its %s matcher %q misses %s, which this Warden decides: they reach the agent undecided; run warden hook install %s again", event, got, strings.Join(missed, ", "), ag.Name())
+	}
+	return ""
+}
+
+// toolWord is a tool name, or the start of one, in a matcher.
+var toolWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*[A-Za-z0-9]`)

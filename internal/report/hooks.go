@@ -31,6 +31,7 @@ func WriteHooks(w io.Writer, entries []hook.Entry, problems []string) {
 	dead := map[file][]string{}
 	refuses := map[file][]string{}
 	short := map[file]string{}
+	old := map[file]string{}
 	for _, e := range entries {
 		f := file{e.Agent, e.File}
 		if count[f] == 0 {
@@ -46,6 +47,9 @@ func WriteHooks(w io.Writer, entries []hook.Entry, problems []string) {
 		if e.ShortTimeout != "" {
 			short[f] = e.ShortTimeout
 		}
+		if e.OldMatcher != "" {
+			old[f] = e.OldMatcher
+		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	anyDead, anyRefuses := false, false
@@ -56,6 +60,8 @@ func WriteHooks(w io.Writer, entries []hook.Entry, problems []string) {
 			state, anyDead = "DEAD: "+strings.Join(dead[f], "; "), true
 		case len(refuses[f]) > 0:
 			state, anyRefuses = "REFUSES EVERY CALL: "+strings.Join(refuses[f], "; "), true
+		case old[f] != "":
+			state = "OLD MATCHER: " + old[f]
 		case short[f] != "":
 			state = "TIMEOUT TOO SHORT: " + short[f]
 		}
