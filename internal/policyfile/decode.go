@@ -43,7 +43,7 @@ func newDecoder(name string) *decoder {
 // a top-level key of an NVIDIA OpenShell policy file says what reads one.
 func didYouMean(key string, known []string) string {
 	if openshell.OwnKey(key) && slices.Contains(known, "version") {
-		return " (this is an NVIDIA OpenShell policy file: warden net check decides with it, with OpenShell's semantics, and warden policy import openshell FILE translates it into a Warden policy; warden run does not apply one yet)"
+		return " (this is an NVIDIA OpenShell policy file: warden run and warden net check decide the network with it, with OpenShell's semantics, and warden policy import openshell FILE translates it into a Warden policy)"
 	}
 	if s := Suggest(key, known); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
