@@ -1661,6 +1661,12 @@ network_policies:
         port: 443
     binaries:
       - path: ` + nodeBin + `
+  python_files:
+    endpoints:
+      - host: files.test.example
+        port: 443
+    binaries:
+      - path: /usr/bin/python3
 `
 	nodeCurl := `node -e 'process.stdout.write(require("child_process").execFileSync("curl", ["-sS", "--max-time", "20", "https://files.test.example/echo?via=os-node-child"]))'`
 	steps := []step{
@@ -1668,6 +1674,9 @@ network_policies:
 		{"python", "/usr/bin/python3 -c 'import urllib.request as u; print(u.urlopen(\"https://api.test.example/echo?via=os-python\", timeout=20).read())'"},
 		{"node-child", nodeCurl},
 		{"curl-files", curlTun + "https://files.test.example/echo?via=os-curl-files"},
+		// The policy names /usr/bin/python3, a link: the kernel names
+		// the process by its target, which the rule is resolved to.
+		{"python-files", "/usr/bin/python3 -c 'import urllib.request as u; print(u.urlopen(\"https://files.test.example/echo?via=os-python-files\", timeout=20).read())'"},
 		{"get", curl + "http://api.test.example/echo?via=os-get"},
 		{"post", curl + "-X POST http://api.test.example/echo?via=os-post"},
 		{"dotdot", curl + "--path-as-is http://api.test.example/x/../echo?via=os-dotdot"},
@@ -1677,7 +1686,7 @@ network_policies:
 	for _, c := range []struct {
 		step, via string
 		tr        traffic
-	}{{"curl", "os-curl", api}, {"node-child", "os-node-child", files}, {"get", "os-get", api}} {
+	}{{"curl", "os-curl", api}, {"node-child", "os-node-child", files}, {"get", "os-get", api}, {"python-files", "os-python-files", files}} {
 		if s := o.step(t, c.step); !strings.Contains(s.out, "GET /echo?via="+c.via) {
 			t.Errorf("%s: allowed, it did not get its answer:\n%s", c.step, s.out)
 		}

@@ -17,6 +17,8 @@ package egress
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"warden.dev/warden/internal/action"
@@ -37,7 +39,26 @@ type openShell struct {
 }
 
 func newOpenShell(p *openshell.Policy) *openShell {
-	return &openShell{p: p, ev: openshell.NewEvaluator(p, openshell.Options{}), floors: map[*openshell.Endpoint]*netpolicy.Tiers{}}
+	return &openShell{p: p, ev: openshell.NewEvaluator(p, openshell.Options{Symlinks: symlinks(p)}), floors: map[*openshell.Endpoint]*netpolicy.Tiers{}}
+}
+
+// symlinks resolves the policy's binary paths that are links (Debian's
+// /usr/bin/python3 is python3.11), as OpenShell does: the kernel names a
+// process's executable by its target. The sandbox sees the host's /usr,
+// /bin and /lib as they are, so the host's links are the sandbox's.
+func symlinks(p *openshell.Policy) map[string]string {
+	out := map[string]string{}
+	for _, np := range p.Network {
+		for _, b := range np.Binaries {
+			if strings.ContainsAny(b.Path, "*?[{\\") {
+				continue
+			}
+			if real, err := filepath.EvalSymlinks(b.Path); err == nil && real != b.Path {
+				out[b.Path] = real
+			}
+		}
+	}
+	return out
 }
 
 // decide is OpenShell's decision on t, and the floor it is held to when
