@@ -1678,7 +1678,7 @@ network_policies:
 		// the process by its target, which the rule is resolved to.
 		{"python-files", "/usr/bin/python3 -c 'import urllib.request as u; print(u.urlopen(\"https://files.test.example/echo?via=os-python-files\", timeout=20).read())'"},
 		{"get", curl + "http://api.test.example/echo?via=os-get"},
-		{"post", curl + "-X POST http://api.test.example/echo?via=os-post"},
+		{"post", curl + "-D - -X POST http://api.test.example/echo?via=os-post"},
 		{"dotdot", curl + "--path-as-is http://api.test.example/x/../echo?via=os-dotdot"},
 	}
 	o := r.run(t, "openshell", policy, steps)
@@ -1708,7 +1708,11 @@ network_policies:
 	if s := o.step(t, "curl-files"); !strings.Contains(s.out, "connect=403") {
 		t.Errorf("curl's tunnel to files.test.example, not under node: want 403:\n%s", s.out)
 	}
-	wantDenial(t, o.step(t, "post").out, "api.test.example", 80, "POST", "network_policies.curl_api")
+	// OpenShell's L7 denial, as its clients read it.
+	if s := o.step(t, "post").out; !strings.Contains(strings.ToLower(s), "x-openshell-policy: curl_api") ||
+		!strings.Contains(s, `"error":"policy_denied","policy":"curl_api","rule":"POST /echo"`) || !strings.Contains(s, `"binary":"`+curlBin+`"`) {
+		t.Errorf("POST on the inspected endpoint: want OpenShell's L7 denial, with X-OpenShell-Policy:\n%s", s)
+	}
 	if s := o.step(t, "dotdot"); !strings.Contains(s.out, "canonical") {
 		t.Errorf("a path that is not canonical: want it refused as such:\n%s", s.out)
 	}

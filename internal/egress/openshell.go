@@ -7,8 +7,10 @@ package egress
 // connection and request is decided by OpenShell's own model (package
 // openshell: the endpoint and the calling binary in one rule, then, on an
 // inspected endpoint, each request's method, path and query), with the
-// caller the proxy found behind the connection (package callerid). What
-// OpenShell allows is then held to Warden's floor, as for a Warden policy:
+// caller the proxy found behind the connection (package callerid); a
+// denial is answered with OpenShell's policy_denied body (and, for a
+// request, X-OpenShell-Policy), which its clients read. What OpenShell
+// allows is then held to Warden's floor, as for a Warden policy:
 // the always-denied names, ports and addresses, and a private address
 // only inside the admitting endpoint's allowed_ips. A caller that could
 // not be found matches no binary. A request whose path OpenShell makes
@@ -68,12 +70,23 @@ func (o *openShell) decide(t proxy.Target) (proxy.Decision, *netpolicy.Tiers) {
 	if t.Caller != nil {
 		c.Binary, c.Ancestors = t.Caller.Exe, t.Caller.Ancestors
 	}
+	req := openshell.Request{Conn: c}
+	if t.Method != "" && t.Method != "CONNECT" {
+		req.Method, req.Target = t.Method, t.Path
+		if req.Target == "" {
+			req.Target = "/"
+		}
+		if t.Query != "" {
+			req.Target += "?" + t.Query
+		}
+	}
 	od := o.ev.Connect(c)
 	d := o.decision(od)
 	if !d.Allow {
 		if t.Caller != nil && t.Caller.Err != "" {
 			d.Reason += " (the calling process is not known: " + t.Caller.Err + ")"
 		}
+		d.Body = openshell.DenialBody(req, od)
 		return d, nil
 	}
 	if od.Inspect {
@@ -82,15 +95,14 @@ func (o *openShell) decide(t proxy.Target) (proxy.Decision, *netpolicy.Tiers) {
 			// path and query.
 			d.Intercept = true
 		} else {
-			target := t.Path
-			if target == "" {
-				target = "/"
-			}
-			if t.Query != "" {
-				target += "?" + t.Query
-			}
-			rd := o.ev.Request(openshell.Request{Conn: c, Method: t.Method, Target: target})
+			rd := o.ev.Request(req)
 			if d = o.decision(rd); !d.Allow {
+				// OpenShell's L7 denial: its body, and the policy in
+				// X-OpenShell-Policy.
+				d.Body = openshell.DenialBody(req, rd)
+				if rd.Layer == openshell.L7 && rd.Policy != "" {
+					d.Header = map[string]string{"X-OpenShell-Policy": rd.Policy}
+				}
 				return d, nil
 			}
 			if rd.Path != t.Path && t.Path != "" {

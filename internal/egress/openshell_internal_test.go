@@ -147,3 +147,25 @@ func TestOpenShellNames(t *testing.T) {
 		t.Error("an approval widened an OpenShell policy")
 	}
 }
+
+// TestOpenShellDenialBodies: a denial is answered in OpenShell's shape,
+// which its clients read: L4 for a connection, L7 with the policy in
+// X-OpenShell-Policy for a request.
+func TestOpenShellDenialBodies(t *testing.T) {
+	b := newOpenShellEgress(t)
+	python := &proxy.Caller{PID: 8, Exe: "/usr/bin/python3.11"}
+	d := b.checkName(context.Background(), proxy.Target{Host: "api.example.com", Port: 443, Method: "CONNECT", Caller: python})
+	if d.Allow || !strings.Contains(string(d.Body), `"error":"policy_denied","detail":"CONNECT api.example.com:443 not permitted by policy"`) {
+		t.Errorf("L4 denial body: %s", d.Body)
+	}
+	curl := &proxy.Caller{PID: 7, Exe: "/usr/bin/curl"}
+	d = b.checkName(context.Background(), proxy.Target{Host: "api.example.com", Port: 80, Method: "POST", Protocol: proxy.ProtoHTTP, Path: "/echo", Caller: curl})
+	for _, want := range []string{`"policy":"curl_api"`, `"rule":"POST /echo"`, `"layer":"l7"`, `"binary":"/usr/bin/curl"`} {
+		if !strings.Contains(string(d.Body), want) {
+			t.Errorf("L7 denial body lacks %s: %s", want, d.Body)
+		}
+	}
+	if d.Header["X-OpenShell-Policy"] != "curl_api" {
+		t.Errorf("L7 denial headers: %v", d.Header)
+	}
+}

@@ -298,6 +298,22 @@ type denial struct {
 
 // writeDenial answers with status and the JSON body of a refusal.
 func (p *Proxy) writeDenial(w http.ResponseWriter, status int, code string, t Target, d Decision) {
+	if d.Body != nil && code == "policy_denied" {
+		b := append([]byte(p.inj.redact(string(d.Body))), '\n')
+		h := w.Header()
+		for k, v := range d.Header {
+			h.Set(k, p.inj.redact(v))
+		}
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", strconv.Itoa(len(b)))
+		h.Set("Cache-Control", "no-store")
+		if t.Method == http.MethodConnect {
+			h.Set("Connection", "close")
+		}
+		w.WriteHeader(status)
+		w.Write(b)
+		return
+	}
 	b, err := json.Marshal(denial{
 		Error:  code,
 		Host:   t.Host,

@@ -96,6 +96,11 @@ type Decision struct {
 	// proxy to terminate the stream's TLS and judge each request in it:
 	// the decider sets it when a rule names methods.
 	Intercept bool
+	// Body, when set on a denial, is the 403's body in place of the
+	// proxy's own JSON, and Header headers it adds: the shape clients of
+	// another policy format expect (OpenShell's policy_denied).
+	Body   []byte
+	Header map[string]string
 
 	limit string // the record's Limit, for a refusal by one of the Limits
 }
