@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+package gemini
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestExpandBraces(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"src/**/*.go", []string{"src/**/*.go"}},
+		{"*.{ts,tsx}", []string{"*.ts", "*.tsx"}},
+		{"{../home/.ssh/*,x}", []string{"../home/.ssh/*", "x"}},
+		{"{a,{b,c}}/d", []string{"a/d", "b/d", "c/d"}},
+		{"{a,b}/{c,d}", []string{"a/c", "a/d", "b/c", "b/d"}},
+		// A dot and a dot make "..": the alternative climbs.
+		{".{.,x}/y", []string{"../y", ".x/y"}},
+		// A sequence makes letters and digits only: a wildcard.
+		{"f{1..3}.txt", []string{"f*.txt"}},
+		{"{a..c}/x", []string{"*/x"}},
+		// A group with no comma is kept as written.
+		{"{x}/y", []string{"{x}/y"}},
+		{"{}x", []string{"{}x"}},
+		// …unless a comma and a } follow: its } is a literal and the {
+		// closes there (brace-expansion's re-expansion).
+		{"{x}/,../../home/*}", []string{"x}/", "../../home/*"}},
+		// Escaped braces and commas stand for themselves.
+		{`\{a,b}`, []string{`{a,b}`}},
+		{`{a\,b,c}`, []string{"a,b", "c"}},
+		// Unbalanced: literal, a later group expanded.
+		{"{a{b,c}", []string{"{ab", "{ac"}},
+	} {
+		got, ok := expandBraces(tt.in, maxAlternatives)
+		if !ok {
+			t.Errorf("expandBraces(%q): too many", tt.in)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("expandBraces(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// TestExpandBracesBound: a pattern of many alternatives is refused, not
+// expanded: 2^12 from twelve groups.
+func TestExpandBracesBound(t *testing.T) {
+	if got, ok := expandBraces(strings.Repeat("{a,b}", 12), maxAlternatives); ok {
+		t.Errorf("expandBraces(2^12 alternatives) = %d alternatives, want refused", len(got))
+	}
+	if _, ok := expandBraces(strings.Repeat("{a,b}", 10), maxAlternatives); !ok {
+		t.Error("expandBraces(2^10 alternatives) refused, want expanded")
+	}
+	if _, err := globReach("/p", strings.Repeat("{a,b}", 12)); err == nil {
+		t.Error("globReach(2^12 alternatives): no error")
+	}
+}
+
+func TestGlobReach(t *testing.T) {
+	for _, tt := range []struct {
+		pattern string
+		want    []reach
+	}{
+		{"src/**/*.go", []reach{{dir: "/p/src"}}},
+		{"**/.env*", []reach{{dir: "/p"}}},
+		{"*.{ts,tsx}", []reach{{dir: "/p"}}},
+		{"README.md", []reach{{dir: "/p", file: "/p/README.md"}}},
+		{"/etc/*.conf", []reach{{dir: "/etc"}}},
+		{"/*", []reach{{dir: "/"}}},
+		{"/etc", []reach{{dir: "/", file: "/etc"}}},
+		// Literal ".." is cleaned as written.
+		{"../home/.ssh/*", []reach{{dir: "/home/.ssh"}}},
+		{"../home/.ssh/id_rsa", []reach{{dir: "/home/.ssh", file: "/home/.ssh/id_rsa"}}},
+		// A ".." after a wildcard climbs, as far as the segments
+		// before it went down: one wildcard and two .. is one level
+		// above the literal directory, whatever follows.
+		{"*/../../home/.ssh/*", []reach{{dir: "/", above: true}}},
+		{"src/*/../../.env.local", []reach{{dir: "/p", above: true}}},
+		{"**/../x", []reach{{dir: "/", above: true}}},
+		// …and back below it, nothing above.
+		{"*/../*.go", []reach{{dir: "/p"}}},
+		{"src/**/../*.go", []reach{{dir: "/p", above: true}}},
+		// Each brace alternative on its own.
+		{"{../home/.ssh/*,x}", []reach{{dir: "/home/.ssh"}, {dir: "/p", file: "/p/x"}}},
+		{"src/{../.env.local,x}", []reach{{dir: "/p", file: "/p/.env.local"}, {dir: "/p/src", file: "/p/src/x"}}},
+		{".{.,x}/*", []reach{{dir: "/"}, {dir: "/p/.x"}}},
+		{"{x}/,../../home/*}", []reach{{dir: "/p"}, {dir: "/home"}}},
+		// An extglob is a wildcard.
+		{"@(src|lib)/*.go", []reach{{dir: "/p"}}},
+		// ~ is the home to Warden (node-glob would look for a
+		// directory named ~: judging the home is the safe side).
+		{"~/.ssh/*", []reach{{dir: "~/.ssh"}}},
+	} {
+		got, err := globReach("/p", tt.pattern)
+		if err != nil {
+			t.Errorf("globReach(/p, %q): %v", tt.pattern, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(reach{})); diff != "" {
+			t.Errorf("globReach(/p, %q) (-want +got):\n%s", tt.pattern, diff)
+		}
+	}
+}
