@@ -822,8 +822,7 @@ func geminiAsk(t *testing.T, gemini, warden string) {
 	}
 }
 
-
-// geminiKeyName is what a listing that names the planted keys shows:
+// geminiKeyNames are what a listing that names the planted keys shows:
 // an allowed search must show neither.
 var geminiKeyNames = []string{"id_rsa", "id_ed25519"}
 
