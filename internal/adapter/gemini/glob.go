@@ -100,6 +100,11 @@ func globReach(dir, pattern string) ([]reach, error) {
 		}
 		if climbs > 0 {
 			r.dir, r.above = path.Join(r.dir, strings.Repeat("../", climbs)), true
+			if !strings.HasPrefix(r.dir, "/") && !strings.HasPrefix(r.dir, "~/") && r.dir != "~" {
+				// Climbed above ~ (node-glob's ~ is a directory
+				// named ~, Warden's the home): the widest reach.
+				r.dir = "/"
+			}
 		}
 		if !seen[r] {
 			seen[r] = true

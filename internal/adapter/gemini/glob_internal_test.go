@@ -96,6 +96,10 @@ func TestGlobReach(t *testing.T) {
 		// ~ is the home to Warden (node-glob would look for a
 		// directory named ~: judging the home is the safe side).
 		{"~/.ssh/*", []reach{{dir: "~/.ssh"}}},
+		{"~/*/../.ssh/*", []reach{{dir: "~"}}},
+		{"~/.ssh/*/../../x", []reach{{dir: "~", above: true}}},
+		// Above ~, which Warden cannot resolve here: the root.
+		{"~/*/../../x", []reach{{dir: "/", above: true}}},
 	} {
 		got, err := globReach("/p", tt.pattern)
 		if err != nil {
