@@ -47,18 +47,31 @@ type reach struct {
 	above bool
 }
 
-// maxAlternatives bounds the brace alternatives of one pattern: a
-// pattern with more is refused (the hook fails closed), well before
-// brace-expansion's own 100,000.
-const maxAlternatives = 1024
+// The bounds of one pattern: a longer one, or one with more brace
+// alternatives, or alternatives longer in all than maxExpanded, is
+// refused (the hook fails closed) rather than expanded; minimatch's own
+// bounds are 64 KiB and 100,000 alternatives. A crash or an exhausted
+// memory would be a hook failure, on which Gemini CLI runs the tool.
+const (
+	maxPattern      = 4 << 10
+	maxAlternatives = 1024
+	maxExpanded     = 1 << 20
+)
 
 // globReach returns where pattern, matched in dir, can reach: one reach
 // per brace alternative, in order, duplicates dropped. It is an error
-// when the pattern has more than maxAlternatives alternatives.
+// when the pattern is longer than maxPattern or has more alternatives
+// than its bounds allow.
 func globReach(dir, pattern string) ([]reach, error) {
-	alts, ok := expandBraces(pattern, maxAlternatives)
+	if len(pattern) > maxPattern {
+		return nil, fmt.Errorf("the glob pattern is longer than %d bytes", maxPattern)
+	}
+	// No alternative is longer than the pattern (a placeholder for an
+	// escape is 3 bytes for 2): this bounds them in all.
+	limit := min(maxAlternatives, maxExpanded/(2*max(len(pattern), 1)))
+	alts, ok := expandBraces(pattern, limit)
 	if !ok {
-		return nil, fmt.Errorf("the glob pattern %q has more than %d brace alternatives", pattern, maxAlternatives)
+		return nil, fmt.Errorf("the glob pattern %q has more than %d brace alternatives", pattern, limit)
 	}
 	var out []reach
 	seen := map[reach]bool{}

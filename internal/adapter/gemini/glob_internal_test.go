@@ -60,6 +60,18 @@ func TestExpandBracesBound(t *testing.T) {
 	if _, err := globReach("/p", strings.Repeat("{a,b}", 12)); err == nil {
 		t.Error("globReach(2^12 alternatives): no error")
 	}
+	// Long alternatives are fewer: 2^8 of 4 KB each are refused.
+	if _, err := globReach("/p", strings.Repeat("{a,b}", 8)+strings.Repeat("x", 4000)); err == nil {
+		t.Error("globReach(2^8 alternatives of 4 KB): no error")
+	}
+	if _, err := globReach("/p", strings.Repeat("x", maxPattern+1)); err == nil {
+		t.Error("globReach(a pattern over maxPattern): no error")
+	}
+	// Unbalanced braces are scanned once per brace: a pattern of them
+	// is no trap.
+	if _, err := globReach("/p", strings.Repeat("{", maxPattern)); err != nil {
+		t.Errorf("globReach(%d unbalanced braces): %v", maxPattern, err)
+	}
 }
 
 func TestGlobReach(t *testing.T) {
