@@ -47,11 +47,12 @@ type reach struct {
 	above bool
 }
 
-// The bounds of one pattern: a longer one, or one with more brace
-// alternatives, or alternatives longer in all than maxExpanded, is
+// The bounds of one pattern with braces: a longer one, or one with more
+// brace alternatives, or alternatives longer in all than maxExpanded, is
 // refused (the hook fails closed) rather than expanded; minimatch's own
 // bounds are 64 KiB and 100,000 alternatives. A crash or an exhausted
-// memory would be a hook failure, on which Gemini CLI runs the tool.
+// memory would be a hook failure, on which Gemini CLI runs the tool. A
+// pattern without braces is its own one alternative, of any length.
 const (
 	maxPattern      = 4 << 10
 	maxAlternatives = 1024
@@ -60,71 +61,90 @@ const (
 
 // globReach returns where pattern, matched in dir, can reach: one reach
 // per brace alternative, in order, duplicates dropped. It is an error
-// when the pattern is longer than maxPattern or has more alternatives
-// than its bounds allow.
+// when the pattern has braces and is longer than maxPattern, or has more
+// alternatives than its bounds allow.
 func globReach(dir, pattern string) ([]reach, error) {
-	if len(pattern) > maxPattern {
-		return nil, fmt.Errorf("the glob pattern is longer than %d bytes", maxPattern)
-	}
-	// No alternative is longer than the pattern (a placeholder for an
-	// escape is 3 bytes for 2): this bounds them in all.
-	limit := min(maxAlternatives, maxExpanded/(2*max(len(pattern), 1)))
-	alts, ok := expandBraces(pattern, limit)
-	if !ok {
-		return nil, fmt.Errorf("the glob pattern %q has more than %d brace alternatives", pattern, limit)
+	alts := []string{pattern}
+	if strings.ContainsAny(pattern, "{}") {
+		if len(pattern) > maxPattern {
+			return nil, fmt.Errorf("the glob pattern has braces and is longer than %d bytes", maxPattern)
+		}
+		// No alternative is longer than the pattern (a placeholder
+		// for an escape is 3 bytes for 2): this bounds them in all.
+		limit := max(1, min(maxAlternatives, maxExpanded/(2*len(pattern))))
+		var ok bool
+		if alts, ok = expandBraces(pattern, limit); !ok {
+			return nil, fmt.Errorf("the glob pattern %q has more than %d brace alternatives", pattern, limit)
+		}
 	}
 	var out []reach
 	seen := map[reach]bool{}
 	for _, a := range alts {
-		segs := strings.Split(a, "/")
-		first := len(segs) - 1 // the literal directory ends before it
-		for i, s := range segs {
-			if isMagic(s) {
-				first = i
-				break
-			}
-		}
-		lit := strings.Join(segs[:first], "/")
-		if lit == "" && strings.HasPrefix(a, "/") {
-			lit = "/"
-		}
-		r := reach{dir: join(dir, lit)}
-		climbs := 0
-		if isMagic(segs[first]) {
-			// How far below the literal directory each segment
-			// leaves the match, at the least: a wildcard or a name
-			// one level down, ** none (it matches zero directories
-			// too), ".." one up. The lowest point is how far the
-			// match can climb.
-			depth := 0
-			for _, s := range segs[first:] {
-				switch s {
-				case "**", ".", "":
-				case "..":
-					depth--
-					climbs = max(climbs, -depth)
-				default:
-					depth++
-				}
-			}
-		} else {
-			// No wildcard: the path itself, in its directory.
-			r.file = join(dir, a)
-		}
-		if climbs > 0 {
-			r.dir, r.above = path.Join(r.dir, strings.Repeat("../", climbs)), true
-			if !strings.HasPrefix(r.dir, "/") && !strings.HasPrefix(r.dir, "~/") && r.dir != "~" {
-				// Climbed above ~ (node-glob's ~ is a directory
-				// named ~, Warden's the home): the widest reach.
-				r.dir = "/"
-			}
-		}
+		r := reachOf(dir, a)
 		if !seen[r] {
 			seen[r] = true
 			out = append(out, r)
 		}
 	}
 	return out, nil
+}
+
+// reachOf is where one brace alternative a, matched in dir, can reach.
+// It walks a's segments in place: a pattern may be megabytes of path.
+func reachOf(dir, a string) reach {
+	start := 0 // where the segment holding the first wildcard starts
+	for {
+		end := strings.IndexByte(a[start:], '/')
+		if end < 0 {
+			if !isMagic(a[start:]) {
+				// No wildcard: the path itself, in its directory.
+				file := join(dir, a)
+				if strings.HasPrefix(file, "/") {
+					return reach{dir: path.Dir(file), file: file}
+				}
+				return reach{dir: join(dir, a[:max(0, strings.LastIndexByte(a, '/'))]), file: file}
+			}
+			break
+		}
+		if isMagic(a[start : start+end]) {
+			break
+		}
+		start += end + 1
+	}
+	lit := strings.TrimSuffix(a[:start], "/")
+	if lit == "" && strings.HasPrefix(a, "/") {
+		lit = "/"
+	}
+	r := reach{dir: join(dir, lit)}
+	// How far below the literal directory each segment leaves the
+	// match, at the least: a wildcard or a name one level down, ** none
+	// (it matches zero directories too), ".." one up. The lowest point
+	// is how far the match can climb.
+	depth, climbs := 0, 0
+	for rest := a[start:]; ; {
+		seg, next, more := strings.Cut(rest, "/")
+		switch seg {
+		case "**", ".", "":
+		case "..":
+			depth--
+			climbs = max(climbs, -depth)
+		default:
+			depth++
+		}
+		if !more {
+			break
+		}
+		rest = next
+	}
+	if climbs > 0 {
+		r.dir, r.above = path.Join(r.dir, strings.Repeat("../", climbs)), true
+		if !strings.HasPrefix(r.dir, "/") && !strings.HasPrefix(r.dir, "~/") && r.dir != "~" {
+			// Climbed above ~ (node-glob's ~ is a directory named ~,
+			// Warden's the home): the widest reach.
+			r.dir = "/"
+		}
+	}
+	return r
 }
 
 // isMagic says whether minimatch treats a pattern segment as a wildcard:

@@ -64,8 +64,13 @@ func TestExpandBracesBound(t *testing.T) {
 	if _, err := globReach("/p", strings.Repeat("{a,b}", 8)+strings.Repeat("x", 4000)); err == nil {
 		t.Error("globReach(2^8 alternatives of 4 KB): no error")
 	}
-	if _, err := globReach("/p", strings.Repeat("x", maxPattern+1)); err == nil {
-		t.Error("globReach(a pattern over maxPattern): no error")
+	if _, err := globReach("/p", "{"+strings.Repeat("x", maxPattern)); err == nil {
+		t.Error("globReach(a pattern with a brace over maxPattern): no error")
+	}
+	// Without braces there is nothing to expand: any length is one
+	// alternative.
+	if got, err := globReach("/p", strings.Repeat("x/", 1<<20)+"*"); err != nil || len(got) != 1 {
+		t.Errorf("globReach(a 2 MiB pattern without braces) = %d reaches, %v; want one", len(got), err)
 	}
 	// Unbalanced braces are scanned once per brace: a pattern of them
 	// is no trap.
@@ -122,4 +127,32 @@ func TestGlobReach(t *testing.T) {
 			t.Errorf("globReach(/p, %q) (-want +got):\n%s", tt.pattern, diff)
 		}
 	}
+}
+
+// FuzzGlobReach: any pattern either is refused or yields reaches that are
+// absolute (or at ~, ~user included), one per alternative at most, and a wildcard-free
+// pattern with no brace is the one path it names.
+func FuzzGlobReach(f *testing.F) {
+	for _, s := range []string{"src/**/*.go", "{../home/.ssh/*,x}", "*/../../home/.ssh/*", ".{.,x}/y", `{a\,b,c}`, "{x}/,../../home/*}", "f{1..3}.txt", "~/*/../../x", "/etc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, pattern string) {
+		got, err := globReach("/p", pattern)
+		if err != nil {
+			return
+		}
+		if len(got) == 0 || len(got) > maxAlternatives {
+			t.Fatalf("globReach(%q) = %d reaches", pattern, len(got))
+		}
+		for _, r := range got {
+			if !strings.HasPrefix(r.dir, "/") && !strings.HasPrefix(r.dir, "~") {
+				t.Errorf("globReach(%q): reach %q is neither absolute nor at ~", pattern, r.dir)
+			}
+		}
+		if !strings.ContainsAny(pattern, "*?[{}(") && !strings.Contains(pattern, "\\") {
+			if want := join("/p", pattern); len(got) != 1 || got[0].file != want {
+				t.Errorf("globReach(%q) = %+v, want the one path %q", pattern, got, want)
+			}
+		}
+	})
 }
