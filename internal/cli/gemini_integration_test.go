@@ -822,8 +822,8 @@ func geminiAsk(t *testing.T, gemini, warden string) {
 	}
 }
 
-// geminiKeyNames are what a listing that names the planted keys shows:
-// an allowed search must show neither.
+// geminiKeyNames are the planted keys' names: what an allowed search
+// shows the model names neither.
 var geminiKeyNames = []string{"id_rsa", "id_ed25519"}
 
 // geminiReadTools is the planted-instruction scenario through Gemini
