@@ -42,9 +42,12 @@
 // run_shell_command goes through shell analysis in its dir_path; read_file,
 // write_file and replace through path resolution (read_file, write_file,
 // edit_file); glob and list_directory are reads of their directory (and
-// of a glob's literal leading directories), grep_search (search_file_content
-// in older versions) reads its directory recursively, read_many_files reads
-// every path and literal directory of its patterns recursively; web_fetch
+// of the literal leading directory of each of a glob's brace
+// alternatives, which Gemini CLI does not hold to its workspace; one that
+// a ".." after a wildcard climbs to is read recursively: glob.go),
+// grep_search (search_file_content in older versions) reads its directory
+// recursively, read_many_files reads every path and literal directory of
+// its patterns, the same way, recursively; web_fetch
 // is a web_fetch of every URL its prompt holds, google_web_search a
 // web_search. An MCP tool (mcp_context, or a name mcp__server__tool) is the
 // undeclared tool mcp:server/tool; any other tool is the undeclared tool

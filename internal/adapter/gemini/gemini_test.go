@@ -58,6 +58,8 @@ func TestTranslateRejects(t *testing.T) {
 		{"read_many_files", `{}`, `no "include"`},
 		{"read_many_files", `{"include":"*.md"}`, "not a list of strings"},
 		{"read_many_files", `{"include":[]}`, `empty "include"`},
+		{"glob", `{"pattern":"{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"}`, "brace alternatives"},
+		{"read_many_files", `{"include":["{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"]}`, "brace alternatives"},
 		{"web_fetch", `{"prompt":"summarise the docs"}`, "holds no http:// or https:// URL"},
 		{"web_fetch", `{"url":"https://x.example"}`, `no "prompt"`},
 		{"google_web_search", `{"query":1}`, "not a string"},
@@ -77,6 +79,7 @@ func TestTranslate(t *testing.T) {
 		Tool, Command, URL, Cwd string
 		Path                    string
 		Paths                   []string
+		Recursive               bool
 	}
 	for _, tt := range []struct {
 		tool, input string
@@ -90,7 +93,16 @@ func TestTranslate(t *testing.T) {
 		{"replace", `{"file_path":"/p/a.go","old_string":"x","new_string":"y"}`, nil, []req{{Tool: "edit_file", Path: "/p/a.go", Cwd: "/p"}}, true},
 		{"glob", `{"pattern":"/etc/*.conf"}`, nil, []req{{Tool: "glob", Paths: []string{"/p", "/etc"}, Cwd: "/p"}}, false},
 		{"list_directory", `{"path":"/q"}`, nil, []req{{Tool: "list_dir", Paths: []string{"/q"}, Cwd: "/p"}}, false},
-		{"read_many_files", `{"include":["a.md","~/.aws/**"]}`, nil, []req{{Tool: "read_file", Paths: []string{"/p/a.md", "~/.aws"}, Cwd: "/p"}}, false},
+		{"read_many_files", `{"include":["a.md","~/.aws/**"]}`, nil, []req{{Tool: "read_file", Paths: []string{"/p/a.md", "~/.aws"}, Cwd: "/p", Recursive: true}}, false},
+		// A pattern that leaves the search directory (glob.go): Gemini
+		// CLI 0.61 listed ~/.ssh for each of these, its own workspace
+		// check passed (TestGeminiRealClient, "read tools").
+		{"glob", `{"pattern":"*/../../home/.ssh/*"}`, nil, []req{{Tool: "glob", Paths: []string{"/p"}, Cwd: "/p"}, {Tool: "glob", Paths: []string{"/"}, Cwd: "/p", Recursive: true}}, false},
+		{"glob", `{"pattern":"{../home/.ssh/*,x}","dir_path":"sub"}`, nil, []req{{Tool: "glob", Paths: []string{"/p/sub", "/p/home/.ssh"}, Cwd: "/p"}}, false},
+		{"glob", `{"pattern":"src/**/*.{ts,tsx}"}`, nil, []req{{Tool: "glob", Paths: []string{"/p", "/p/src"}, Cwd: "/p"}}, false},
+		{"read_many_files", `{"include":["src/*/../../.env.local"]}`, nil, []req{{Tool: "read_file", Paths: []string{"/p"}, Cwd: "/p", Recursive: true}}, false},
+		{"read_many_files", `{"include":["src/{../.env.local,x}"]}`, nil, []req{{Tool: "read_file", Paths: []string{"/p/.env.local", "/p/src/x"}, Cwd: "/p"}}, false},
+		{"grep_search", `{"pattern":"TOKEN=","include_pattern":".env*"}`, nil, []req{{Tool: "grep", Paths: []string{"/p"}, Cwd: "/p", Recursive: true}}, false},
 		{"web_fetch", `{"prompt":"compare https://a.example/x, and (https://b.example/y)."}`, nil, []req{{Tool: "web_fetch", URL: "https://a.example/x", Cwd: "/p"}, {Tool: "web_fetch", URL: "https://b.example/y", Cwd: "/p"}}, true},
 		{"mcp_my_server_do", `{}`, &gemini.MCPContext{ServerName: "my_server", ToolName: "do"}, []req{{Tool: "mcp:my_server/do", Cwd: "/p"}}, true},
 		{"mcp__gh__issue", `{}`, nil, []req{{Tool: "mcp:gh/issue", Cwd: "/p"}}, true},
@@ -103,7 +115,7 @@ func TestTranslate(t *testing.T) {
 		}
 		var got []req
 		for _, r := range c.Requests {
-			g := req{Tool: r.Tool, Command: r.Command, URL: r.URL, Cwd: r.Cwd, Paths: r.Paths}
+			g := req{Tool: r.Tool, Command: r.Command, URL: r.URL, Cwd: r.Cwd, Paths: r.Paths, Recursive: r.Recursive}
 			if r.Path != nil {
 				g.Path = *r.Path
 			}

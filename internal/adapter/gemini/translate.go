@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/adapter"
@@ -76,19 +77,37 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		}
 		dir = join(p.Cwd, dir)
 		r.Paths = []string{dir}
-		if name == "glob" {
-			r.Tool = "glob"
-			subject("pattern", pat)
-			// The pattern's literal leading directories are read too.
-			if d := adapter.LiteralDir(pat); d != "" {
-				if d = join(dir, d); d != dir {
-					r.Paths = append(r.Paths, d)
-				}
-			}
-		} else {
+		if name != "glob" {
+			// The pattern is a regular expression over the content of
+			// every file below the directory.
 			r.Tool = "grep"
 			subject("path", dir)
 			r.Recursive = true
+			break
+		}
+		r.Tool = "glob"
+		subject("pattern", pat)
+		// The pattern is matched from its own literal directories, which
+		// may leave dir (glob.go): each is read; one a ".." after a
+		// wildcard climbed to is read with everything below it, the
+		// names the rest of the pattern may match.
+		reaches, err := globReach(dir, pat)
+		if err != nil {
+			return fmt.Errorf("%s tool_input: %v", name, err)
+		}
+		above := base
+		above.Tool, above.Recursive = "glob", true
+		for _, re := range reaches {
+			switch {
+			case re.above:
+				above.Paths = appendNew(above.Paths, re.dir)
+			default:
+				r.Paths = appendNew(r.Paths, re.dir)
+			}
+		}
+		c.Requests = []request.Request{r}
+		if above.Paths != nil {
+			c.Requests = append(c.Requests, above)
 		}
 	case "read_many_files":
 		pats, err := stringList(p, "include", "paths")
@@ -100,15 +119,22 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 			if strings.ContainsRune(pat, 0) {
 				return fmt.Errorf("%s tool_input: a path holds a NUL byte", name)
 			}
-			if !strings.ContainsAny(pat, "*?[{") {
-				r.Paths = append(r.Paths, join(p.Cwd, pat))
-				continue
+			// Each brace alternative reads the path it names, or,
+			// with a wildcard, whatever it matches below its literal
+			// directory (climbed, for a ".." after a wildcard): that
+			// directory is read recursively.
+			reaches, err := globReach(p.Cwd, pat)
+			if err != nil {
+				return fmt.Errorf("%s tool_input: %v", name, err)
 			}
-			// A pattern reads whatever it matches below its literal
-			// directory: that directory is read recursively.
-			d := join(p.Cwd, adapter.LiteralDir(pat))
-			r.Paths = append(r.Paths, d)
-			r.Recursive = true
+			for _, re := range reaches {
+				if re.file != "" {
+					r.Paths = appendNew(r.Paths, re.file)
+					continue
+				}
+				r.Paths = appendNew(r.Paths, re.dir)
+				r.Recursive = true
+			}
 		}
 		subject("path", strings.Join(pats, ", "))
 	case "web_fetch":
@@ -225,6 +251,14 @@ func stringList(p *Payload, field, legacy string) ([]string, error) {
 		}
 	}
 	return list, nil
+}
+
+// appendNew appends p to list unless it is there.
+func appendNew(list []string, p string) []string {
+	if slices.Contains(list, p) {
+		return list
+	}
+	return append(list, p)
 }
 
 // join resolves p against dir unless it is absolute or starts at ~.
