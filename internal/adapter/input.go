@@ -106,22 +106,6 @@ func PathField(tool string, input json.RawMessage, name string, required bool) (
 	return s, err
 }
 
-// LiteralDir is the part of a glob pattern before its first component
-// holding a metacharacter: "src/**/*.go" → "src", "/etc/*" → "/etc",
-// "**/*.go" → "". A glob reads that directory wherever it is rooted.
-func LiteralDir(pat string) string {
-	parts := strings.Split(pat, "/")
-	n := 0
-	for n < len(parts)-1 && !strings.ContainsAny(parts[n], "*?[{") {
-		n++
-	}
-	d := strings.Join(parts[:n], "/")
-	if d == "" && strings.HasPrefix(pat, "/") {
-		return "/"
-	}
-	return d
-}
-
 // DecodePayload decodes a hook payload into v: data must be at most max
 // bytes of UTF-8 holding exactly one JSON value, whose objects v reads
 // hold no keys Warden would read otherwise than the agent ([Unmarshal]).

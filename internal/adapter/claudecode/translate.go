@@ -5,7 +5,8 @@ package claudecode
 
 import (
 	"errors"
-	"path"
+	"fmt"
+	"slices"
 	"strings"
 
 	"warden.dev/warden/internal/adapter"
@@ -27,6 +28,8 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 	r := &req
 	kind := "tool"
 	var subject string
+	// above reads, recursively, what a glob pattern can climb to.
+	var above *request.Request
 	switch name := p.ToolName; name {
 	case "Bash":
 		var in struct {
@@ -72,14 +75,26 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 				return err
 			}
 			subject, kind = pat, "pattern"
-			// The pattern's literal leading directories are read too:
-			// /root/.ssh/* lists ~/.ssh wherever path points.
-			if d := adapter.LiteralDir(pat); d != "" {
-				if !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~") {
-					d = path.Join(dir, d)
-				}
-				if d != dir {
-					r.Paths = append(r.Paths, d)
+			// The pattern is matched from its own literal directories,
+			// which may leave path (/root/.ssh/* lists ~/.ssh wherever
+			// path points), one per brace alternative: each is read. One
+			// that a ".." after a wildcard climbs to is read with
+			// everything below it, the names the rest may match.
+			reaches, err := adapter.GlobReach(dir, pat)
+			if err != nil {
+				return fmt.Errorf("%s tool_input: %v", name, err)
+			}
+			for _, re := range reaches {
+				switch {
+				case re.Above:
+					if above == nil {
+						a := req
+						a.Paths, a.Recursive = nil, true
+						above = &a
+					}
+					above.Paths = appendNew(above.Paths, re.Dir)
+				default:
+					r.Paths = appendNew(r.Paths, re.Dir)
 				}
 			}
 		}
@@ -99,6 +114,9 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		r.Tool, subject = toolName(name), name
 	}
 	c.Requests = []request.Request{req}
+	if above != nil {
+		c.Requests = append(c.Requests, *above)
+	}
 	c.Subject = adapter.Subject{Tool: c.Tool, Kind: kind, Value: subject}
 	return c.Validate()
 }
@@ -130,4 +148,12 @@ func stringField(p *Payload, name string, required bool) (string, error) {
 
 func pathField(p *Payload, name string, required bool) (string, error) {
 	return adapter.PathField(p.ToolName, p.ToolInput, name, required)
+}
+
+// appendNew appends p to list unless it is there.
+func appendNew(list []string, p string) []string {
+	if slices.Contains(list, p) {
+		return list
+	}
+	return append(list, p)
 }

@@ -91,7 +91,7 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		// may leave dir (glob.go): each is read; one a ".." after a
 		// wildcard climbed to is read with everything below it, the
 		// names the rest of the pattern may match.
-		reaches, err := globReach(dir, pat)
+		reaches, err := adapter.GlobReach(dir, pat)
 		if err != nil {
 			return fmt.Errorf("%s tool_input: %v", name, err)
 		}
@@ -99,10 +99,10 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		above.Tool, above.Recursive = "glob", true
 		for _, re := range reaches {
 			switch {
-			case re.above:
-				above.Paths = appendNew(above.Paths, re.dir)
+			case re.Above:
+				above.Paths = appendNew(above.Paths, re.Dir)
 			default:
-				r.Paths = appendNew(r.Paths, re.dir)
+				r.Paths = appendNew(r.Paths, re.Dir)
 			}
 		}
 		c.Requests = []request.Request{r}
@@ -123,16 +123,16 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 			// with a wildcard, whatever it matches below its literal
 			// directory (climbed, for a ".." after a wildcard): that
 			// directory is read recursively.
-			reaches, err := globReach(p.Cwd, pat)
+			reaches, err := adapter.GlobReach(p.Cwd, pat)
 			if err != nil {
 				return fmt.Errorf("%s tool_input: %v", name, err)
 			}
 			for _, re := range reaches {
-				if re.file != "" {
-					r.Paths = appendNew(r.Paths, re.file)
+				if re.File != "" {
+					r.Paths = appendNew(r.Paths, re.File)
 					continue
 				}
-				r.Paths = appendNew(r.Paths, re.dir)
+				r.Paths = appendNew(r.Paths, re.Dir)
 				r.Recursive = true
 			}
 		}

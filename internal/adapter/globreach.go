@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-package gemini
+package adapter
 
 import (
 	"fmt"
@@ -10,12 +10,14 @@ import (
 	"strings"
 )
 
-// This file says where a glob pattern of glob and read_many_files can
-// reach. Gemini CLI 0.61 matches them with node-glob in the search
-// directory, checking that directory against its workspace and nothing
-// else: the pattern itself may leave it. The rules, from node-glob,
-// minimatch and brace-expansion as 0.61 bundles them, and each proven
-// against the real client (TestGeminiRealClient, "read tools"):
+// This file says where a glob pattern can reach: Gemini CLI's glob and
+// read_many_files, and Claude Code's Glob, which are judged alike (a
+// pattern a client matches more narrowly is only judged wider). Gemini
+// CLI 0.61 matches them with node-glob in the search directory, checking
+// that directory against its workspace and nothing else: the pattern
+// itself may leave it. The rules, from node-glob, minimatch and
+// brace-expansion as 0.61 bundles them, and each proven against the real
+// client (TestGeminiRealClient, "read tools"):
 //
 //   - braces expand before anything is matched, {a,b} into a and b,
 //     nested; an alternative is matched on its own, so each is judged on
@@ -34,17 +36,17 @@ import (
 //     directory it can climb to, counting each segment one level down
 //     (** none) and each ".." one up.
 
-// reach is where one brace alternative of a glob pattern can match.
-type reach struct {
-	// dir is the alternative's literal leading directory, resolved
-	// against the search directory: with above, climbed.
-	dir string
-	// file is the path the alternative names, when it has no wildcard
+// Reach is where one brace alternative of a glob pattern can match.
+type Reach struct {
+	// Dir is the alternative's literal leading directory, resolved
+	// against the search directory: with Above, climbed.
+	Dir string
+	// File is the path the alternative names, when it has no wildcard
 	// at all (node-glob matches it as a literal path).
-	file string
-	// above says a ".." after a wildcard climbs out of the literal
-	// directory: the alternative may match anything below dir.
-	above bool
+	File string
+	// Above says a ".." after a wildcard climbs out of the literal
+	// directory: the alternative may match anything below Dir.
+	Above bool
 }
 
 // The bounds of one pattern with braces: a longer one, or one with more
@@ -59,11 +61,11 @@ const (
 	maxExpanded     = 1 << 20
 )
 
-// globReach returns where pattern, matched in dir, can reach: one reach
+// GlobReach returns where pattern, matched in dir, can reach: one reach
 // per brace alternative, in order, duplicates dropped. It is an error
 // when the pattern has braces and is longer than maxPattern, or has more
 // alternatives than its bounds allow.
-func globReach(dir, pattern string) ([]reach, error) {
+func GlobReach(dir, pattern string) ([]Reach, error) {
 	alts := []string{pattern}
 	if strings.ContainsAny(pattern, "{}") {
 		if len(pattern) > maxPattern {
@@ -77,8 +79,8 @@ func globReach(dir, pattern string) ([]reach, error) {
 			return nil, fmt.Errorf("the glob pattern %q has more than %d brace alternatives", pattern, limit)
 		}
 	}
-	var out []reach
-	seen := map[reach]bool{}
+	var out []Reach
+	seen := map[Reach]bool{}
 	for _, a := range alts {
 		r := reachOf(dir, a)
 		if !seen[r] {
@@ -91,18 +93,18 @@ func globReach(dir, pattern string) ([]reach, error) {
 
 // reachOf is where one brace alternative a, matched in dir, can reach.
 // It walks a's segments in place: a pattern may be megabytes of path.
-func reachOf(dir, a string) reach {
+func reachOf(dir, a string) Reach {
 	start := 0 // where the segment holding the first wildcard starts
 	for {
 		end := strings.IndexByte(a[start:], '/')
 		if end < 0 {
 			if !isMagic(a[start:]) {
 				// No wildcard: the path itself, in its directory.
-				file := join(dir, a)
+				file := joinDir(dir, a)
 				if strings.HasPrefix(file, "/") {
-					return reach{dir: path.Dir(file), file: file}
+					return Reach{Dir: path.Dir(file), File: file}
 				}
-				return reach{dir: join(dir, a[:max(0, strings.LastIndexByte(a, '/'))]), file: file}
+				return Reach{Dir: joinDir(dir, a[:max(0, strings.LastIndexByte(a, '/'))]), File: file}
 			}
 			break
 		}
@@ -115,7 +117,7 @@ func reachOf(dir, a string) reach {
 	if lit == "" && strings.HasPrefix(a, "/") {
 		lit = "/"
 	}
-	r := reach{dir: join(dir, lit)}
+	r := Reach{Dir: joinDir(dir, lit)}
 	// How far below the literal directory each segment leaves the
 	// match, at the least: a wildcard or a name one level down, ** none
 	// (it matches zero directories too), ".." one up. The lowest point
@@ -137,11 +139,11 @@ func reachOf(dir, a string) reach {
 		rest = next
 	}
 	if climbs > 0 {
-		r.dir, r.above = path.Join(r.dir, strings.Repeat("../", climbs)), true
-		if !strings.HasPrefix(r.dir, "/") && !strings.HasPrefix(r.dir, "~/") && r.dir != "~" {
+		r.Dir, r.Above = path.Join(r.Dir, strings.Repeat("../", climbs)), true
+		if !strings.HasPrefix(r.Dir, "/") && !strings.HasPrefix(r.Dir, "~/") && r.Dir != "~" {
 			// Climbed above ~ (node-glob's ~ is a directory named ~,
 			// Warden's the home): the widest reach.
-			r.dir = "/"
+			r.Dir = "/"
 		}
 	}
 	return r
@@ -284,4 +286,15 @@ func splitTop(body string) []string {
 		}
 	}
 	return append(parts, body[start:])
+}
+
+// joinDir resolves p against dir unless it is absolute or starts at ~.
+func joinDir(dir, p string) string {
+	if p == "" {
+		return dir
+	}
+	if path.IsAbs(p) || strings.HasPrefix(p, "~") {
+		return p
+	}
+	return path.Join(dir, p)
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-package gemini
+package adapter
 
 import (
 	"strings"
@@ -57,74 +57,74 @@ func TestExpandBracesBound(t *testing.T) {
 	if _, ok := expandBraces(strings.Repeat("{a,b}", 10), maxAlternatives); !ok {
 		t.Error("expandBraces(2^10 alternatives) refused, want expanded")
 	}
-	if _, err := globReach("/p", strings.Repeat("{a,b}", 12)); err == nil {
-		t.Error("globReach(2^12 alternatives): no error")
+	if _, err := GlobReach("/p", strings.Repeat("{a,b}", 12)); err == nil {
+		t.Error("GlobReach(2^12 alternatives): no error")
 	}
 	// Long alternatives are fewer: 2^8 of 4 KB each are refused.
-	if _, err := globReach("/p", strings.Repeat("{a,b}", 8)+strings.Repeat("x", 4000)); err == nil {
-		t.Error("globReach(2^8 alternatives of 4 KB): no error")
+	if _, err := GlobReach("/p", strings.Repeat("{a,b}", 8)+strings.Repeat("x", 4000)); err == nil {
+		t.Error("GlobReach(2^8 alternatives of 4 KB): no error")
 	}
-	if _, err := globReach("/p", "{"+strings.Repeat("x", maxPattern)); err == nil {
-		t.Error("globReach(a pattern with a brace over maxPattern): no error")
+	if _, err := GlobReach("/p", "{"+strings.Repeat("x", maxPattern)); err == nil {
+		t.Error("GlobReach(a pattern with a brace over maxPattern): no error")
 	}
 	// Without braces there is nothing to expand: any length is one
 	// alternative.
-	if got, err := globReach("/p", strings.Repeat("x/", 1<<20)+"*"); err != nil || len(got) != 1 {
-		t.Errorf("globReach(a 2 MiB pattern without braces) = %d reaches, %v; want one", len(got), err)
+	if got, err := GlobReach("/p", strings.Repeat("x/", 1<<20)+"*"); err != nil || len(got) != 1 {
+		t.Errorf("GlobReach(a 2 MiB pattern without braces) = %d reaches, %v; want one", len(got), err)
 	}
 	// Unbalanced braces are scanned once per brace: a pattern of them
 	// is no trap.
-	if _, err := globReach("/p", strings.Repeat("{", maxPattern)); err != nil {
-		t.Errorf("globReach(%d unbalanced braces): %v", maxPattern, err)
+	if _, err := GlobReach("/p", strings.Repeat("{", maxPattern)); err != nil {
+		t.Errorf("GlobReach(%d unbalanced braces): %v", maxPattern, err)
 	}
 }
 
 func TestGlobReach(t *testing.T) {
 	for _, tt := range []struct {
 		pattern string
-		want    []reach
+		want    []Reach
 	}{
-		{"src/**/*.go", []reach{{dir: "/p/src"}}},
-		{"**/.env*", []reach{{dir: "/p"}}},
-		{"*.{ts,tsx}", []reach{{dir: "/p"}}},
-		{"README.md", []reach{{dir: "/p", file: "/p/README.md"}}},
-		{"/etc/*.conf", []reach{{dir: "/etc"}}},
-		{"/*", []reach{{dir: "/"}}},
-		{"/etc", []reach{{dir: "/", file: "/etc"}}},
+		{"src/**/*.go", []Reach{{Dir: "/p/src"}}},
+		{"**/.env*", []Reach{{Dir: "/p"}}},
+		{"*.{ts,tsx}", []Reach{{Dir: "/p"}}},
+		{"README.md", []Reach{{Dir: "/p", File: "/p/README.md"}}},
+		{"/etc/*.conf", []Reach{{Dir: "/etc"}}},
+		{"/*", []Reach{{Dir: "/"}}},
+		{"/etc", []Reach{{Dir: "/", File: "/etc"}}},
 		// Literal ".." is cleaned as written.
-		{"../home/.ssh/*", []reach{{dir: "/home/.ssh"}}},
-		{"../home/.ssh/id_rsa", []reach{{dir: "/home/.ssh", file: "/home/.ssh/id_rsa"}}},
+		{"../home/.ssh/*", []Reach{{Dir: "/home/.ssh"}}},
+		{"../home/.ssh/id_rsa", []Reach{{Dir: "/home/.ssh", File: "/home/.ssh/id_rsa"}}},
 		// A ".." after a wildcard climbs, as far as the segments
 		// before it went down: one wildcard and two .. is one level
 		// above the literal directory, whatever follows.
-		{"*/../../home/.ssh/*", []reach{{dir: "/", above: true}}},
-		{"src/*/../../.env.local", []reach{{dir: "/p", above: true}}},
-		{"**/../x", []reach{{dir: "/", above: true}}},
+		{"*/../../home/.ssh/*", []Reach{{Dir: "/", Above: true}}},
+		{"src/*/../../.env.local", []Reach{{Dir: "/p", Above: true}}},
+		{"**/../x", []Reach{{Dir: "/", Above: true}}},
 		// …and back below it, nothing above.
-		{"*/../*.go", []reach{{dir: "/p"}}},
-		{"src/**/../*.go", []reach{{dir: "/p", above: true}}},
+		{"*/../*.go", []Reach{{Dir: "/p"}}},
+		{"src/**/../*.go", []Reach{{Dir: "/p", Above: true}}},
 		// Each brace alternative on its own.
-		{"{../home/.ssh/*,x}", []reach{{dir: "/home/.ssh"}, {dir: "/p", file: "/p/x"}}},
-		{"src/{../.env.local,x}", []reach{{dir: "/p", file: "/p/.env.local"}, {dir: "/p/src", file: "/p/src/x"}}},
-		{".{.,x}/*", []reach{{dir: "/"}, {dir: "/p/.x"}}},
-		{"{x}/,../../home/*}", []reach{{dir: "/p"}, {dir: "/home"}}},
+		{"{../home/.ssh/*,x}", []Reach{{Dir: "/home/.ssh"}, {Dir: "/p", File: "/p/x"}}},
+		{"src/{../.env.local,x}", []Reach{{Dir: "/p", File: "/p/.env.local"}, {Dir: "/p/src", File: "/p/src/x"}}},
+		{".{.,x}/*", []Reach{{Dir: "/"}, {Dir: "/p/.x"}}},
+		{"{x}/,../../home/*}", []Reach{{Dir: "/p"}, {Dir: "/home"}}},
 		// An extglob is a wildcard.
-		{"@(src|lib)/*.go", []reach{{dir: "/p"}}},
+		{"@(src|lib)/*.go", []Reach{{Dir: "/p"}}},
 		// ~ is the home to Warden (node-glob would look for a
 		// directory named ~: judging the home is the safe side).
-		{"~/.ssh/*", []reach{{dir: "~/.ssh"}}},
-		{"~/*/../.ssh/*", []reach{{dir: "~"}}},
-		{"~/.ssh/*/../../x", []reach{{dir: "~", above: true}}},
+		{"~/.ssh/*", []Reach{{Dir: "~/.ssh"}}},
+		{"~/*/../.ssh/*", []Reach{{Dir: "~"}}},
+		{"~/.ssh/*/../../x", []Reach{{Dir: "~", Above: true}}},
 		// Above ~, which Warden cannot resolve here: the root.
-		{"~/*/../../x", []reach{{dir: "/", above: true}}},
+		{"~/*/../../x", []Reach{{Dir: "/", Above: true}}},
 	} {
-		got, err := globReach("/p", tt.pattern)
+		got, err := GlobReach("/p", tt.pattern)
 		if err != nil {
-			t.Errorf("globReach(/p, %q): %v", tt.pattern, err)
+			t.Errorf("GlobReach(/p, %q): %v", tt.pattern, err)
 			continue
 		}
-		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(reach{})); diff != "" {
-			t.Errorf("globReach(/p, %q) (-want +got):\n%s", tt.pattern, diff)
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(Reach{})); diff != "" {
+			t.Errorf("GlobReach(/p, %q) (-want +got):\n%s", tt.pattern, diff)
 		}
 	}
 }
@@ -137,21 +137,21 @@ func FuzzGlobReach(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, pattern string) {
-		got, err := globReach("/p", pattern)
+		got, err := GlobReach("/p", pattern)
 		if err != nil {
 			return
 		}
 		if len(got) == 0 || len(got) > maxAlternatives {
-			t.Fatalf("globReach(%q) = %d reaches", pattern, len(got))
+			t.Fatalf("GlobReach(%q) = %d reaches", pattern, len(got))
 		}
 		for _, r := range got {
-			if !strings.HasPrefix(r.dir, "/") && !strings.HasPrefix(r.dir, "~") {
-				t.Errorf("globReach(%q): reach %q is neither absolute nor at ~", pattern, r.dir)
+			if !strings.HasPrefix(r.Dir, "/") && !strings.HasPrefix(r.Dir, "~") {
+				t.Errorf("GlobReach(%q): reach %q is neither absolute nor at ~", pattern, r.Dir)
 			}
 		}
 		if !strings.ContainsAny(pattern, "*?[{}(") && !strings.Contains(pattern, "\\") {
-			if want := join("/p", pattern); len(got) != 1 || got[0].file != want {
-				t.Errorf("globReach(%q) = %+v, want the one path %q", pattern, got, want)
+			if want := joinDir("/p", pattern); len(got) != 1 || got[0].File != want {
+				t.Errorf("GlobReach(%q) = %+v, want the one path %q", pattern, got, want)
 			}
 		}
 	})
