@@ -122,6 +122,11 @@ func newPlan(o Options) (_ *plan, err error) {
 	if err := p.maskWarden(); err != nil {
 		return nil, err
 	}
+	if b := p.eg.TrustBundle(); b != "" && spec.Readable != nil {
+		// Under a list of readable paths, the trust bundle the command
+		// is pointed at is one.
+		spec.Readable = append(spec.Readable, b)
+	}
 	if b := p.eg.TrustBundle(); b != "" && os.Getuid() == 0 && !slices.Contains(spec.ReadOnly, b) {
 		// A root caller's command is an unprivileged uid, which cannot
 		// search root's home where the trust bundle is: bound, it is
@@ -215,10 +220,8 @@ func (p *plan) loadOpenShell(path string, src []byte) error {
 			"remove it from the file to run with the network policies alone, or translate the file with warden policy import openshell")
 	}
 	switch {
-	case osp.Filesystem != nil:
-		return notYet(osp.Filesystem.Pos, "filesystem_policy")
 	case osp.Process != nil && (osp.Process.RunAsUser != "" || osp.Process.RunAsGroup != ""):
-		return notYet(osp.Process.Pos, "process.run_as_user and run_as_group")
+		return notYet(osp.Process.Pos, "process (run_as_user, run_as_group)")
 	case len(osp.Middlewares) > 0:
 		return notYet(osp.Middlewares[0].Pos, "network_middlewares")
 	}
@@ -237,6 +240,52 @@ func (p *plan) loadOpenShell(path string, src []byte) error {
 			"run with a Warden policy, which the managed tier's network rules limit too")
 	}
 	p.openShell = osp
+	if osp.Filesystem != nil {
+		return p.openShellFiles(osp)
+	}
+	return nil
+}
+
+// openShellBaseline are the paths OpenShell's supervisor adds to a
+// filesystem_policy, read-only (/tmp, read-write in OpenShell, is the
+// sandbox's private scratch, writable anyway), and those Warden adds so
+// that programs start: /bin, /sbin and /lib64, which are links into /usr
+// on most systems.
+var openShellBaseline = []string{"/usr", "/lib", "/etc", "/var/log", "/app", "/bin", "/sbin", "/lib64"}
+
+// openShellFiles applies an OpenShell filesystem_policy: the command may
+// read only the baseline, read_only, read_write and (include_workdir)
+// the project, and write only read_write, the project when included and
+// the scratch mounts. A listed path that is missing is skipped, unless
+// landlock.compatibility is hard_requirement, which stops the run.
+func (p *plan) openShellFiles(osp *openshell.Policy) error {
+	fs := osp.Filesystem
+	readable := slices.Clone(openShellBaseline)
+	for _, list := range [][]string{fs.ReadOnly, fs.ReadWrite} {
+		for _, path := range list {
+			if _, err := os.Stat(path); err != nil {
+				if osp.Landlock == "hard_requirement" {
+					return unavailable(fmt.Sprintf("sandbox unavailable: %s: filesystem_policy names %s, which cannot be reached (%v), and landlock.compatibility is hard_requirement", fs.Pos, path, err),
+						"create it, remove it from the file, or say best_effort")
+				}
+				continue
+			}
+			readable = append(readable, path)
+		}
+	}
+	for _, path := range fs.ReadWrite {
+		if _, err := os.Stat(path); err == nil {
+			p.spec.ReadWrite = append(p.spec.ReadWrite, path)
+		}
+	}
+	if fs.IncludeWorkdir {
+		readable = append(readable, p.spec.Project)
+	} else {
+		// The project is neither readable (unless listed) nor
+		// writable.
+		p.spec.Mode = sandbox.ReadOnly
+	}
+	p.spec.Readable = readable
 	return nil
 }
 

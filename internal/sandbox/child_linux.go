@@ -474,7 +474,9 @@ func argCount(name string) int {
 	return 1
 }
 
-func lastCap() (int, error) {
+// lastCap is read once, before Landlock: a list of readable paths
+// (Spec.Readable) may leave /proc out.
+var lastCap = sync.OnceValues(func() (int, error) {
 	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
 	if err != nil {
 		return 0, err
@@ -484,7 +486,7 @@ func lastCap() (int, error) {
 		return 0, fmt.Errorf("cap_last_cap: %w", err)
 	}
 	return n, nil
-}
+})
 
 // runCommand starts the command, reaps every process until it exits and
 // reports its status. It never returns.
@@ -512,6 +514,7 @@ func (i *initProc) runCommand() {
 	if err := unix.CloseRange(ctlFD, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		fail(i.ctl, "close descriptors: "+err.Error(), "")
 	}
+	lastCap()
 	if !i.cfg.NoLandlock {
 		i.step("landlock", func() error { return installLandlock(&i.cfg) })
 	}

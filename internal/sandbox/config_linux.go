@@ -55,7 +55,10 @@ type config struct {
 	ExecScratch bool `json:"exec_scratch,omitempty"`
 	// NoLandlock and NoSeccomp skip those layers (Spec.Degraded).
 	NoLandlock bool `json:"no_landlock,omitempty"`
-	NoSeccomp  bool `json:"no_seccomp,omitempty"`
+	// Readable is Spec.Readable: nil reads the whole view (no omitempty:
+	// an empty list must not come back nil).
+	Readable  []string `json:"readable"`
+	NoSeccomp bool     `json:"no_seccomp,omitempty"`
 	// HostID runs the command as [hostID] outside, with no supplementary
 	// groups (a root caller's run): init's maps then hold 0 as well, so
 	// that init builds the view as the caller, and init switches itself

@@ -13,6 +13,7 @@ package sandbox
 // the sandbox's PATH.
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -133,4 +134,65 @@ echo done`)})
 // runs and the error names it.
 func TestAttackLandlockFailClosed(t *testing.T) {
 	checkFailClosed(t, "landlock")
+}
+
+// TestAttackReadableOnly gives the command a list of readable paths (an
+// OpenShell filesystem_policy) and has it try every way to read a host
+// file outside them that DAC lets it read: directly, through a link it
+// plants in the project, by listing its directory, and by executing a
+// copy. Each fails with EACCES; what the list names is read, the project
+// written.
+func TestAttackReadableOnly(t *testing.T) {
+	sandboxtest.RequireLandlockABI(t, 1)
+	outside := varTempDir(t)
+	victim := filepath.Join(outside, "victim")
+	if err := os.WriteFile(victim, []byte("canary-outside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(outside, 0o755)
+	listed := varTempDir(t)
+	os.Chmod(listed, 0o755)
+	if err := os.WriteFile(filepath.Join(listed, "ok"), []byte("listed-ok"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	project := t.TempDir()
+	readable := []string{"/usr", "/lib", "/lib64", "/bin", "/etc", listed, project, "/nonexistent/skipped"}
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Readable: readable, Argv: sh(fmt.Sprintf(`
+cat %[1]s; echo "read rc=$?"
+ln -s %[1]s %[3]s/link; cat %[3]s/link; echo "link rc=$?"
+ls %[2]s; echo "list rc=$?"
+cat %[4]s/ok; echo "listed rc=$?"
+echo written > %[3]s/out; echo "write rc=$?"`, victim, outside, project, listed))})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	t.Logf("stdout:\n%s\nstderr:\n%s", o.stdout, o.stderr)
+	if strings.Contains(o.stdout, "canary-outside") {
+		t.Errorf("the command read a file outside its readable paths:\n%s", o.stdout)
+	}
+	for _, rc := range []string{"read rc=0", "link rc=0", "list rc=0"} {
+		if strings.Contains(o.stdout, rc) {
+			t.Errorf("%s: a read outside the readable paths succeeded:\n%s", rc, o.stdout)
+		}
+	}
+	if got := strings.Count(o.stderr, "Permission denied"); got < 3 {
+		t.Errorf("want EACCES from Landlock for each read (%d):\n%s", got, o.stderr)
+	}
+	if !strings.Contains(o.stdout, "listed-ok") || !strings.Contains(o.stdout, "listed rc=0") || !strings.Contains(o.stdout, "write rc=0") {
+		t.Errorf("what the list names was not read, or the project not written:\n%s", o.stdout)
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, "out")); string(b) != "written\n" {
+		t.Errorf("the project write did not reach the host: %q", b)
+	}
+}
+
+// TestReadableNeedsLandlock: the readable paths rest on Landlock alone,
+// so a run told to go without it is refused.
+func TestReadableNeedsLandlock(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	o := run(t, Spec{Project: t.TempDir(), Readable: []string{"/usr"}, Degraded: []Layer{LayerLandlock}, Argv: sh("true")})
+	var se *SetupError
+	if !errors.As(o.err, &se) || !strings.Contains(se.What, "Landlock alone") {
+		t.Fatalf("err = %v, want the run refused", o.err)
+	}
 }

@@ -5,6 +5,7 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 
 	"golang.org/x/sys/unix"
 
@@ -69,11 +70,30 @@ func installLandlock(c *config) error {
 	rule := func(a landlock.AccessFSSet, paths ...string) landlock.FSRule {
 		return landlock.PathAccess(a&cfg.HandledAccessFS, paths...)
 	}
+	reads := []landlock.Rule{rule(llRead, "/")}
+	if c.Readable != nil {
+		// Only these (an OpenShell filesystem_policy), with what the
+		// rules below add: a directory with everything below it, a file
+		// alone (Landlock refuses directory rights on a file); a path
+		// missing is skipped.
+		var dirs, files []string
+		for _, p := range c.Readable {
+			switch fi, err := os.Stat(p); {
+			case err != nil:
+			case fi.IsDir():
+				dirs = append(dirs, p)
+			default:
+				files = append(files, p)
+			}
+		}
+		reads = []landlock.Rule{rule(llRead, dirs...), rule(llRead&^ll.AccessFSReadDir, files...)}
+	}
 	rules := []landlock.Rule{
-		rule(llRead, "/"),
+		reads[0],
 		rule(llWriteTree, landlockScratch...).IgnoreIfMissing(),
 		rule(llDevice, landlockDevices...),
 	}
+	rules = append(rules, reads[1:]...)
 	rules = append(rules, rule(llWriteTree|ll.AccessFSExecute, execScratch).IgnoreIfMissing())
 	if c.Terminal != nil {
 		// The sandbox's own devpts (/dev/ptmx is a link into it): the

@@ -521,9 +521,19 @@ func buildConfig(spec Spec) (*config, error) {
 		}
 		cfg.AllowSyscalls = spec.AllowSyscalls
 	}
+	for _, r := range spec.Readable {
+		if !filepath.IsAbs(r) {
+			return nil, &SetupError{What: fmt.Sprintf("readable path %q is not absolute", r), Hint: "name readable paths from /"}
+		}
+	}
+	cfg.Readable = spec.Readable
 	for _, l := range spec.Degraded {
 		switch l {
 		case LayerLandlock:
+			if spec.Readable != nil {
+				return nil, &SetupError{What: "the paths the command may read are enforced by Landlock alone, which --degraded=landlock turns off",
+					Hint: "run with Landlock, or without the list of readable paths"}
+			}
 			cfg.NoLandlock = true
 		case LayerSeccomp:
 			cfg.NoSeccomp = true

@@ -85,6 +85,13 @@ type Spec struct {
 	// writable one (the project, a ReadWrite path). Paths that do not
 	// exist are ignored.
 	ReadOnly []string
+	// Readable, when not nil, is all the command may read, list and
+	// execute, with the writable paths, the private scratch mounts and
+	// the devices: Landlock's read rule names these absolute paths
+	// instead of the whole view (an OpenShell filesystem_policy). A
+	// missing path is skipped. It rests on Landlock alone: with Landlock
+	// degraded the run is refused.
+	Readable []string
 	// Protect lists more project entries the host executes later, on top
 	// of [governance.HostExecuted], as patterns relative to the project in the
 	// syntax of Spec.Hide (CLAUDE.md matches at any depth): those that
