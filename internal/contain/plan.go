@@ -253,6 +253,17 @@ func (p *plan) loadOpenShell(path string, src []byte) error {
 // on most systems.
 var openShellBaseline = []string{"/usr", "/lib", "/etc", "/var/log", "/app", "/bin", "/sbin", "/lib64"}
 
+// private reports whether path is in one of the sandbox's private
+// scratch mounts, which hold nothing of the host's.
+func private(path string) bool {
+	for _, m := range []string{"/tmp", "/dev/shm", "/run"} {
+		if path == m || strings.HasPrefix(path, m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // openShellFiles applies an OpenShell filesystem_policy: the command may
 // read only the baseline, read_only, read_write and (include_workdir)
 // the project, and write only read_write, the project when included and
@@ -274,6 +285,12 @@ func (p *plan) openShellFiles(osp *openshell.Policy) error {
 		}
 	}
 	for _, path := range fs.ReadWrite {
+		if private(path) {
+			// OpenShell's /tmp is its container's own: here it is the
+			// sandbox's private scratch, writable anyway. The host's is
+			// never bound in.
+			continue
+		}
 		if _, err := os.Stat(path); err == nil {
 			p.spec.ReadWrite = append(p.spec.ReadWrite, path)
 		}
