@@ -25,8 +25,9 @@ type Caller struct {
 	// Exe is the kernel's path of its executable (/proc/PID/exe).
 	Exe string
 	// Ancestors are its parents' executables, parent first, up to and
-	// not including the sandbox's init.
-	Ancestors []string
+	// not including the sandbox's init; AncestorPIDs their pids.
+	Ancestors    []string
+	AncestorPIDs []int
 }
 
 // ErrNotFound is returned when no process of the sandbox holds the
@@ -103,7 +104,7 @@ func (f *Finder) Find(client, server netip.AddrPort) (Caller, error) {
 		if err != nil {
 			break
 		}
-		c.Ancestors = append(c.Ancestors, e)
+		c.Ancestors, c.AncestorPIDs = append(c.Ancestors, e), append(c.AncestorPIDs, p)
 	}
 	return c, nil
 }

@@ -191,6 +191,9 @@ func TestFind(t *testing.T) {
 			if c.PID <= 0 {
 				t.Errorf("PID = %d", c.PID)
 			}
+			if len(c.AncestorPIDs) != len(c.Ancestors) {
+				t.Errorf("%d ancestor pids for %d ancestors", len(c.AncestorPIDs), len(c.Ancestors))
+			}
 			got := callerid.Caller{Exe: c.Exe, Ancestors: c.Ancestors}
 			want := callerid.Caller{Exe: tt.exe, Ancestors: tt.ancestors}
 			if diff := cmp.Diff(want, got); diff != "" {

@@ -220,8 +220,11 @@ func (p *plan) loadOpenShell(path string, src []byte) error {
 			"remove it from the file to run with the network policies alone, or translate the file with warden policy import openshell")
 	}
 	switch {
-	case osp.Process != nil && (osp.Process.RunAsUser != "" || osp.Process.RunAsGroup != ""):
-		return notYet(osp.Process.Pos, "process (run_as_user, run_as_group)")
+	case osp.Process != nil && (!sandboxUser(osp.Process.RunAsUser) || !sandboxUser(osp.Process.RunAsGroup)):
+		// OpenShell's "sandbox" user is an unprivileged one of its
+		// own, as Warden's command is (uid 65534 inside); a number
+		// asks for a uid Warden does not give.
+		return notYet(osp.Process.Pos, "process: run_as_user or run_as_group other than sandbox")
 	case len(osp.Middlewares) > 0:
 		return notYet(osp.Middlewares[0].Pos, "network_middlewares")
 	}
@@ -252,6 +255,10 @@ func (p *plan) loadOpenShell(path string, src []byte) error {
 // that programs start: /bin, /sbin and /lib64, which are links into /usr
 // on most systems.
 var openShellBaseline = []string{"/usr", "/lib", "/etc", "/var/log", "/app", "/bin", "/sbin", "/lib64"}
+
+// sandboxUser reports whether an OpenShell process user or group is
+// what Warden's command runs as: the unprivileged "sandbox", or unset.
+func sandboxUser(u string) bool { return u == "" || u == "sandbox" }
 
 // private reports whether path is in one of the sandbox's private
 // scratch mounts, which hold nothing of the host's.

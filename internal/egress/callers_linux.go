@@ -15,7 +15,8 @@ import (
 // callers finds the process behind each connection the proxy accepts,
 // once the sandbox sent its sock_diag socket.
 type callers struct {
-	f atomic.Pointer[callerid.Finder]
+	f    atomic.Pointer[callerid.Finder]
+	seen tofu
 }
 
 func (c *callers) start(l sandbox.Listeners) {
@@ -38,6 +39,15 @@ func (c *callers) identify(client, server netip.AddrPort) *proxy.Caller {
 	found, err := f.Find(client, server)
 	if err != nil {
 		return &proxy.Caller{Err: err.Error()}
+	}
+	// A binary is the one first seen under its path, or no binary.
+	if why := c.seen.check(found.PID, found.Exe); why != "" {
+		return &proxy.Caller{PID: found.PID, Err: why}
+	}
+	for i, pid := range found.AncestorPIDs {
+		if why := c.seen.check(pid, found.Ancestors[i]); why != "" {
+			return &proxy.Caller{PID: found.PID, Err: why}
+		}
 	}
 	return &proxy.Caller{PID: found.PID, Exe: found.Exe, Ancestors: found.Ancestors}
 }
