@@ -153,6 +153,11 @@ type Options struct {
 	Agent, Task string
 	// Degraded are the layers the run goes without, as asked by name.
 	Degraded []sandbox.Layer
+	// Lossy runs an OpenShell policy without what the run does not
+	// apply yet (middlewares, credential and protocol options, a numeric
+	// process user), each said on stderr and in the record; without it
+	// such a policy does not run.
+	Lossy bool
 	// The command's streams. Terminal gives it a terminal of its own
 	// (stdin and stdout are one); Trace, when set, receives the time of
 	// each stage of building the sandbox.

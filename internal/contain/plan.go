@@ -39,7 +39,10 @@ type plan struct {
 	// policy, which decides the network in place of lp's (lp is then
 	// Warden's embedded default, for everything else).
 	openShell *openshell.Policy
-	eg        *egress.Boundary
+	// lossy are what the OpenShell policy asks that the run goes
+	// without, as --lossy allows: in the record's degraded.
+	lossy []string
+	eg    *egress.Boundary
 	// rec is the execution record; out where --audit-json writes it
 	// (nil without), recorder the store (nil without, or when it could
 	// not be opened and the policy says audit: best-effort).
@@ -215,25 +218,38 @@ func (p *plan) loadOpenShell(path string, src []byte) error {
 	if err != nil {
 		return badInput(err.Error(), "check the file against OpenShell's policy schema; every error names its line and column")
 	}
-	notYet := func(pos openshell.Pos, what string) error {
-		return unavailable(fmt.Sprintf("sandbox unavailable: %s: %s is not applied by warden run yet (warden never runs with less than the policy asks)", pos, what),
-			"remove it from the file to run with the network policies alone, or translate the file with warden policy import openshell")
+	// What the run does not apply stops it, unless --lossy: then each
+	// is said on stderr and in the record (Degraded).
+	var notYet error
+	skip := func(pos openshell.Pos, what string) {
+		if p.o.Lossy {
+			p.lossy = append(p.lossy, fmt.Sprintf("openshell %s (%s)", what, pos))
+			p.o.Report.Warn(fmt.Sprintf("running without %s: %s, as --lossy asks", pos, what))
+			return
+		}
+		if notYet == nil {
+			notYet = unavailable(fmt.Sprintf("sandbox unavailable: %s: %s is not applied by warden run yet (warden never runs with less than the policy asks)", pos, what),
+				"remove it from the file to run with the network policies alone, run with --lossy to run without it, saying so, or translate the file with warden policy import openshell")
+		}
 	}
-	switch {
-	case osp.Process != nil && (!sandboxUser(osp.Process.RunAsUser) || !sandboxUser(osp.Process.RunAsGroup)):
+	if pr := osp.Process; pr != nil && (!sandboxUser(pr.RunAsUser) || !sandboxUser(pr.RunAsGroup)) {
 		// OpenShell's "sandbox" user is an unprivileged one of its
 		// own, as Warden's command is (uid 65534 inside); a number
 		// asks for a uid Warden does not give.
-		return notYet(osp.Process.Pos, "process: run_as_user or run_as_group other than sandbox")
-	case len(osp.Middlewares) > 0:
-		return notYet(osp.Middlewares[0].Pos, "network_middlewares")
+		skip(pr.Pos, "process: run_as_user or run_as_group other than sandbox")
+	}
+	for _, mw := range osp.Middlewares {
+		skip(mw.Pos, "network_middlewares."+mw.Key)
 	}
 	for _, np := range osp.Network {
 		for i, e := range np.Endpoints {
-			if len(e.Options) > 0 {
-				return notYet(e.Pos, fmt.Sprintf("network_policies.%s.endpoints[%d].%s", np.Key, i, e.Options[0]))
+			for _, opt := range e.Options {
+				skip(e.Pos, fmt.Sprintf("network_policies.%s.endpoints[%d].%s", np.Key, i, opt))
 			}
 		}
+	}
+	if notYet != nil {
+		return notYet
 	}
 	if p.lp, err = config.Load("", p.o.Policy); err != nil {
 		return err

@@ -118,7 +118,7 @@ func (p *plan) newRecord() *audit.Run {
 		Command: p.o.Argv, CommandSHA256: commandHash(p.o.Argv),
 		Project: project, Mode: string(p.spec.Mode), StartedAt: time.Now().UTC(),
 		Unenforced:      []string{},
-		Degraded:        degradedNames(p.o.Degraded, p.timeoutSource == timeoutOff),
+		Degraded:        append(degradedNames(p.o.Degraded, p.timeoutSource == timeoutOff), p.lossy...),
 		NetworkAttempts: []audit.NetworkAttempt{}, BlockedSyscalls: []audit.Syscall{},
 		FilesWritten: []audit.FileChange{}, RefusedPaths: []audit.Refusal{},
 		Quarantined:    []audit.Quarantined{},
