@@ -100,11 +100,11 @@ func reachOf(dir, a string) Reach {
 		if end < 0 {
 			if !isMagic(a[start:]) {
 				// No wildcard: the path itself, in its directory.
-				file := joinDir(dir, a)
+				file := JoinDir(dir, a)
 				if strings.HasPrefix(file, "/") {
 					return Reach{Dir: path.Dir(file), File: file}
 				}
-				return Reach{Dir: joinDir(dir, a[:max(0, strings.LastIndexByte(a, '/'))]), File: file}
+				return Reach{Dir: JoinDir(dir, a[:max(0, strings.LastIndexByte(a, '/'))]), File: file}
 			}
 			break
 		}
@@ -117,7 +117,7 @@ func reachOf(dir, a string) Reach {
 	if lit == "" && strings.HasPrefix(a, "/") {
 		lit = "/"
 	}
-	r := Reach{Dir: joinDir(dir, lit)}
+	r := Reach{Dir: JoinDir(dir, lit)}
 	// How far below the literal directory each segment leaves the
 	// match, at the least: a wildcard or a name one level down, ** none
 	// (it matches zero directories too), ".." one up. The lowest point
@@ -288,8 +288,8 @@ func splitTop(body string) []string {
 	return append(parts, body[start:])
 }
 
-// joinDir resolves p against dir unless it is absolute or starts at ~.
-func joinDir(dir, p string) string {
+// JoinDir resolves p against dir unless it is absolute or starts at ~.
+func JoinDir(dir, p string) string {
 	if p == "" {
 		return dir
 	}

@@ -150,7 +150,7 @@ func FuzzGlobReach(f *testing.F) {
 			}
 		}
 		if !strings.ContainsAny(pattern, "*?[{}(") && !strings.Contains(pattern, "\\") {
-			if want := joinDir("/p", pattern); len(got) != 1 || got[0].File != want {
+			if want := JoinDir("/p", pattern); len(got) != 1 || got[0].File != want {
 				t.Errorf("GlobReach(%q) = %+v, want the one path %q", pattern, got, want)
 			}
 		}

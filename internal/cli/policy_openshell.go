@@ -59,15 +59,8 @@ func policyImport(args []string) error {
 	b.WriteString("# Warden's network rules see neither the calling binary nor paths nor\n# queries: what they cannot express is left out, and its traffic denied.\n")
 	lost := 0
 	for _, it := range rep.Items {
-		line := fmt.Sprintf("%s: %s: %s", it.Pos, it.Construct, it.Status)
-		if it.Warden != "" {
-			line += " as " + it.Warden
-		}
-		if it.Note != "" {
-			line += " (" + it.Note + ")"
-		}
-		b.WriteString("#   " + strings.ReplaceAll(line, "\n", " ") + "\n")
-		if it.Status == openshell.Unmapped || it.Status == openshell.Narrowed {
+		fmt.Fprintf(&b, "#   %s: %s\n", it.Pos, it)
+		if it.Lost() {
 			lost++
 		}
 	}
@@ -130,16 +123,9 @@ func policyExport(args []string) error {
 	b.WriteString("# Each Warden network rule, in order, and what became of it:\n")
 	var lost []string
 	for _, it := range x.Items {
-		line := fmt.Sprintf("%s: %s", it.Construct, it.Status)
-		if it.Warden != "" {
-			line += " as " + it.Warden
-		}
-		if it.Note != "" {
-			line += " (" + it.Note + ")"
-		}
-		b.WriteString("#   " + strings.ReplaceAll(line, "\n", " ") + "\n")
-		if it.Status == openshell.Narrowed || it.Status == openshell.Unmapped {
-			lost = append(lost, line)
+		fmt.Fprintf(&b, "#   %s\n", it)
+		if it.Lost() {
+			lost = append(lost, it.String())
 		}
 	}
 	if len(x.Items) == 0 {

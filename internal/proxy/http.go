@@ -298,36 +298,30 @@ type denial struct {
 
 // writeDenial answers with status and the JSON body of a refusal.
 func (p *Proxy) writeDenial(w http.ResponseWriter, status int, code string, t Target, d Decision) {
+	h := w.Header()
+	var b []byte
 	if d.Body != nil && code == "policy_denied" {
-		b := append([]byte(p.inj.redact(string(d.Body))), '\n')
-		h := w.Header()
+		// The decider's own shape (OpenShell's), redacted as ours is.
+		b = []byte(p.inj.redact(string(d.Body)))
 		for k, v := range d.Header {
 			h.Set(k, p.inj.redact(v))
 		}
-		h.Set("Content-Type", "application/json")
-		h.Set("Content-Length", strconv.Itoa(len(b)))
-		h.Set("Cache-Control", "no-store")
-		if t.Method == http.MethodConnect {
-			h.Set("Connection", "close")
+	} else {
+		var err error
+		b, err = json.Marshal(denial{
+			Error:  code,
+			Host:   t.Host,
+			Port:   t.Port,
+			Method: t.Method,
+			Reason: p.inj.redact(d.Reason),
+			Rule:   d.Rule,
+			Hint:   p.inj.redact(d.Hint),
+		})
+		if err != nil {
+			panic("internal error: " + err.Error())
 		}
-		w.WriteHeader(status)
-		w.Write(b)
-		return
-	}
-	b, err := json.Marshal(denial{
-		Error:  code,
-		Host:   t.Host,
-		Port:   t.Port,
-		Method: t.Method,
-		Reason: p.inj.redact(d.Reason),
-		Rule:   d.Rule,
-		Hint:   p.inj.redact(d.Hint),
-	})
-	if err != nil {
-		panic("internal error: " + err.Error())
 	}
 	b = append(b, '\n')
-	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(b)))
 	h.Set("Cache-Control", "no-store")

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -41,7 +40,7 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 			return err
 		}
 		if dir != "" {
-			c.Dir = join(p.Cwd, dir)
+			c.Dir = adapter.JoinDir(p.Cwd, dir)
 		}
 		c.Shell, c.Asks = true, true
 		r.Tool, r.Command, r.Cwd = "bash", cmd, c.Dir
@@ -75,7 +74,7 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		if dir == "" {
 			dir = p.Cwd
 		}
-		dir = join(p.Cwd, dir)
+		dir = adapter.JoinDir(p.Cwd, dir)
 		r.Paths = []string{dir}
 		if name != "glob" {
 			// The pattern is a regular expression over the content of
@@ -259,15 +258,4 @@ func appendNew(list []string, p string) []string {
 		return list
 	}
 	return append(list, p)
-}
-
-// join resolves p against dir unless it is absolute or starts at ~.
-func join(dir, p string) string {
-	if p == "" {
-		return dir
-	}
-	if path.IsAbs(p) || strings.HasPrefix(p, "~") {
-		return p
-	}
-	return path.Join(dir, p)
 }

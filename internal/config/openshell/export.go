@@ -66,14 +66,7 @@ type Export struct {
 
 // Lossy reports whether some rule was narrowed or left out with what it
 // allowed.
-func (x *Export) Lossy() bool {
-	for _, it := range x.Items {
-		if it.Status == Narrowed || it.Status == Unmapped {
-			return true
-		}
-	}
-	return false
-}
+func (x *Export) Lossy() bool { return slices.ContainsFunc(x.Items, Item.Lost) }
 
 // exported is one endpoint being written.
 type exported struct {

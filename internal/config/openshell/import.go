@@ -79,6 +79,23 @@ type Item struct {
 	Note string
 }
 
+// String says what became of the construct, on one line: "construct:
+// status as rule (note)".
+func (it Item) String() string {
+	line := fmt.Sprintf("%s: %s", it.Construct, it.Status)
+	if it.Warden != "" {
+		line += " as " + it.Warden
+	}
+	if it.Note != "" {
+		line += " (" + it.Note + ")"
+	}
+	return strings.ReplaceAll(line, "\n", " ")
+}
+
+// Lost reports whether the construct was narrowed or left out with what
+// it allowed.
+func (it Item) Lost() bool { return it.Status == Narrowed || it.Status == Unmapped }
+
 // Report is the translation of an OpenShell policy into Warden's
 // network: rules.
 type Report struct {
