@@ -49,6 +49,9 @@ type Finder struct {
 	// before a full scan (reading a /proc/PID/fd of a thousand entries
 	// costs half a millisecond).
 	hi map[int]int
+	// last is the descriptor each process's last socket was found at,
+	// below its highest.
+	last map[int]int
 }
 
 // New returns a Finder for the sandbox whose init is the process root
@@ -62,7 +65,7 @@ func New(diag *os.File, root int) (*Finder, error) {
 	}
 	diag.Close()
 	unix.CloseOnExec(fd)
-	return &Finder{diag: fd, root: root, proc: "/proc", hi: map[int]int{}}, nil
+	return &Finder{diag: fd, root: root, proc: "/proc", hi: map[int]int{}, last: map[int]int{}}, nil
 }
 
 // NewDiag makes a NETLINK_SOCK_DIAG socket in the calling thread's
@@ -203,13 +206,34 @@ const probe = 8
 // holder finds the process of the sandbox holding socket inode, the
 // newest first.
 func (f *Finder) holder(inode uint32) (int, error) {
-	want := "socket:[" + strconv.FormatUint(uint64(inode), 10) + "]"
 	pids := f.descendants()
 	slices.Reverse(pids)
-	buf := make([]byte, 64)
+	// Each process's descriptor directory is opened once, and each
+	// descriptor read relative to it: a readlink of the whole path
+	// walks /proc/PID again each time, which costs most of it.
+	dirs := map[int]int{}
+	defer func() {
+		for _, d := range dirs {
+			unix.Close(d)
+		}
+	}()
 	is := func(pid, fd int) bool {
-		n, err := unix.Readlink(f.proc+"/"+strconv.Itoa(pid)+"/fd/"+strconv.Itoa(fd), buf)
-		return err == nil && string(buf[:n]) == want
+		d, ok := dirs[pid]
+		if !ok {
+			var err error
+			if d, err = unix.Open(f.proc+"/"+strconv.Itoa(pid)+"/fd", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
+				d = -1
+			}
+			dirs[pid] = d
+		}
+		if d < 0 {
+			return false
+		}
+		// The descriptor's file, followed: a socket's inode number is
+		// the one sock_diag gives.
+		var st unix.Stat_t
+		err := unix.Fstatat(d, strconv.Itoa(fd), &st, 0)
+		return err == nil && st.Mode&unix.S_IFMT == unix.S_IFSOCK && st.Ino == uint64(inode)
 	}
 	f.hiMu.Lock()
 	if len(f.hi) > 2*len(pids)+64 {
@@ -217,6 +241,7 @@ func (f *Finder) holder(inode uint32) (int, error) {
 		for pid := range f.hi {
 			if !slices.Contains(pids, pid) {
 				delete(f.hi, pid)
+				delete(f.last, pid)
 			}
 		}
 	}
@@ -240,8 +265,14 @@ func (f *Finder) holder(inode uint32) (int, error) {
 		// directory is listed.
 		hi, ok := known[pid]
 		if ok {
-			for fd := 0; fd <= hi; fd++ {
+			// From just after the number found last in this process,
+			// then from 0: a pool that closes its oldest connection
+			// first frees, each time, the number after the last one.
+			last := min(f.lastFound(pid), hi)
+			for k := range hi + 1 {
+				fd := (last + 1 + k) % (hi + 1)
 				if is(pid, fd) {
+					f.setLast(pid, fd)
 					return pid, nil
 				}
 			}
@@ -257,6 +288,21 @@ func (f *Finder) holder(inode uint32) (int, error) {
 		}
 	}
 	return 0, ErrNotFound
+}
+
+func (f *Finder) lastFound(pid int) int {
+	f.hiMu.Lock()
+	defer f.hiMu.Unlock()
+	if l, ok := f.last[pid]; ok {
+		return l
+	}
+	return -1
+}
+
+func (f *Finder) setLast(pid, fd int) {
+	f.hiMu.Lock()
+	f.last[pid] = fd
+	f.hiMu.Unlock()
 }
 
 func (f *Finder) setHi(pid, fd int) {

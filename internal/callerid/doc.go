@@ -17,8 +17,10 @@
 // that socket (/proc/PID/fd/N reading "socket:[INODE]"), the newest
 // process first: in each, the few numbers above its highest descriptor at
 // the last lookup (a new socket takes the lowest free number, most often
-// the next one), then every descriptor, lowest first (a lower free number
-// is a gap a closed one left). The executable is /proc/PID/exe,
+// the next one), then every descriptor, from just after the one found
+// last (a pool that closes its oldest connection first frees the next
+// number each time), each stat'ed relative to the process's open
+// descriptor directory. The executable is /proc/PID/exe,
 // resolved by the kernel; the ancestors are the parents' executables up
 // to, not including, the sandbox's init.
 //
