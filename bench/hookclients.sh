@@ -31,7 +31,7 @@ done
 go test -c -tags integration -o "$tmp/cli.test" ./internal/cli
 for ((i = 0; i < rounds; i++)); do
 	for run in 'TestClaudeCodeRealClient$|TestClaudeCodeRealClientNoWrap|TestClaudeCodeRealClientAsk|TestClaudeCodeRealClientGovernance' \
-		'TestCodexRealClient' 'TestGeminiRealClient/(yolo|default)'; do
+		'TestCodexRealClient' 'TestGeminiRealClient/(yolo|default|read_tools|@_path|subagent|note)'; do
 		(cd internal/cli && "$tmp/cli.test" -test.count=1 -test.run "$run") > "$tmp/test.log" 2>&1 || { tail -n 30 "$tmp/test.log"; exit 1; }
 	done
 done

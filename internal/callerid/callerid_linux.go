@@ -89,7 +89,7 @@ func (f *Finder) Close() error { return unix.Close(f.diag) }
 // peer is server: the two ends of a connection the proxy accepted, as
 // the accepted socket's remote and local addresses.
 func (f *Finder) Find(client, server netip.AddrPort) (Caller, error) {
-	inode, err := f.inode(client, server)
+	inode, err := f.Inode(client, server)
 	if err != nil {
 		return Caller{}, err
 	}
@@ -120,9 +120,9 @@ const (
 	noCookie  = ^uint32(0)
 )
 
-// inode asks sock_diag for the TCP socket whose local end is client and
-// remote end server.
-func (f *Finder) inode(client, server netip.AddrPort) (uint32, error) {
+// Inode asks sock_diag for the inode of the TCP socket whose local end is
+// client and remote end server: the connection's client socket.
+func (f *Finder) Inode(client, server netip.AddrPort) (uint32, error) {
 	family := uint8(unix.AF_INET6)
 	if client.Addr().Unmap().Is4() && server.Addr().Unmap().Is4() {
 		family = unix.AF_INET

@@ -1668,6 +1668,23 @@ network_policies:
     binaries:
       - path: /usr/bin/python3
 `
+	// The handoff: python3 connects to the proxy, writes a whole request,
+	// hands the socket to a curl it starts, and closes its own copy, so
+	// that curl alone holds it when the proxy looks.
+	handoff := `import os, socket, subprocess, time, urllib.parse
+u = urllib.parse.urlparse(os.environ.get("http_proxy") or os.environ["HTTP_PROXY"])
+s = socket.create_connection((u.hostname, u.port))
+s.sendall(b"GET http://api.test.example/echo?via=os-handoff HTTP/1.1\r\nHost: api.test.example\r\nConnection: close\r\n\r\n")
+p = subprocess.Popen(["/usr/bin/curl", "-s", "-m", "5", "file:///dev/stdin"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, pass_fds=[s.fileno()])
+s.close()
+time.sleep(2)
+p.stdin.close()
+p.wait()
+print("handed off")
+`
+	if err := os.WriteFile(filepath.Join(r.lab.dir, "handoff.py"), []byte(handoff), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	nodeCurl := `node -e 'process.stdout.write(require("child_process").execFileSync("curl", ["-sS", "--max-time", "20", "https://files.test.example/echo?via=os-node-child"]))'`
 	steps := []step{
 		{"curl", curl + "https://api.test.example/echo?via=os-curl"},
@@ -1680,8 +1697,9 @@ network_policies:
 		{"get", curl + "http://api.test.example/echo?via=os-get"},
 		{"post", curl + "-D - -X POST http://api.test.example/echo?via=os-post"},
 		{"dotdot", curl + "--path-as-is http://api.test.example/x/../echo?via=os-dotdot"},
+		{"handoff", "/usr/bin/python3 DIR/handoff.py"},
 	}
-	o := r.run(t, "openshell", policy, steps)
+	o := r.run(t, "openshell", policy, expand(r.lab.dir, steps))
 	api, files := o.traffic["api.test.example"], o.traffic["files.test.example"]
 	for _, c := range []struct {
 		step, via string
@@ -1697,7 +1715,7 @@ network_policies:
 	for _, c := range []struct {
 		step, via string
 		tr        traffic
-	}{{"python", "os-python", api}, {"curl-files", "os-curl-files", files}, {"post", "os-post", api}, {"dotdot", "os-dotdot", api}} {
+	}{{"python", "os-python", api}, {"curl-files", "os-curl-files", files}, {"post", "os-post", api}, {"dotdot", "os-dotdot", api}, {"handoff", "os-handoff", api}} {
 		if got := reqsWith(c.tr, c.via); len(got) != 0 {
 			t.Errorf("%s: denied, yet the server got %v", c.step, got)
 		}
@@ -1715,6 +1733,16 @@ network_policies:
 	}
 	if s := o.step(t, "dotdot"); !strings.Contains(s.out, "canonical") {
 		t.Errorf("a path that is not canonical: want it refused as such:\n%s", s.out)
+	}
+	// The handed-off request is python3's: who connected, not who held
+	// the socket when the proxy looked.
+	if s := o.step(t, "handoff"); !strings.Contains(s.out, "handed off") {
+		t.Errorf("the handoff did not run:\n%s", s.out)
+	}
+	if got := o.find(func(a attempt) bool {
+		return a.Via == "forward" && strings.HasSuffix(a.Path, "/echo") && a.Binary == pyBin && a.Verdict == "deny"
+	}); len(got) == 0 {
+		t.Errorf("no forward attempt denied to %s, the process that connected", pyBin)
 	}
 	// The record names the binary behind each connection.
 	for _, c := range []struct {

@@ -18,6 +18,8 @@ type callers struct{}
 
 func (c *callers) start(sandbox.Listeners) {}
 
+func (c *callers) connected(sandbox.Connection) {}
+
 func (c *callers) identify(netip.AddrPort, netip.AddrPort) *proxy.Caller {
 	return &proxy.Caller{Err: "finding the process behind a connection needs Linux"}
 }

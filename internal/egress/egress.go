@@ -172,7 +172,12 @@ func New(cfg Config) (*Boundary, error) {
 
 // Network is what the sandbox needs to reach b.
 func (b *Boundary) Network() *sandbox.Network {
-	return &sandbox.Network{Serve: b.serve}
+	n := &sandbox.Network{Serve: b.serve}
+	if b.os != nil {
+		// Who makes each connection, seen at the call.
+		n.Connected = b.callers.connected
+	}
+	return n
 }
 
 func (b *Boundary) serve(l sandbox.Listeners) {

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/callerid"
 	"warden.dev/warden/internal/sandbox/seccomp"
 )
 
@@ -89,7 +91,10 @@ type initProc struct {
 	sigs      chan os.Signal
 	sigsReady chan struct{}
 	blocked   blockedLog
-	tty       *os.File // the command's terminal (config.Terminal), or nil
+	// seen keeps the binaries behind the command's connections, trusted
+	// on first use (config.WatchConnect).
+	seen callerid.TOFU
+	tty  *os.File // the command's terminal (config.Terminal), or nil
 	// idmapFDs are the idmapped mounts of cfg.Idmapped, in order, and
 	// attached the roots init has attached them at.
 	idmapFDs []int
@@ -356,10 +361,12 @@ func dropPrivileges(hostID bool) error {
 // through a listener served by init, which records them; on a kernel
 // without user notification the kernel refuses them itself, unrecorded.
 func (i *initProc) installSeccomp() error {
-	opts := seccomp.Options{Notify: true, Allow: i.cfg.AllowSyscalls}
+	opts := seccomp.Options{Notify: true, Allow: i.cfg.AllowSyscalls, Watch: i.cfg.WatchConnect}
 	listener, err := seccomp.Install(opts)
 	if errors.Is(err, seccomp.ErrNoListener) {
-		opts.Notify = false
+		// Nothing is watched either: the proxy finds who holds each
+		// connection's socket instead (package callerid).
+		opts.Notify, opts.Watch = false, false
 		_, err = seccomp.Install(opts)
 		i.blocked.how = "not recorded: " + seccomp.ErrNoListener.Error()
 	}
@@ -375,8 +382,76 @@ func (i *initProc) installSeccomp() error {
 	}
 	i.blocked.how = "seccomp user notification"
 	i.blocked.notify = func(c audit.Syscall) { send(i.ctl, report{Blocked: []audit.Syscall{c}, BlockedPartial: true}) }
-	go seccomp.Serve(listener, i.blocked.add)
+	var watch func(seccomp.Event) func()
+	if i.cfg.WatchConnect {
+		watch = i.watchConnect
+		// Said before any connection: from now on, every one is
+		// reported before it is made.
+		send(i.ctl, report{Connected: &Connection{}})
+	}
+	go seccomp.Serve(listener, i.blocked.add, watch)
 	return nil
+}
+
+// watchConnect reads who is making a TCP connection (a connect, or a
+// send with MSG_FASTOPEN, on descriptor e.Args[0] of process e.PID),
+// while the call waits, and returns the report to send once the call is
+// known to be still pending. A descriptor that is not a socket makes no
+// report (the call fails or is not a connection).
+func (i *initProc) watchConnect(e seccomp.Event) func() {
+	proc := "/proc/" + strconv.Itoa(e.PID)
+	link, err := os.Readlink(proc + "/fd/" + strconv.FormatUint(e.Args[0]&0xffffffff, 10))
+	if err != nil {
+		return nil
+	}
+	rest, ok := strings.CutPrefix(link, "socket:[")
+	if !ok {
+		return nil
+	}
+	ino, err := strconv.ParseUint(strings.TrimSuffix(rest, "]"), 10, 32)
+	if err != nil {
+		return nil
+	}
+	c := &Connection{Inode: uint32(ino), PID: e.PID}
+	if c.Exe, err = os.Readlink(proc + "/exe"); err != nil {
+		c.Err = "the caller's executable cannot be read: " + err.Error()
+	} else if strings.HasSuffix(c.Exe, " (deleted)") {
+		c.Err = "the caller runs a deleted executable: " + c.Exe
+	} else {
+		c.Err = i.seen.Check(proc+"/exe", c.Exe)
+	}
+	for p := parentOf(e.PID); p > 1 && c.Err == ""; p = parentOf(p) {
+		pp := "/proc/" + strconv.Itoa(p)
+		exe, err := os.Readlink(pp + "/exe")
+		if err != nil {
+			break
+		}
+		c.Ancestors = append(c.Ancestors, exe)
+		c.Err = i.seen.Check(pp+"/exe", exe)
+	}
+	if c.Err != "" {
+		c.Exe, c.Ancestors = "", nil
+	}
+	return func() { send(i.ctl, report{Connected: c}) }
+}
+
+// parentOf is pid's parent in the sandbox, 0 when unknown.
+func parentOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The command name may hold spaces and parentheses.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
 
 // awaitGo waits for the parent's go: until then the command must not

@@ -55,6 +55,9 @@ type config struct {
 	ExecScratch bool `json:"exec_scratch,omitempty"`
 	// NoLandlock and NoSeccomp skip those layers (Spec.Degraded).
 	NoLandlock bool `json:"no_landlock,omitempty"`
+	// WatchConnect: the seccomp listener reports who makes each TCP
+	// connection (Network.Connected).
+	WatchConnect bool `json:"watch_connect,omitempty"`
 	// Readable is Spec.Readable: nil reads the whole view (no omitempty:
 	// an empty list must not come back nil).
 	Readable  []string `json:"readable"`
@@ -115,6 +118,9 @@ type report struct {
 	// BlockedPartial: a first refusal of one more call, sent as it
 	// happens; the final report has the counts.
 	BlockedPartial bool `json:"blocked_partial,omitempty"`
+	// Connected: a TCP connection the command is starting, and who
+	// starts it (config.WatchConnect).
+	Connected *Connection `json:"connected,omitempty"`
 	// Listeners: the descriptors sent with this message are, in order,
 	// the listeners of these kinds (see listenerKinds).
 	Listeners []string `json:"listeners,omitempty"`

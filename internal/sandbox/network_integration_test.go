@@ -15,9 +15,13 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"warden.dev/warden/internal/sandbox/sandboxtest"
 )
 
 // standIn serves a run's listeners as the egress proxy would be, and
@@ -172,4 +176,66 @@ func TestFailClosedNetwork(t *testing.T) {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// TestConnectionsReported: with Network.Connected, the sandbox's seccomp
+// listener reports who makes each TCP connection, at the call, before it
+// is made: its socket's inode and the caller's executable and ancestors
+// as the kernel names them inside (a socket handed to another program
+// after it was connected stays the connector's: TestEgress/*/openshell).
+func TestConnectionsReported(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	for _, c := range []string{"curl", "python3"} {
+		if !haveCmd(c) {
+			t.Skipf("requires %s on PATH", c)
+		}
+	}
+	avail, _ := os.ReadFile("/proc/sys/kernel/seccomp/actions_avail")
+	if !strings.Contains(string(avail), "user_notif") {
+		t.Skipf("requires seccomp user notification: actions_avail is %q", strings.TrimSpace(string(avail)))
+	}
+	var s standIn
+	var mu sync.Mutex
+	var got []Connection
+	script := `curl -sS --max-time 5 http://example.test/path > /dev/null; echo "curl=$?"
+/usr/bin/python3 -c 'import socket; socket.create_connection(("127.0.0.1", 3128)).close()'; echo "python=$?"`
+	o := run(t, Spec{Network: &Network{Serve: s.serve, Connected: func(c Connection) {
+		mu.Lock()
+		got = append(got, c)
+		mu.Unlock()
+	}}, Argv: sh(script)})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) == 0 || got[0].Inode != 0 {
+		t.Fatalf("the first report is not the watch's start: %+v", got)
+	}
+	curl, _ := filepath.EvalSymlinks(lookPath(t, "curl"))
+	// Debian's, which test.sh installs (whatever else PATH holds may be
+	// a version manager's script).
+	py, _ := filepath.EvalSymlinks("/usr/bin/python3")
+	seen := map[string]bool{}
+	for _, c := range got[1:] {
+		if c.Inode == 0 || c.PID <= 1 || c.Err != "" {
+			t.Errorf("report %+v: want an inode, a pid and no error", c)
+		}
+		seen[c.Exe] = true
+	}
+	if !seen[curl] || !seen[py] {
+		t.Errorf("reported %+v, want connections by %s and %s", got, curl, py)
+	}
+	if !strings.Contains(o.stdout, "curl=0") || !strings.Contains(o.stdout, "python=0") {
+		t.Errorf("a watched connection did not go through:\n%s", o.stdout)
+	}
+}
+
+func lookPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

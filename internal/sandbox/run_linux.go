@@ -527,6 +527,7 @@ func buildConfig(spec Spec) (*config, error) {
 		}
 	}
 	cfg.Readable = spec.Readable
+	cfg.WatchConnect = spec.Network != nil && spec.Network.Connected != nil
 	for _, l := range spec.Degraded {
 		switch l {
 		case LayerLandlock:

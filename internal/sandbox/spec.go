@@ -202,6 +202,35 @@ type Network struct {
 	// once and serve them until they are closed: Run closes them when the
 	// run ends.
 	Serve func(Listeners)
+	// Connected, when set, is told who made each TCP connection the
+	// command starts, before the connection is made: the sandbox's
+	// seccomp listener sees every connect (and send with MSG_FASTOPEN)
+	// and lets it run once it has read the caller (package callerid's
+	// identity, taken at the call rather than when the proxy accepts).
+	// It is called in the parent, from the goroutine that reads init's
+	// reports, and must not block. A first call with a zero Connection
+	// says that the watch is on, before the command starts; without a
+	// seccomp listener (an old kernel) it is never called.
+	Connected func(Connection)
+}
+
+// Connection is a TCP connection the command started, as the sandbox's
+// seccomp listener saw the call that started it.
+type Connection struct {
+	// Inode is the socket's inode number, which sock_diag gives for
+	// the connection.
+	Inode uint32 `json:"inode"`
+	// PID is the caller's pid inside the sandbox.
+	PID int `json:"pid"`
+	// Exe is the caller's executable, and Ancestors its parents', up to
+	// and not including the sandbox's init, as the kernel names them
+	// inside the sandbox.
+	Exe       string   `json:"exe,omitempty"`
+	Ancestors []string `json:"ancestors,omitempty"`
+	// Err says why the caller is not a binary a rule can name: its
+	// executable could not be read, or is not the one first seen under
+	// its path in the run (trust on first use).
+	Err string `json:"err,omitempty"`
 }
 
 // Listeners are sockets bound inside the sandbox's network namespace and

@@ -77,6 +77,10 @@ func (rn *runner) wait(ctx context.Context) {
 			switch {
 			case json.Unmarshal(buf[:n], &r) != nil:
 				closeFDs(fds)
+			case r.Connected != nil:
+				if spec.Network != nil && spec.Network.Connected != nil {
+					spec.Network.Connected(*r.Connected)
+				}
 			case r.Listeners != nil:
 				l, lerr := receiveListeners(r.Listeners, fds)
 				if lerr != nil || spec.Network == nil {

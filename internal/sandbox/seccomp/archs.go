@@ -21,6 +21,9 @@ var AMD64 = Arch{
 	Numbers: map[string]uint32{
 		"ioctl":             16,
 		"socket":            41,
+		"connect":           42,
+		"sendto":            44,
+		"sendmsg":           46,
 		"socketpair":        53,
 		"clone":             56,
 		"ptrace":            101,
@@ -55,6 +58,7 @@ var AMD64 = Arch{
 		"open_by_handle_at": 304,
 		"clock_adjtime":     305,
 		"setns":             308,
+		"sendmmsg":          307,
 		"process_vm_readv":  310,
 		"process_vm_writev": 311,
 		"finit_module":      313,

@@ -92,17 +92,28 @@ type seccompNotifResp struct {
 	flags uint32
 }
 
-// Serve answers every call the filter hands to listener with EPERM and
-// reports it to seen (before answering, so seen must not block), until the
-// listener is closed or fails. It never
-// lets a call run (SECCOMP_USER_NOTIF_FLAG_CONTINUE is not used), so what
-// the caller's memory holds when the call is answered does not matter.
-func Serve(listener int, seen func(Event)) error {
+// Serve answers every call the filter hands to listener, until the
+// listener is closed or fails. A call of [Watched] is handed to watch,
+// while the caller waits, and then let run
+// (SECCOMP_USER_NOTIF_FLAG_CONTINUE): watch returns what to do once the
+// call is known to be still pending (the caller's /proc entry it read is
+// then that caller's, not a later process's with the same pid), or nil.
+// Every other call is refused with EPERM and reported to seen first (so
+// seen must not block). A watched call is let run only after watch has
+// seen it: nothing is decided on the call's arguments, which the
+// caller's other threads may change meanwhile.
+func Serve(listener int, seen func(Event), watch func(Event) func()) error {
 	arch := ArchFor(runtime.GOARCH)
 	names := map[int]string{}
+	watched := map[int]bool{}
 	if arch != nil {
 		for name, nr := range arch.Numbers {
 			names[int(nr)] = name
+		}
+		for _, r := range Watched {
+			if nr, ok := arch.Numbers[r.Syscall]; ok {
+				watched[int(nr)] = true
+			}
 		}
 	}
 	for {
@@ -116,10 +127,29 @@ func Serve(listener int, seen func(Event)) error {
 		default:
 			return fmt.Errorf("seccomp listener: %w", errno)
 		}
+		ev := Event{PID: int(n.pid), Syscall: names[int(n.nr)], Nr: int(n.nr), Args: n.args}
+		if watched[int(n.nr)] {
+			var commit func()
+			if watch != nil {
+				commit = watch(ev)
+			}
+			id := n.id
+			_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(listener), unix.SECCOMP_IOCTL_NOTIF_ID_VALID, uintptr(unsafe.Pointer(&id)))
+			if errno != 0 {
+				// The caller is gone: what watch read may be another's.
+				continue
+			}
+			if commit != nil {
+				commit()
+			}
+			resp := seccompNotifResp{id: n.id, flags: unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE}
+			unix.Syscall(unix.SYS_IOCTL, uintptr(listener), unix.SECCOMP_IOCTL_NOTIF_SEND, uintptr(unsafe.Pointer(&resp)))
+			continue
+		}
 		// Seen first, while the caller waits: seen may look at it
 		// (its /proc entry). seen must not block.
 		if seen != nil {
-			seen(Event{PID: int(n.pid), Syscall: names[int(n.nr)], Nr: int(n.nr), Args: n.args})
+			seen(ev)
 		}
 		resp := seccompNotifResp{id: n.id, error: -int32(unix.EPERM)}
 		// ENOENT: the caller is gone, or a signal interrupted the

@@ -6,6 +6,7 @@ package seccomp_test
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,15 +39,35 @@ func filteredChild() int {
 		fmt.Println("FAIL no_new_privs:", err)
 		return 1
 	}
-	notify := os.Getenv(envChild) == "notify"
-	listener, err := seccomp.Install(seccomp.Options{Notify: notify})
+	watch := os.Getenv(envChild) == "watch"
+	notify := os.Getenv(envChild) == "notify" || watch
+	// A listener on loopback, before the filter, for the watched
+	// connects.
+	ln, lnErr := net.Listen("tcp", "127.0.0.1:0")
+	if lnErr == nil {
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+	}
+	listener, err := seccomp.Install(seccomp.Options{Notify: notify, Watch: watch})
 	if err != nil {
 		fmt.Println("FAIL install:", err)
 		return 1
 	}
 	events := make(chan seccomp.Event, 64)
+	watched := make(chan seccomp.Event, 64)
+	committed := make(chan seccomp.Event, 64)
 	if notify {
-		go seccomp.Serve(listener, func(e seccomp.Event) { events <- e })
+		go seccomp.Serve(listener, func(e seccomp.Event) { events <- e }, func(e seccomp.Event) func() {
+			watched <- e
+			return func() { committed <- e }
+		})
 	}
 	failed := false
 	check := func(name string, got, want error) {
@@ -104,6 +125,31 @@ func filteredChild() int {
 		n++
 	}
 	fmt.Printf("threads checked: %d\n", n)
+	if watch {
+		// A connect is handed to watch with its descriptor, then
+		// runs; a send that connects (MSG_FASTOPEN) is handed over
+		// too, a plain send is not.
+		fd, _ := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		port := ln.Addr().(*net.TCPAddr).Port
+		check("connect, watched", unix.Connect(fd, &unix.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}}), nil)
+		fd2, _ := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		unix.Sendto(fd2, []byte("x"), unix.MSG_FASTOPEN, &unix.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}})
+		unix.Sendto(fd, []byte("y"), 0, nil)
+		got := map[string][]int{}
+		for len(watched) > 0 {
+			e := <-watched
+			got[e.Syscall] = append(got[e.Syscall], int(e.Args[0]))
+		}
+		if len(got["connect"]) != 1 || got["connect"][0] != fd || len(got["sendto"]) != 1 || got["sendto"][0] != fd2 {
+			failed = true
+			fmt.Printf("FAIL watched %v, want connect of %d and a fast-open sendto of %d\n", got, fd, fd2)
+		}
+		if len(committed) != 2 {
+			failed = true
+			fmt.Printf("FAIL %d watched calls committed, want 2\n", len(committed))
+		}
+		fmt.Printf("watched: %v\n", got)
+	}
 	if notify {
 		// Every EPERM above went through the listener; ENOSYS (clone3)
 		// and allowed calls did not.
@@ -131,7 +177,7 @@ func filteredChild() int {
 }
 
 func TestInstallFiltersEveryThread(t *testing.T) {
-	for _, mode := range []string{"plain", "notify"} {
+	for _, mode := range []string{"plain", "notify", "watch"} {
 		t.Run(mode, func(t *testing.T) { testInstall(t, mode) })
 	}
 }
@@ -141,7 +187,7 @@ func testInstall(t *testing.T, mode string) {
 	if err != nil || !strings.Contains(string(status), "Seccomp:") {
 		t.Skipf("requires seccomp: no Seccomp field in /proc/self/status (%v)", err)
 	}
-	if mode == "notify" {
+	if mode != "plain" {
 		avail, _ := os.ReadFile("/proc/sys/kernel/seccomp/actions_avail")
 		if !strings.Contains(string(avail), "user_notif") {
 			t.Skipf("requires seccomp user notification: actions_avail is %q", strings.TrimSpace(string(avail)))

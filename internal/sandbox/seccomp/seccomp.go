@@ -162,6 +162,23 @@ type Options struct {
 	// Allow names calls of [Rules] to leave out of the filter, as a user
 	// approved for one run; a name not in the table is an error.
 	Allow []string
+	// Watch hands every call that starts a TCP connection ([Watched]:
+	// connect, and a send with MSG_FASTOPEN) to the listener too, which
+	// lets it run once it has seen who makes it ([Serve]'s watch). It
+	// needs Notify.
+	Watch bool
+}
+
+// msgFastOpen is MSG_FASTOPEN: a send that connects a TCP socket.
+const msgFastOpen = 0x20000000
+
+// Watched are the calls [Options.Watch] hands to the listener: each
+// connects a TCP socket, with the socket's descriptor as argument 0.
+var Watched = []Rule{
+	{Syscall: "connect", Action: Notify},
+	{Syscall: "sendto", Action: Notify, If: []Cond{{AnySet(3, msgFastOpen)}}},
+	{Syscall: "sendmsg", Action: Notify, If: []Cond{{AnySet(2, msgFastOpen)}}},
+	{Syscall: "sendmmsg", Action: Notify, If: []Cond{{AnySet(3, msgFastOpen)}}},
 }
 
 // Program returns Warden's filter, [Rules] built with [Build] and changed
@@ -188,6 +205,12 @@ func Program(goarch string, opts Options) ([]Instruction, error) {
 	}
 	for name := range allow {
 		return nil, fmt.Errorf("%s is not a call the filter refuses", name)
+	}
+	if opts.Watch {
+		if !opts.Notify {
+			return nil, fmt.Errorf("watching the calls that connect needs a listener (Notify)")
+		}
+		rules = append(rules, Watched...)
 	}
 	return Build(a, rules)
 }

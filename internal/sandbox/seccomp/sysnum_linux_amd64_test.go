@@ -16,6 +16,7 @@ import (
 func TestAMD64Numbers(t *testing.T) {
 	want := map[string]int{
 		"ioctl": unix.SYS_IOCTL, "socket": unix.SYS_SOCKET, "socketpair": unix.SYS_SOCKETPAIR, "clone": unix.SYS_CLONE,
+		"connect": unix.SYS_CONNECT, "sendto": unix.SYS_SENDTO, "sendmsg": unix.SYS_SENDMSG, "sendmmsg": unix.SYS_SENDMMSG,
 		"ptrace": unix.SYS_PTRACE, "syslog": unix.SYS_SYSLOG, "personality": unix.SYS_PERSONALITY,
 		"pivot_root": unix.SYS_PIVOT_ROOT, "adjtimex": unix.SYS_ADJTIMEX, "chroot": unix.SYS_CHROOT,
 		"acct": unix.SYS_ACCT, "settimeofday": unix.SYS_SETTIMEOFDAY, "mount": unix.SYS_MOUNT,

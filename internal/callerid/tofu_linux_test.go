@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Warden Authors
 
-package egress
+package callerid_test
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"warden.dev/warden/internal/callerid"
 )
 
 // TestTrustOnFirstUse runs a binary from a path, replaces the file at
@@ -48,22 +51,22 @@ func TestTrustOnFirstUse(t *testing.T) {
 		})
 		return cmd
 	}
-	var tf tofu
+	var tf callerid.TOFU
 	install("sleep")
 	first := start("30")
-	if why := tf.check(first.Process.Pid, bin); why != "" {
+	if why := tf.Check("/proc/"+strconv.Itoa(first.Process.Pid)+"/exe", bin); why != "" {
 		t.Fatalf("the first use: %s", why)
 	}
 	again := start("30")
-	if why := tf.check(again.Process.Pid, bin); why != "" {
+	if why := tf.Check("/proc/"+strconv.Itoa(again.Process.Pid)+"/exe", bin); why != "" {
 		t.Errorf("the same binary again: %s", why)
 	}
 	install("tail")
 	swapped := start("-f", "/dev/null")
-	if why := tf.check(swapped.Process.Pid, bin); !strings.Contains(why, "SHA-256 changed") {
+	if why := tf.Check("/proc/"+strconv.Itoa(swapped.Process.Pid)+"/exe", bin); !strings.Contains(why, "SHA-256 changed") {
 		t.Errorf("a binary swapped under the same path: %q", why)
 	}
-	if why := tf.check(first.Process.Pid, bin); why != "" {
+	if why := tf.Check("/proc/"+strconv.Itoa(first.Process.Pid)+"/exe", bin); why != "" {
 		t.Errorf("the first process, still running the first binary: %s", why)
 	}
 }
