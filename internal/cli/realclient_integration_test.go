@@ -103,6 +103,7 @@ type hookCall struct {
 	Event   string  `json:"event"`
 	Tool    string  `json:"tool"`
 	MS      float64 `json:"ms"`
+	TotalMS float64 `json:"total_ms"`
 	Status  int     `json:"status"`
 	Payload string  `json:"payload"`
 	Answer  string  `json:"answer"`
@@ -162,7 +163,7 @@ func (h *hookTimes) report(t *testing.T, client string) {
 	}
 	var b strings.Builder
 	for _, c := range calls {
-		line, _ := json.Marshal(map[string]any{"client": client, "test": t.Name(), "event": c.Event, "tool": c.Tool, "ms": c.MS})
+		line, _ := json.Marshal(map[string]any{"client": client, "test": t.Name(), "event": c.Event, "tool": c.Tool, "ms": c.MS, "total_ms": c.TotalMS})
 		b.Write(append(line, '\n'))
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
