@@ -102,7 +102,7 @@ func (f *Finder) Find(client, server netip.AddrPort) (Caller, error) {
 		return Caller{}, err
 	}
 	c := Caller{PID: pid, Exe: exe}
-	for p := f.parent(pid); p > 0 && p != f.root; p = f.parent(p) {
+	for p := Parent(f.proc, pid); p > 0 && p != f.root; p = Parent(f.proc, p) {
 		e, err := f.exe(p)
 		if err != nil {
 			break
@@ -371,9 +371,9 @@ func (f *Finder) exe(pid int) (string, error) {
 	return s, nil
 }
 
-// parent is pid's parent, 0 when unknown.
-func (f *Finder) parent(pid int) int {
-	b, err := os.ReadFile(f.proc + "/" + strconv.Itoa(pid) + "/stat")
+// Parent is pid's parent as proc (a /proc) shows it, 0 when unknown.
+func Parent(proc string, pid int) int {
+	b, err := os.ReadFile(proc + "/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0
 	}

@@ -420,7 +420,7 @@ func (i *initProc) watchConnect(e seccomp.Event) func() {
 	} else {
 		c.Err = i.seen.Check(proc+"/exe", c.Exe)
 	}
-	for p := parentOf(e.PID); p > 1 && c.Err == ""; p = parentOf(p) {
+	for p := callerid.Parent("/proc", e.PID); p > 1 && c.Err == ""; p = callerid.Parent("/proc", p) {
 		pp := "/proc/" + strconv.Itoa(p)
 		exe, err := os.Readlink(pp + "/exe")
 		if err != nil {
@@ -435,24 +435,6 @@ func (i *initProc) watchConnect(e seccomp.Event) func() {
 	return func() { send(i.ctl, report{Connected: c}) }
 }
 
-// parentOf is pid's parent in the sandbox, 0 when unknown.
-func parentOf(pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	// The command name may hold spaces and parentheses.
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return 0
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	return ppid
-}
 
 // awaitGo waits for the parent's go: until then the command must not
 // start, as init may not be in its cgroup yet. Anything else (the parent
