@@ -435,7 +435,6 @@ func (i *initProc) watchConnect(e seccomp.Event) func() {
 	return func() { send(i.ctl, report{Connected: c}) }
 }
 
-
 // awaitGo waits for the parent's go: until then the command must not
 // start, as init may not be in its cgroup yet. Anything else (the parent
 // gone, a stray message) stops the run.
