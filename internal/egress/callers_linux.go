@@ -24,8 +24,12 @@ type callers struct {
 	f    atomic.Pointer[callerid.Finder]
 	seen callerid.TOFU
 
-	watching atomic.Bool
-	mu       sync.Mutex
+	// watching says whether the sandbox reports who makes each
+	// connection, known once decided is closed (its first report).
+	watching  atomic.Bool
+	decided   chan struct{}
+	decideOne sync.Once
+	mu        sync.Mutex
 	// byInode are the connections the sandbox reported, the last
 	// maxConnections of them (order, oldest first).
 	byInode map[uint32]sandbox.Connection
@@ -45,7 +49,8 @@ const waitReport = 2 * time.Second
 // connected keeps the sandbox's report of who made a connection.
 func (c *callers) connected(conn sandbox.Connection) {
 	if conn.Inode == 0 {
-		c.watching.Store(true)
+		c.watching.Store(conn.Err == "")
+		c.decideOne.Do(func() { close(c.decision()) })
 		return
 	}
 	c.mu.Lock()
@@ -62,6 +67,16 @@ func (c *callers) connected(conn sandbox.Connection) {
 		c.byInode[conn.Inode] = conn
 		c.order = append(c.order, conn.Inode)
 	}
+}
+
+// decision is closed once the sandbox said whether it watches.
+func (c *callers) decision() chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.decided == nil {
+		c.decided = make(chan struct{})
+	}
+	return c.decided
 }
 
 // reported waits for the report of the connection whose socket is ino.
@@ -94,6 +109,13 @@ func (c *callers) identify(client, server netip.AddrPort) *proxy.Caller {
 	f := c.f.Load()
 	if f == nil {
 		return &proxy.Caller{Err: "the sandbox's sock_diag socket did not arrive"}
+	}
+	// The sandbox says whether it watches before its command starts, so
+	// before any connection: waiting here only orders this goroutine
+	// after the one reading its reports.
+	select {
+	case <-c.decision():
+	case <-time.After(waitReport):
 	}
 	if c.watching.Load() {
 		ino, err := f.Inode(client, server)

@@ -369,6 +369,9 @@ func (i *initProc) installSeccomp() error {
 		opts.Notify, opts.Watch = false, false
 		_, err = seccomp.Install(opts)
 		i.blocked.how = "not recorded: " + seccomp.ErrNoListener.Error()
+		if err == nil && i.cfg.WatchConnect {
+			i.notWatching(seccomp.ErrNoListener.Error())
+		}
 	}
 	if err != nil {
 		return &stepError{err.Error(), "the kernel must support seccomp filters (CONFIG_SECCOMP_FILTER, Linux 4.14 or newer) on x86_64; or run with --degraded=seccomp"}
@@ -391,6 +394,12 @@ func (i *initProc) installSeccomp() error {
 	}
 	go seccomp.Serve(listener, i.blocked.add, watch)
 	return nil
+}
+
+// notWatching tells the parent, before the command starts, that no
+// connection will be reported, and why (Network.Connected).
+func (i *initProc) notWatching(why string) {
+	send(i.ctl, report{Connected: &Connection{Err: why}})
 }
 
 // watchConnect reads who is making a TCP connection (a connect, or a
@@ -593,6 +602,8 @@ func (i *initProc) runCommand() {
 	// thread of init, and the command inherits it.
 	if !i.cfg.NoSeccomp {
 		i.step("seccomp filter", i.installSeccomp)
+	} else if i.cfg.WatchConnect {
+		i.notWatching("seccomp is off (--degraded=seccomp)")
 	}
 	if err := setCommandRlimits(i.cfg.CommandRlimits); err != nil {
 		fail(i.ctl, err.Error(), "the hard limit of this user is lower; lower the limit in the policy")

@@ -208,9 +208,9 @@ type Network struct {
 	// and lets it run once it has read the caller (package callerid's
 	// identity, taken at the call rather than when the proxy accepts).
 	// It is called in the parent, from the goroutine that reads init's
-	// reports, and must not block. A first call with a zero Connection
-	// says that the watch is on, before the command starts; without a
-	// seccomp listener (an old kernel) it is never called.
+	// reports, and must not block. A first call, before the command
+	// starts, has Inode 0 and says whether the watch is on: Err empty,
+	// or why not (no seccomp listener on this kernel, seccomp degraded).
 	Connected func(Connection)
 }
 
