@@ -72,7 +72,9 @@ func (o *openShell) decide(t proxy.Target) (proxy.Decision, *netpolicy.Tiers) {
 	}
 	req := openshell.Request{Conn: c}
 	if t.Method != "" && t.Method != "CONNECT" {
-		req.Method, req.Target = t.Method, t.Path
+		// As sent, percent-encoding kept: OpenShell decodes and
+		// refuses (an encoded slash, say) by its own rules.
+		req.Method, req.Target = t.Method, t.RawPath
 		if req.Target == "" {
 			req.Target = "/"
 		}
@@ -105,8 +107,8 @@ func (o *openShell) decide(t proxy.Target) (proxy.Decision, *netpolicy.Tiers) {
 				}
 				return d, nil
 			}
-			if rd.Path != t.Path && t.Path != "" {
-				return proxy.Decision{Rule: d.Rule, Reason: fmt.Sprintf("the path %q is %q once made canonical, as it was judged; Warden forwards only what it judged", t.Path, rd.Path),
+			if rd.Path != t.RawPath && t.RawPath != "" {
+				return proxy.Decision{Rule: d.Rule, Reason: fmt.Sprintf("the path %q is %q once made canonical, as it was judged; Warden forwards only what it judged", t.RawPath, rd.Path),
 					Hint: "request " + rd.Path}, nil
 			}
 		}

@@ -77,7 +77,7 @@ func TestOpenShellDecisions(t *testing.T) {
 		return proxy.Target{Host: host, Port: port, Method: "CONNECT", Via: proxy.ViaConnect, Caller: c}
 	}
 	request := func(method, path, query string, c *proxy.Caller) proxy.Target {
-		return proxy.Target{Host: "api.example.com", Port: 80, Method: method, Protocol: proxy.ProtoHTTP, Path: path, Query: query, Via: proxy.ViaForward, Caller: c}
+		return proxy.Target{Host: "api.example.com", Port: 80, Method: method, Protocol: proxy.ProtoHTTP, Path: path, RawPath: path, Query: query, Via: proxy.ViaForward, Caller: c}
 	}
 	type want struct {
 		Allow, Intercept bool
@@ -101,6 +101,8 @@ func TestOpenShellDecisions(t *testing.T) {
 		{"a method they do not", request("POST", "/echo", "", curl), nil, want{Rule: "network_policies.curl_api"}, "POST"},
 		{"HEAD is GET", request("HEAD", "/echo", "", curl), nil, want{Allow: true, Rule: "network_policies.curl_api"}, ""},
 		{"a path not canonical is refused, not forwarded", request("GET", "/x/../echo", "", curl), nil, want{Rule: "network_policies.curl_api"}, "canonical"},
+		{"an encoded slash is OpenShell's to refuse", request("GET", "/echo%2Fx", "", curl), nil, want{Rule: "network_policies.curl_api"}, ""},
+		{"an encoded dot-dot, as sent", request("GET", "/x/%2e%2e/echo", "", curl), nil, want{Rule: "network_policies.curl_api"}, ""},
 		{"Warden's floor: a metadata name", stream("metadata.google.internal", 80, curl), nil, want{Rule: "always-denied"}, ""},
 		{"Warden's floor: a private address without allowed_ips", stream("internal.corp.example", 443, curl), []string{"10.0.0.5"}, want{Rule: "private-range"}, ""},
 		{"a private address inside allowed_ips", stream("cache.corp.example", 443, curl), []string{"10.0.0.5"}, want{Allow: true, Rule: "network_policies.curl_api"}, ""},
@@ -159,7 +161,7 @@ func TestOpenShellDenialBodies(t *testing.T) {
 		t.Errorf("L4 denial body: %s", d.Body)
 	}
 	curl := &proxy.Caller{PID: 7, Exe: "/usr/bin/curl"}
-	d = b.checkName(context.Background(), proxy.Target{Host: "api.example.com", Port: 80, Method: "POST", Protocol: proxy.ProtoHTTP, Path: "/echo", Caller: curl})
+	d = b.checkName(context.Background(), proxy.Target{Host: "api.example.com", Port: 80, Method: "POST", Protocol: proxy.ProtoHTTP, Path: "/echo", RawPath: "/echo", Caller: curl})
 	for _, want := range []string{`"policy":"curl_api"`, `"rule":"POST /echo"`, `"layer":"l7"`, `"binary":"/usr/bin/curl"`} {
 		if !strings.Contains(string(d.Body), want) {
 			t.Errorf("L7 denial body lacks %s: %s", want, d.Body)

@@ -70,7 +70,7 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if ci.conn != nil {
 		judgedConn(ci.conn)
 	}
-	t := Target{Method: r.Method, Protocol: ProtoHTTP, Path: r.URL.Path, Query: r.URL.RawQuery, Caller: callerOf(ci.conn)}
+	t := Target{Method: r.Method, Protocol: ProtoHTTP, Path: r.URL.Path, RawPath: r.URL.EscapedPath(), Query: r.URL.RawQuery, Caller: callerOf(ci.conn)}
 	if ci.st != nil {
 		t.Caller = callerOf(ci.st.client)
 	}

@@ -59,9 +59,9 @@ type Target struct {
 	Path string
 	// Via says how the connection reached the proxy (the Via constants).
 	Via string
-	// Query is the raw query of a request read in plain text, without
-	// its "?"; "" for a stream.
-	Query string
+	// RawPath is Path as the request wrote it, percent-encoding kept;
+	// Query its raw query, without the "?"; "" for a stream.
+	RawPath, Query string
 	// Caller is the process of the sandbox that made the connection, as
 	// Config.Identify found it; nil without Identify.
 	Caller *Caller
