@@ -219,7 +219,7 @@ func exportRule(rules []netpolicy.Rule, i int, now time.Time) ([]*exported, Stat
 	case strings.HasPrefix(r.Host, "*."):
 		e.host = "*" + r.Host
 	default:
-		if a, err := netip.ParseAddr(r.Host); err == nil && !publicAddr(a) {
+		if a, err := netip.ParseAddr(r.Host); err == nil && !opensLiteral(a) {
 			return nil, NotApplied, "a private or special IP literal, which no Warden rule opens; left out, nothing lost"
 		}
 		e.host = r.Host
@@ -321,18 +321,20 @@ func exportRule(rules []netpolicy.Rule, i int, now time.Time) ([]*exported, Stat
 	return eps, st, strings.Join(notes, "; ")
 }
 
-func withMethods(r netpolicy.Rule, m []string) netpolicy.Rule {
-	r.Methods = m
-	return r
-}
-
-// publicAddr reports whether a Warden rule naming the IP literal a can
-// open it (netpolicy: a private or special address is opened only by
-// allowed_ips).
-func publicAddr(a netip.Addr) bool {
-	a = a.Unmap()
-	return a.IsGlobalUnicast() && !a.IsPrivate() && !netip.MustParsePrefix("100.64.0.0/10").Contains(a) &&
-		!netip.MustParsePrefix("198.18.0.0/15").Contains(a) && !netip.MustParsePrefix("240.0.0.0/4").Contains(a)
+// opensLiteral reports whether Warden's own rules can open the IP
+// literal a at all, asked of netpolicy itself, which holds the floor: a
+// private or special address (metadata, NAT64, Azure's WireServer…) is
+// opened only by allowed_ips, never by a rule naming it.
+func opensLiteral(a netip.Addr) bool {
+	p, err := netpolicy.Compile([]netpolicy.Rule{{Verdict: action.Allow, Host: a.String()}})
+	if err != nil {
+		return false
+	}
+	t, err := netpolicy.ParseTarget(netip.AddrPortFrom(a, 443).String())
+	if err != nil {
+		return false
+	}
+	return p.CheckName(t, "", time.Time{}).Verdict == action.Allow
 }
 
 // overlaps reports whether some request may match both d and r (taken

@@ -371,3 +371,21 @@ func FuzzExport(f *testing.F) {
 		}
 	})
 }
+
+// TestExportLiterals: a rule naming an IP literal that Warden's floor
+// never opens (private, NAT64's local use, Azure's WireServer, metadata)
+// is left out with nothing lost; a public one is exported.
+func TestExportLiterals(t *testing.T) {
+	for lit, want := range map[string]string{
+		"203.0.113.7": "mapped", "10.1.2.3": "not applied", "168.63.129.16": "not applied",
+		"169.254.169.254": "not applied", "64:ff9b:1::1": "not applied", "2001:db8::1": "mapped",
+	} {
+		x, err := openshell.ExportNetwork([]netpolicy.Rule{{Verdict: action.Allow, Host: lit, Ports: []int{443}}}, exportNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := x.Items[0].Status.String(); got != want {
+			t.Errorf("%s: %s, want %s (%s)", lit, got, want, x.Items[0].Note)
+		}
+	}
+}
