@@ -112,15 +112,7 @@ func openShellNet(ctx context.Context, p *openshell.Policy, raw, method, binary 
 // osDecision is an OpenShell decision in net check's terms; an audit
 // (a denial OpenShell only logs) is an allow that says so.
 func osDecision(p *openshell.Policy, od openshell.Decision) netpolicy.Decision {
-	d := netpolicy.Decision{Reason: od.Reason, Hint: od.Hint}
-	switch {
-	case od.Policy != "" && od.Rule != "":
-		d.Rule = fmt.Sprintf("network_policies.%s.%s", od.Policy, od.Rule)
-	case od.Policy != "":
-		d.Rule = "network_policies." + od.Policy
-	default:
-		d.Rule = "openshell: default deny"
-	}
+	d := netpolicy.Decision{Rule: od.RuleName(), Reason: od.Reason, Hint: od.Hint}
 	if od.Endpoint != nil {
 		d.Rule += fmt.Sprintf(" (%s)", od.Endpoint.Pos)
 	}

@@ -119,16 +119,7 @@ func (o *openShell) decide(t proxy.Target) (proxy.Decision, *netpolicy.Tiers) {
 // decision is an OpenShell decision in the proxy's terms; an audit (a
 // denial OpenShell only logs) is an allow that says so.
 func (o *openShell) decision(od openshell.Decision) proxy.Decision {
-	d := proxy.Decision{Reason: od.Reason, Hint: od.Hint, Allow: od.Verdict != openshell.Deny}
-	switch {
-	case od.Policy != "" && od.Rule != "":
-		d.Rule = "network_policies." + od.Policy + "." + od.Rule
-	case od.Policy != "":
-		d.Rule = "network_policies." + od.Policy
-	default:
-		d.Rule = "openshell: default deny"
-	}
-	return d
+	return proxy.Decision{Rule: od.RuleName(), Reason: od.Reason, Hint: od.Hint, Allow: od.Verdict != openshell.Deny}
 }
 
 // floor is the tiers Warden's floor is asked through for what endpoint e

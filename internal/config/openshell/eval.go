@@ -549,3 +549,16 @@ func (p *Policy) MayReach(host string) bool {
 	}
 	return false
 }
+
+// RuleName names what decided, as Warden's records and answers name a
+// rule: "network_policies.KEY.RULE", "network_policies.KEY", or
+// "openshell: default deny" when no policy did.
+func (d Decision) RuleName() string {
+	switch {
+	case d.Policy != "" && d.Rule != "":
+		return "network_policies." + d.Policy + "." + d.Rule
+	case d.Policy != "":
+		return "network_policies." + d.Policy
+	}
+	return "openshell: default deny"
+}
