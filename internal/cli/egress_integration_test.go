@@ -916,7 +916,7 @@ var stepMarker = regexp.MustCompile(`(?m)^=== (begin|end) (\S+)(?: (\d+))?$`)
 // run runs warden run with policy (YAML, with DIR replaced by the test's
 // directory) and the steps' script, as r's user, then settles every
 // server.
-func (r *runner) run(t *testing.T, name, policy string, steps []step) *outcome {
+func (r *runner) run(t *testing.T, name, policy string, steps []step, flags ...string) *outcome {
 	t.Helper()
 	l := r.lab
 	project := filepath.Join(r.dir, "project-"+name)
@@ -942,7 +942,8 @@ func (r *runner) run(t *testing.T, name, policy string, steps []step) *outcome {
 	}
 	l.dns.resetRebind()
 	argv := append(slices.Clone(r.as), l.warden, "run", "--policy", policyPath, "--project", project,
-		"--audit-json", auditPath, "--timeout", "10m", "--no-approver", "--")
+		"--audit-json", auditPath, "--timeout", "10m", "--no-approver")
+	argv = append(append(argv, flags...), "--")
 	argv = append(argv, scriptIn(t, project, r.uid, body.String())...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = project
@@ -1759,5 +1760,77 @@ print("handed off")
 		if len(got) == 0 {
 			t.Errorf("no CONNECT attempt to %s:443 by %s with verdict %s by %s", c.host, c.bin, c.verdict, c.rule)
 		}
+	}
+	t.Run("provider credential", func(t *testing.T) { testOpenShellProvider(t, r, curlBin) })
+}
+
+// testOpenShellProvider runs an OpenShell policy with a provider profile
+// (--provider): the sandbox holds the placeholder
+// openshell:resolve:env:WARDEN_TEST_TOKEN, the proxy puts the value,
+// read from warden's environment, into requests to the provider's
+// endpoint only, and a request carrying the placeholder anywhere else is
+// refused with OpenShell's credential_endpoint_mismatch, the value never
+// sent.
+func testOpenShellProvider(t *testing.T, r *runner, curlBin string) {
+	profile := `id: test-api
+credentials:
+  - name: token
+    env_vars: [WARDEN_TEST_TOKEN]
+    required: true
+    auth_style: bearer
+endpoints:
+  - host: api.test.example
+    port: 443
+    protocol: rest
+    enforcement: enforce
+    access: read-only
+binaries:
+  - ` + curlBin + "\n"
+	profilePath := filepath.Join(r.dir, "test-api-profile.yaml")
+	if err := os.WriteFile(profilePath, []byte(profile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	policy := `version: 1
+network_policies:
+  plain_api:
+    endpoints:
+      - host: api.test.example
+        port: 80
+        protocol: rest
+        enforcement: enforce
+        access: read-only
+    binaries:
+      - path: ` + curlBin + "\n"
+	bearer := `-H "Authorization: Bearer $WARDEN_TEST_TOKEN" `
+	steps := []step{
+		{"placeholder", `echo "token=$WARDEN_TEST_TOKEN"`},
+		{"bound", curl + bearer + "https://api.test.example/echo?via=os-cred"},
+		{"plain", curl + "-D - " + bearer + "http://api.test.example/echo?via=os-cred-plain"},
+	}
+	o := r.run(t, "openshell-provider", policy, steps, "--provider", profilePath)
+	secret := r.lab.secret
+	if s := o.step(t, "placeholder").out; !strings.Contains(s, "token=openshell:resolve:env:WARDEN_TEST_TOKEN") {
+		t.Errorf("the sandbox's WARDEN_TEST_TOKEN: want the OpenShell placeholder:\n%s", s)
+	}
+	api := o.traffic["api.test.example"]
+	if got := reqsWith(api, "os-cred"); len(got) != 1 || got[0].Auth != "Bearer "+secret || got[0].Scheme != "https" {
+		t.Errorf("to the provider's endpoint, the server got %v, want one HTTPS request with the value", got)
+	}
+	if got := reqsWith(api, "os-cred-plain"); len(got) != 0 {
+		t.Errorf("the placeholder over plain HTTP reached the server: %v", got)
+	}
+	if s := o.step(t, "plain").out; !strings.Contains(s, "403") || !strings.Contains(s, `"error":"credential_endpoint_mismatch"`) {
+		t.Errorf("the placeholder outside its endpoint: want OpenShell's credential_endpoint_mismatch:\n%s", s)
+	}
+	for _, text := range []string{o.stdout, o.stderr} {
+		if strings.Contains(text, secret) {
+			t.Errorf("the value reached the sandbox's output or warden's messages")
+		}
+	}
+	if got := o.find(func(a attempt) bool { return slices.Contains(a.Injected, "WARDEN_TEST_TOKEN") }); len(got) != 1 {
+		t.Errorf("attempts with the credential injected: %v, want one", got)
+	}
+	if got := o.find(func(a attempt) bool { return slices.Contains(a.Flagged, "WARDEN_TEST_TOKEN") && a.Status == 403 }); len(got) != 1 {
+		t.Errorf("attempts with the placeholder flagged: %v, want one", got)
 	}
 }

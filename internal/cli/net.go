@@ -11,13 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/egress"
 	"warden.dev/warden/internal/netpolicy"
 	"warden.dev/warden/internal/proxy"
 	"warden.dev/warden/internal/report"
 )
 
-const netCheckSynopsis = "net check [--policy FILE] [--json] [--resolve HOST=IP[,IP]]... [--method M] [--binary PATH] [--ancestor PATH]... TARGET"
+const netCheckSynopsis = "net check [--policy FILE] [--json] [--resolve HOST=IP[,IP]]... [--method M] [--binary PATH] [--ancestor PATH]... [--provider FILE]... TARGET"
 
 // netSubcommands are warden net's subcommands, for its usage.
 var netSubcommands = [][2]string{
@@ -90,6 +91,8 @@ func netCheck(ctx context.Context, args []string) error {
 	binary := fs.String("binary", "", "the connecting process's executable `PATH`, for a policy whose rules name binaries (OpenShell's)")
 	var ancestors paths
 	fs.Var(&ancestors, "ancestor", "an ancestor's executable `PATH`, parent first; repeat for each")
+	var providers paths
+	fs.Var(&providers, "provider", "an OpenShell provider profile `FILE` composed into an OpenShell policy, as warden run --provider does; repeat for each")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -106,7 +109,12 @@ func netCheck(ctx context.Context, args []string) error {
 	if p, err := openShellPolicy(*policyPath); err != nil {
 		return err
 	} else if p != nil {
+		if p, err = contain.ComposeProviders(p, providers); err != nil {
+			return err
+		}
 		t, d = openShellNet(ctx, p, pos[0], m, *binary, ancestors, resolved, now())
+	} else if len(providers) > 0 {
+		return badInput("--provider applies to an OpenShell policy", "give the OpenShell policy with --policy")
 	} else {
 		lp, err := loadPolicyNoting(*policyPath)
 		if err != nil {

@@ -36,6 +36,8 @@ func runRun(ctx context.Context, args []string) error {
 	agent := fs.String("agent", "", "agent `NAME` for the execution record")
 	task := fs.String("task", "", "task `ID` for the execution record")
 	lossy := fs.Bool("lossy", false, "run an OpenShell policy without what warden run does not apply yet (middlewares, credential and protocol options, a numeric process user), each said on stderr and in the record; without it such a policy does not run")
+	var providers paths
+	fs.Var(&providers, "provider", "an OpenShell provider profile `FILE` (openshell provider profile export ID -o yaml) whose credentials an OpenShell policy's run resolves, from warden's environment, for the provider's endpoints only; repeat for each")
 	noApprover := fs.Bool("no-approver", false, "never ask at the terminal: every question of the approval policy is answered no")
 	var degraded []sandbox.Layer
 	fs.Func("degraded", "run without `LAYER` (landlock, seccomp, cgroup, walk or host-uid; repeat or separate with commas); the run says so on stderr and in its record", func(v string) error {
@@ -87,7 +89,7 @@ func runRun(ctx context.Context, args []string) error {
 		PolicyPath: *policyPath, PolicyRevision: policyRev, Policy: policyOptions(),
 		Timeout: *timeout, Server: *server,
 		RecordPath: *auditPath, Agent: *agent, Task: *task,
-		Degraded: degraded, Lossy: *lossy,
+		Degraded: degraded, Lossy: *lossy, Providers: providers,
 		Stdin: Stdin, Stdout: Stdout, Stderr: Stderr,
 		// At a terminal the command gets one of its own; the caller's
 		// is never handed in. Not when stdout goes elsewhere (warden run

@@ -158,6 +158,10 @@ type Options struct {
 	// process user), each said on stderr and in the record; without it
 	// such a policy does not run.
 	Lossy bool
+	// Providers are OpenShell provider profile files, composed into an
+	// OpenShell policy as OpenShell composes attached providers: their
+	// credentials' placeholders are resolved for their endpoints only.
+	Providers []string
 	// The command's streams. Terminal gives it a terminal of its own
 	// (stdin and stdout are one); Trace, when set, receives the time of
 	// each stage of building the sandbox.

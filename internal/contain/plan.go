@@ -169,6 +169,10 @@ func (p *plan) close() {
 func (p *plan) loadPolicy() error {
 	path := p.o.PolicyPath
 	if path == "" {
+		if len(p.o.Providers) > 0 {
+			return badInput("--provider applies to an OpenShell policy, and the run's is Warden's embedded default",
+				"give the OpenShell policy with --policy")
+		}
 		var err error
 		p.lp, err = config.Load("", p.o.Policy)
 		return err
@@ -191,6 +195,9 @@ func (p *plan) loadPolicy() error {
 		if err := p.loadOpenShell(path, src); err != nil {
 			return err
 		}
+	} else if len(p.o.Providers) > 0 {
+		return badInput(fmt.Sprintf("--provider applies to an OpenShell policy, and %s is a Warden policy", path),
+			"a Warden policy names its credentials under network.credentials")
 	} else if p.lp, err = config.Parse(path, src, p.o.Policy); err != nil {
 		return err
 	}
@@ -218,6 +225,9 @@ func (p *plan) loadOpenShell(path string, src []byte) error {
 	if err != nil {
 		return badInput(err.Error(), "check the file against OpenShell's policy schema; every error names its line and column")
 	}
+	if osp, err = ComposeProviders(osp, p.o.Providers); err != nil {
+		return err
+	}
 	// What the run does not apply stops it, unless --lossy: then each
 	// is said on stderr and in the record (Degraded).
 	var notYet error
@@ -244,8 +254,18 @@ func (p *plan) loadOpenShell(path string, src []byte) error {
 	for _, np := range osp.Network {
 		for i, e := range np.Endpoints {
 			for _, opt := range e.Options {
+				if opt == "credential_binding" && len(p.o.Providers) > 0 {
+					// Applied: Compose bound the provider's
+					// credentials to it.
+					continue
+				}
 				skip(e.Pos, fmt.Sprintf("network_policies.%s.endpoints[%d].%s", np.Key, i, opt))
 			}
+		}
+	}
+	for _, bc := range osp.Bound {
+		for _, opt := range bc.Credential.Options {
+			skip(bc.Credential.Pos, fmt.Sprintf("provider %s credential %s: %s (Warden resolves placeholders with values from its environment, never mints a token, and never puts a credential in a URL path)", bc.Provider, bc.Credential.Name, opt))
 		}
 	}
 	if notYet != nil {
@@ -263,6 +283,51 @@ func (p *plan) loadOpenShell(path string, src []byte) error {
 		return p.openShellFiles(osp)
 	}
 	return nil
+}
+
+// ComposeProviders composes the OpenShell provider profiles in files into
+// p, as OpenShell composes a sandbox's attached providers; a file that
+// does not load, or a composition OpenShell refuses, is bad input.
+func ComposeProviders(p *openshell.Policy, files []string) (*openshell.Policy, error) {
+	if len(files) == 0 {
+		// A credential_binding is then refused as not applied (or
+		// left out with --lossy).
+		return p, nil
+	}
+	var profiles []*openshell.Profile
+	for _, f := range files {
+		src, err := readSmall(f, policyfile.MaxSize)
+		if err != nil {
+			return nil, badInput(fmt.Sprintf("--provider: %v", err), "give the file openshell provider profile export ID -o yaml writes")
+		}
+		pr, err := openshell.ParseProfile(f, src)
+		if err != nil {
+			return nil, badInput(err.Error(), "check the file against OpenShell's provider profile schema; every error names its line and column")
+		}
+		profiles = append(profiles, pr)
+	}
+	c, err := openshell.Compose(p, profiles)
+	if err != nil {
+		return nil, badInput(err.Error(), "every credential_binding names a --provider without endpoints, and every endpoint a credential goes to is protocol: rest without tls: skip")
+	}
+	return c, nil
+}
+
+// readSmall reads the file at path, at most max bytes.
+func readSmall(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	return b, nil
 }
 
 // openShellBaseline are the paths OpenShell's supervisor adds to a

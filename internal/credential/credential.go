@@ -50,8 +50,12 @@ import (
 	"strings"
 )
 
-// Prefix starts every placeholder.
+// Prefix starts every placeholder of a credential of Warden's policy.
 const Prefix = "warden:cred:"
+
+// OpenShellPrefix starts the placeholders of an OpenShell provider's
+// credentials (openshell:resolve:env:NAME), under an OpenShell policy.
+const OpenShellPrefix = "openshell:resolve:env:"
 
 // Placeholder returns the placeholder the sandbox holds for the credential
 // called name.
@@ -96,12 +100,55 @@ type Credential struct {
 	Value Redacted
 	Hosts []string
 	Body  bool
+	// Prefix is its placeholder's prefix: [Prefix] when empty, or
+	// [OpenShellPrefix].
+	Prefix string
+	// Binding, when set, says where the value may go in place of
+	// Hosts.
+	Binding Binding
+}
+
+// Binding is where a credential may be sent when its host alone does not
+// say: an OpenShell provider's credential goes to its endpoints, each a
+// host, ports and a path.
+type Binding interface {
+	// Serves reports whether a request to host:port with path (as
+	// sent) may carry the value.
+	Serves(host string, port int, path string) bool
+	// String names the binding in messages.
+	String() string
+	// Denial is the body of the 403 that answers a request carrying
+	// the placeholder anywhere else, or nil for the proxy's own.
+	Denial(host string, port int, method, path string) []byte
 }
 
 // Placeholder returns the placeholder the sandbox holds for c.
-func (c Credential) Placeholder() string { return Placeholder(c.Name) }
+func (c Credential) Placeholder() string {
+	if c.Prefix != "" {
+		return c.Prefix + c.Name
+	}
+	return Placeholder(c.Name)
+}
 
-// BoundTo reports whether c may be sent to host.
+// MayGo reports whether c may be sent in a request to host:port with
+// path (as sent): where its Binding serves, or else to its hosts.
+func (c Credential) MayGo(host string, port int, path string) bool {
+	if c.Binding != nil {
+		return c.Binding.Serves(host, port, path)
+	}
+	return c.BoundTo(host)
+}
+
+// Where names where c may be sent, for messages.
+func (c Credential) Where() string {
+	if c.Binding != nil {
+		return c.Binding.String()
+	}
+	return strings.Join(c.Hosts, ", ")
+}
+
+// BoundTo reports whether c may be sent to host by its Hosts (a
+// credential with a Binding has none: its binding decides by request).
 func (c Credential) BoundTo(host string) bool {
 	for _, p := range c.Hosts {
 		if MatchHost(p, host) {
@@ -177,17 +224,27 @@ func (s Sources) Load(specs []Spec) ([]Credential, error) {
 		default:
 			return nil, fmt.Errorf("credential %s: %w: from %q: want env:NAME or file:PATH", sp.Name, ErrInvalid, sp.From)
 		}
-		if v == "" {
-			return nil, fmt.Errorf("credential %s from %s: %w: the value is empty", sp.Name, sp.From, ErrInvalid)
-		}
-		for i := 0; i < len(v); i++ {
-			if c := v[i]; c < 0x20 && c != '\t' || c == 0x7f {
-				return nil, fmt.Errorf("credential %s from %s: %w: the value holds a control character at byte %d", sp.Name, sp.From, ErrInvalid, i)
-			}
+		if err := CheckValue(v); err != nil {
+			return nil, fmt.Errorf("credential %s from %s: %w", sp.Name, sp.From, err)
 		}
 		out = append(out, Credential{Name: sp.Name, Value: NewRedacted(v), Hosts: append([]string(nil), sp.Hosts...), Body: sp.Body})
 	}
 	return out, nil
+}
+
+// CheckValue refuses a value that would be sent broken: an empty one, or
+// one holding a control character (a line break would let it split a
+// header). The error, wrapping [ErrInvalid], never holds the value.
+func CheckValue(v string) error {
+	if v == "" {
+		return fmt.Errorf("%w: the value is empty", ErrInvalid)
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 && c != '\t' || c == 0x7f {
+			return fmt.Errorf("%w: the value holds a control character at byte %d", ErrInvalid, i)
+		}
+	}
+	return nil
 }
 
 // MatchHost reports whether host matches pattern: pattern is an exact

@@ -48,6 +48,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -141,6 +142,11 @@ func New(cfg Config) (*Boundary, error) {
 	}
 	if cfg.OpenShell != nil {
 		b.os = newOpenShell(cfg.OpenShell)
+		oc, err := providerCredentials(cfg.OpenShell, os.LookupEnv)
+		if err != nil {
+			return nil, err
+		}
+		b.creds = append(b.creds, oc...)
 	}
 	var ca *proxy.CA
 	if tiers.NamesMethods() || len(b.creds) > 0 || (b.os != nil && cfg.OpenShell.Inspects()) {

@@ -20,11 +20,13 @@ package egress
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
 	"warden.dev/warden/internal/action"
 	"warden.dev/warden/internal/config/openshell"
+	"warden.dev/warden/internal/credential"
 	"warden.dev/warden/internal/netpolicy"
 	"warden.dev/warden/internal/proxy"
 )
@@ -144,4 +146,82 @@ func (o *openShell) floor(e *openshell.Endpoint) *netpolicy.Tiers {
 	t := netpolicy.NewTiers(p)
 	o.floors[e] = t
 	return t
+}
+
+// providerCredentials are the credentials of the providers composed into
+// p, each known by every environment variable its profile lists: the
+// sandbox holds openshell:resolve:env:VAR in each, and the proxy puts the
+// value, read from warden's own environment (the first of the variables
+// set), only into requests to the credential's endpoints. A required
+// credential with no value stops the run; one a profile does not require
+// is left out. A credential whose value Warden would have to mint
+// (Options) is left out too: the run refuses it unless --lossy.
+func providerCredentials(p *openshell.Policy, lookup func(string) (string, bool)) ([]credential.Credential, error) {
+	var out []credential.Credential
+	for _, bc := range p.Bound {
+		c := bc.Credential
+		if len(c.Options) > 0 {
+			continue
+		}
+		var v, from string
+		for _, name := range c.EnvVars {
+			if s, ok := lookup(name); ok && s != "" {
+				v, from = s, name
+				break
+			}
+		}
+		if v == "" {
+			if c.Required {
+				return nil, &UnavailableError{What: "network credentials",
+					Err:  fmt.Errorf("provider %s's credential %s (%s) is required, and none of %s is set", bc.Provider, c.Name, c.Pos, strings.Join(c.EnvVars, ", ")),
+					Hint: "set one of them in warden's environment; the sandbox sees only its placeholder"}
+			}
+			continue
+		}
+		if err := credential.CheckValue(v); err != nil {
+			return nil, &UnavailableError{What: "network credentials", Err: fmt.Errorf("provider %s's credential %s from %s: %w", bc.Provider, c.Name, from, err)}
+		}
+		for _, name := range c.EnvVars {
+			out = append(out, credential.Credential{
+				Name: name, Value: credential.NewRedacted(v), Prefix: credential.OpenShellPrefix,
+				Binding: binding{bc, name},
+			})
+		}
+	}
+	return out, nil
+}
+
+// binding binds a provider's credential, known by variable, to its
+// endpoints.
+type binding struct {
+	bc       *openshell.BoundCredential
+	variable string
+}
+
+func (b binding) Serves(host string, port int, path string) bool {
+	for _, e := range b.bc.Endpoints {
+		if e.Serves(host, port, path) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b binding) String() string {
+	var eps []string
+	for _, e := range b.bc.Endpoints {
+		s := e.Host + ":" + strconv.Itoa(e.Ports[0])
+		if len(e.Ports) > 1 {
+			s += fmt.Sprintf("(+%d ports)", len(e.Ports)-1)
+		}
+		eps = append(eps, s+e.Path)
+	}
+	if len(eps) == 0 {
+		return "no endpoint: provider " + b.bc.Provider + " binds it to none"
+	}
+	return "the endpoints of provider " + b.bc.Provider + " (" + strings.Join(eps, ", ") + ")"
+}
+
+func (b binding) Denial(host string, port int, method, path string) []byte {
+	return openshell.MismatchBody(b.bc.Provider, b.variable, host, port, method, path)
 }

@@ -152,7 +152,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, t Target, st *st
 	}
 	rs.rule = d.Rule
 	secure := st != nil && st.tls
-	inj, deny := p.inj.prepare(r, t.Host, secure, p.lim.MaxBodyBuffer)
+	inj, deny := p.inj.prepare(r, t.Host, t.Port, secure, p.lim.MaxBodyBuffer)
 	if deny != nil {
 		deny.Rule = d.Rule
 		p.refuse(w, rs.start, t, http.StatusForbidden, "policy_denied", *deny, &inj)
@@ -259,11 +259,11 @@ func (p *Proxy) proxyError(w http.ResponseWriter, r *http.Request, err error) {
 	var hn x509.HostnameError
 	var ci x509.CertificateInvalidError
 	switch {
-	case rs.inj.scan != nil && rs.inj.scan.found() != "":
-		name := rs.inj.scan.found()
-		d := p.inj.flagDecision(name, rs.t.Host, rs.st != nil && rs.st.tls)
+	case rs.inj.scan != nil && rs.inj.scan.found() != nil:
+		c := rs.inj.scan.found()
+		d := p.inj.flagDecision(c, rs.t.Host, rs.t.Port, r.Method, r.URL.EscapedPath(), rs.st != nil && rs.st.tls)
 		d.Rule = rs.rule
-		rs.inj.flagged = append(rs.inj.flagged, name)
+		rs.inj.flag(c)
 		p.deny(w, rs, http.StatusForbidden, "policy_denied", d)
 	case errors.As(err, &de):
 		p.deny(w, rs, http.StatusForbidden, "policy_denied", de.d)

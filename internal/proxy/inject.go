@@ -13,7 +13,9 @@ package proxy
 //     in the query string (also with its colons escaped as %3A), in the
 //     path, and in the body.
 //   - It is replaced by the value only when the request goes to one of
-//     the credential's hosts over TLS the proxy terminated and verified
+//     the credential's hosts (for an OpenShell provider's credential,
+//     openshell:resolve:env:NAME, to an endpoint of its provider: host,
+//     port and path) over TLS the proxy terminated and verified
 //     upstream: in headers, Basic authorization and the query string, and
 //     in the body only for a credential with Body set (the body is then
 //     held in memory, at most Limits.MaxBodyBuffer bytes, and its
@@ -22,7 +24,8 @@ package proxy
 //   - A placeholder found anywhere else — another host, or plain HTTP
 //     even to its own host, since a secret is never sent in clear text —
 //     is not replaced: the request is denied with 403 and the credential
-//     is named in the attempt's Flagged. In a body that is not held in
+//     is named in the attempt's Flagged (an OpenShell credential's
+//     403 has OpenShell's credential_endpoint_mismatch body). In a body that is not held in
 //     memory, the placeholder is caught while the body streams: the bytes
 //     before it may have gone upstream, the placeholder itself never
 //     does, and the upstream request is cut there.
@@ -50,28 +53,34 @@ import (
 )
 
 type injector struct {
-	creds    []credential.Credential
-	byName   map[string]*credential.Credential
+	creds []credential.Credential
+	// byPH finds a credential by its placeholder; prefixes are the
+	// placeholder prefixes in use, and maxName the longest name.
+	byPH     map[string]*credential.Credential
+	prefixes []string
 	maxName  int
 	redactor *strings.Replacer
 }
 
 func newInjector(creds []credential.Credential) (*injector, error) {
-	in := &injector{creds: creds, byName: map[string]*credential.Credential{}}
+	in := &injector{creds: creds, byPH: map[string]*credential.Credential{}}
 	var pairs []string
 	for i := range creds {
 		c := &creds[i]
 		switch {
 		case !credential.ValidName(c.Name):
 			return nil, fmt.Errorf("credential name %q is not valid", c.Name)
-		case in.byName[c.Name] != nil:
+		case in.byPH[c.Placeholder()] != nil:
 			return nil, fmt.Errorf("credential %s is given twice", c.Name)
 		case c.Value.IsZero():
 			return nil, fmt.Errorf("credential %s has no value", c.Name)
-		case len(c.Hosts) == 0:
+		case len(c.Hosts) == 0 && c.Binding == nil:
 			return nil, fmt.Errorf("credential %s has no hosts", c.Name)
 		}
-		in.byName[c.Name] = c
+		in.byPH[c.Placeholder()] = c
+		if p := strings.TrimSuffix(c.Placeholder(), c.Name); !slices.Contains(in.prefixes, p) {
+			in.prefixes = append(in.prefixes, p)
+		}
 		in.maxName = max(in.maxName, len(c.Name))
 		pairs = append(pairs, c.Value.Reveal(), c.Placeholder())
 	}
@@ -90,8 +99,10 @@ func newInjector(creds []credential.Credential) (*injector, error) {
 	return in, nil
 }
 
-// boundTo reports whether some credential may be sent to host: streams
-// to such a host are intercepted so that the placeholder can be replaced.
+// boundTo reports whether some credential may be sent to host by its
+// hosts: streams to such a host are intercepted so that the placeholder
+// can be replaced. (A credential with a binding is bound to endpoints
+// that are inspected, and intercepted, by their own rules.)
 func (in *injector) boundTo(host string) bool {
 	for _, c := range in.creds {
 		if c.BoundTo(host) {
@@ -121,25 +132,35 @@ func (in *injector) redactHeader(h http.Header) {
 type injection struct {
 	injected []string
 	flagged  []string
-	scan     *scanReader // watches a streamed body
+	// flaggedCred is the first credential flagged.
+	flaggedCred *credential.Credential
+	scan        *scanReader // watches a streamed body
 }
 
-// prepare replaces the placeholders of r that may go to host (secure: over
-// TLS the proxy terminated) and returns a denial when r carries one that
-// may not.
-func (in *injector) prepare(r *http.Request, host string, secure bool, maxBody int64) (injection, *Decision) {
+// flag notes that c's placeholder may not go where r goes.
+func (res *injection) flag(c *credential.Credential) {
+	if res.flaggedCred == nil {
+		res.flaggedCred = c
+	}
+	addName(&res.flagged, c.Name)
+}
+
+// prepare replaces the placeholders of r that may go to host:port
+// (secure: over TLS the proxy terminated) and returns a denial when r
+// carries one that may not.
+func (in *injector) prepare(r *http.Request, host string, port int, secure bool, maxBody int64) (injection, *Decision) {
 	var res injection
 	if len(in.creds) == 0 {
 		return res, nil
 	}
-	mayGo := func(c *credential.Credential) bool { return secure && c.BoundTo(host) }
-	sub := func(name string) (string, bool) {
-		c := in.byName[name]
+	path := r.URL.EscapedPath()
+	mayGo := func(c *credential.Credential) bool { return secure && c.MayGo(host, port, path) }
+	sub := func(c *credential.Credential) (string, bool) {
 		if mayGo(c) {
-			addName(&res.injected, name)
+			addName(&res.injected, c.Name)
 			return c.Value.Reveal(), true
 		}
-		addName(&res.flagged, name)
+		res.flag(c)
 		return "", false
 	}
 	for k, vs := range r.Header {
@@ -158,23 +179,23 @@ func (in *injector) prepare(r *http.Request, host string, secure bool, maxBody i
 		}
 	}
 	if q := r.URL.RawQuery; q != "" {
-		q = unescapePrefix(q)
-		q = in.rewrite(q, func(name string) (string, bool) {
-			v, ok := sub(name)
+		q = in.unescapePrefixes(q)
+		q = in.rewrite(q, func(c *credential.Credential) (string, bool) {
+			v, ok := sub(c)
 			return escapeQuery(v), ok
 		})
-		if q != unescapePrefix(r.URL.RawQuery) {
+		if q != in.unescapePrefixes(r.URL.RawQuery) {
 			r.URL.RawQuery = q
 		}
 	}
-	in.rewrite(r.URL.Path, func(name string) (string, bool) {
-		if !mayGo(in.byName[name]) {
-			addName(&res.flagged, name)
+	in.rewrite(r.URL.Path, func(c *credential.Credential) (string, bool) {
+		if !mayGo(c) {
+			res.flag(c)
 		}
 		return "", false
 	})
 	if r.Body != nil && r.Body != http.NoBody && len(res.flagged) == 0 {
-		if secure && in.bodyBound(host) {
+		if secure && in.bodyBound(host, port, path) {
 			b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 			r.Body.Close()
 			if err != nil {
@@ -183,11 +204,11 @@ func (in *injector) prepare(r *http.Request, host string, secure bool, maxBody i
 			if int64(len(b)) > maxBody {
 				return res, &Decision{Reason: fmt.Sprintf("the request body is larger than %d bytes, the most searched for credential placeholders", maxBody)}
 			}
-			nb := in.rewrite(string(b), func(name string) (string, bool) {
-				if c := in.byName[name]; c.Body && mayGo(c) {
-					return sub(name)
+			nb := in.rewrite(string(b), func(c *credential.Credential) (string, bool) {
+				if c.Body && mayGo(c) {
+					return sub(c)
 				} else if !mayGo(c) {
-					addName(&res.flagged, name)
+					res.flag(c)
 				}
 				return "", false
 			})
@@ -195,63 +216,65 @@ func (in *injector) prepare(r *http.Request, host string, secure bool, maxBody i
 			r.ContentLength = int64(len(nb))
 			r.TransferEncoding = nil
 		} else {
-			res.scan = &scanReader{r: r.Body, in: in, flag: func(name string) bool { return !mayGo(in.byName[name]) }}
+			res.scan = &scanReader{r: r.Body, in: in, flag: func(c *credential.Credential) bool { return !mayGo(c) }}
 			r.Body = res.scan
 		}
 	}
-	if len(res.flagged) > 0 {
-		d := in.flagDecision(res.flagged[0], host, secure)
+	if res.flaggedCred != nil {
+		d := in.flagDecision(res.flaggedCred, host, port, r.Method, path, secure)
 		return res, &d
 	}
 	return res, nil
 }
 
-// bodyBound reports whether a credential with Body set may go to host.
-func (in *injector) bodyBound(host string) bool {
+// bodyBound reports whether a credential with Body set may go to
+// host:port with path.
+func (in *injector) bodyBound(host string, port int, path string) bool {
 	for _, c := range in.creds {
-		if c.Body && c.BoundTo(host) {
+		if c.Body && c.MayGo(host, port, path) {
 			return true
 		}
 	}
 	return false
 }
 
-func (in *injector) flagDecision(name, host string, secure bool) Decision {
-	c := in.byName[name]
-	if c.BoundTo(host) && !secure {
-		return Decision{
-			Reason: fmt.Sprintf("the request carries the placeholder of credential %s, which is never sent over plain HTTP", name),
+func (in *injector) flagDecision(c *credential.Credential, host string, port int, method, path string, secure bool) Decision {
+	var d Decision
+	if c.MayGo(host, port, path) && !secure {
+		d = Decision{
+			Reason: fmt.Sprintf("the request carries the placeholder of credential %s, which is never sent over plain HTTP", c.Name),
 			Hint:   "use https://" + host,
 		}
+	} else {
+		d = Decision{
+			Reason: fmt.Sprintf("the request carries the placeholder of credential %s, which may be sent only to %s", c.Name, c.Where()),
+			Hint:   fmt.Sprintf("send %s only there", c.Placeholder()),
+		}
 	}
-	return Decision{
-		Reason: fmt.Sprintf("the request carries the placeholder of credential %s, which may be sent only to %s", name, strings.Join(c.Hosts, ", ")),
-		Hint:   fmt.Sprintf("send %s only to its hosts", credential.Placeholder(name)),
+	if c.Binding != nil {
+		d.Body = c.Binding.Denial(host, port, method, path)
 	}
+	return d
 }
 
 // rewrite calls sub for each placeholder of a known credential in s and
 // puts its answer in the placeholder's place when it says so.
-func (in *injector) rewrite(s string, sub func(name string) (string, bool)) string {
-	if !strings.Contains(s, credential.Prefix) {
+func (in *injector) rewrite(s string, sub func(c *credential.Credential) (string, bool)) string {
+	i, p := in.index(s)
+	if i < 0 {
 		return s
 	}
 	var b strings.Builder
-	for {
-		i := strings.Index(s, credential.Prefix)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		j := i + len(credential.Prefix)
+	for ; i >= 0; i, p = in.index(s) {
+		j := i + len(p)
 		k := j
 		for k < len(s) && credential.IsNameByte(s[k]) {
 			k++
 		}
 		b.WriteString(s[:i])
 		v, ok := "", false
-		if in.byName[s[j:k]] != nil {
-			v, ok = sub(s[j:k])
+		if c := in.byPH[s[i:k]]; c != nil {
+			v, ok = sub(c)
 		}
 		if ok {
 			b.WriteString(v)
@@ -260,24 +283,56 @@ func (in *injector) rewrite(s string, sub func(name string) (string, bool)) stri
 		}
 		s = s[k:]
 	}
+	b.WriteString(s)
+	return b.String()
 }
 
-// unescapePrefix turns warden%3Acred%3A (any case of the hex) into the
-// placeholder prefix.
-func unescapePrefix(q string) string {
-	if !strings.Contains(strings.ToLower(q), "warden%3acred%3a") {
+// index returns where the first placeholder prefix in s starts, and
+// which, or -1.
+func (in *injector) index(s string) (int, string) {
+	at, which := -1, ""
+	for _, p := range in.prefixes {
+		if i := strings.Index(s, p); i >= 0 && (at < 0 || i < at) {
+			at, which = i, p
+		}
+	}
+	return at, which
+}
+
+func (in *injector) indexBytes(b []byte) (int, string) {
+	at, which := -1, ""
+	for _, p := range in.prefixes {
+		if i := bytes.Index(b, []byte(p)); i >= 0 && (at < 0 || i < at) {
+			at, which = i, p
+		}
+	}
+	return at, which
+}
+
+// unescapePrefixes turns each placeholder prefix written with its colons
+// escaped (warden%3Acred%3A, any case of the hex) into the prefix.
+func (in *injector) unescapePrefixes(q string) string {
+	for _, p := range in.prefixes {
+		q = unescapePrefix(q, p)
+	}
+	return q
+}
+
+func unescapePrefix(q, prefix string) string {
+	esc := strings.ToLower(strings.ReplaceAll(prefix, ":", "%3a"))
+	if !strings.Contains(strings.ToLower(q), esc) {
 		return q
 	}
 	var b strings.Builder
 	for {
-		i := strings.Index(strings.ToLower(q), "warden%3acred%3a")
+		i := strings.Index(strings.ToLower(q), esc)
 		if i < 0 {
 			b.WriteString(q)
 			return b.String()
 		}
 		b.WriteString(q[:i])
-		b.WriteString(credential.Prefix)
-		q = q[i+len("warden%3acred%3a"):]
+		b.WriteString(prefix)
+		q = q[i+len(esc):]
 	}
 }
 
@@ -311,23 +366,18 @@ var errPlaceholder = errors.New("the body carries a credential placeholder that 
 type scanReader struct {
 	r    io.ReadCloser
 	in   *injector
-	flag func(name string) bool
+	flag func(c *credential.Credential) bool
 
 	pend  []byte // read, not yet judged
 	out   []byte // judged, not yet returned
 	chunk []byte
 	eof   bool
 	err   error
-	hit   atomic.Pointer[string]
+	hit   atomic.Pointer[credential.Credential]
 }
 
-// found returns the flagged placeholder's credential, or "".
-func (s *scanReader) found() string {
-	if p := s.hit.Load(); p != nil {
-		return *p
-	}
-	return ""
-}
+// found returns the flagged placeholder's credential, or nil.
+func (s *scanReader) found() *credential.Credential { return s.hit.Load() }
 
 func (s *scanReader) Read(p []byte) (int, error) {
 	for {
@@ -352,9 +402,9 @@ func (s *scanReader) Read(p []byte) (int, error) {
 		} else if err != nil {
 			s.err = err
 		}
-		safe, name := s.in.safePrefix(s.pend, s.eof || s.err != nil, s.flag)
-		if name != "" {
-			s.hit.Store(&name)
+		safe, c := s.in.safePrefix(s.pend, s.eof || s.err != nil, s.flag)
+		if c != nil {
+			s.hit.Store(c)
 			s.err, s.eof, s.pend = errPlaceholder, false, nil
 			continue
 		}
@@ -369,34 +419,43 @@ func (s *scanReader) Close() error { return s.r.Close() }
 // all but a trailing part that may still become a placeholder (unless
 // final), or, if b holds a placeholder flag says may not go, that
 // placeholder's credential.
-func (in *injector) safePrefix(b []byte, final bool, flag func(string) bool) (int, string) {
-	prefix := []byte(credential.Prefix)
+func (in *injector) safePrefix(b []byte, final bool, flag func(*credential.Credential) bool) (int, *credential.Credential) {
 	off := 0
 	for {
-		i := bytes.Index(b[off:], prefix)
+		i, p := in.indexBytes(b[off:])
 		if i < 0 {
 			break
 		}
 		i += off
-		j := i + len(prefix)
+		j := i + len(p)
 		k := j
 		for k < len(b) && credential.IsNameByte(b[k]) {
 			k++
 		}
 		if k == len(b) && !final && k-j <= in.maxName {
-			return i, ""
+			return i, nil
 		}
-		if name := string(b[j:k]); in.byName[name] != nil && flag(name) {
-			return 0, name
+		if c := in.byPH[string(b[i:k])]; c != nil && flag(c) {
+			return 0, c
 		}
 		off = k
 	}
 	if !final {
-		for k := max(off, len(b)-len(prefix)+1); k < len(b); k++ {
-			if bytes.HasPrefix(prefix, b[k:]) {
-				return k, ""
+		for k := max(off, len(b)-in.longestPrefix()+1); k < len(b); k++ {
+			for _, p := range in.prefixes {
+				if bytes.HasPrefix([]byte(p), b[k:]) {
+					return k, nil
+				}
 			}
 		}
 	}
-	return len(b), ""
+	return len(b), nil
+}
+
+func (in *injector) longestPrefix() int {
+	n := 0
+	for _, p := range in.prefixes {
+		n = max(n, len(p))
+	}
+	return n
 }

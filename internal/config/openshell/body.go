@@ -100,3 +100,33 @@ func cutQuery(target string) (string, string, bool) {
 	}
 	return target, "", false
 }
+
+// mismatchBody is the body of a request refused for carrying a
+// credential's placeholder outside the credential's endpoints.
+type mismatchBody struct {
+	Error      string `json:"error"`
+	Detail     string `json:"detail"`
+	Provider   string `json:"provider"`
+	Credential string `json:"credential"`
+	Method     string `json:"method"`
+	Path       string `json:"path"`
+	Host       string `json:"host"`
+	Port       int    `json:"port"`
+}
+
+// MismatchBody returns the JSON body of OpenShell's 403
+// credential_endpoint_mismatch: a request to host:port carried the
+// placeholder of variable, a credential of provider, outside the
+// endpoints it is bound to. The path is as the request sent it, without
+// its query.
+func MismatchBody(provider, variable, host string, port int, method, path string) []byte {
+	b, err := json.Marshal(mismatchBody{
+		Error:    "credential_endpoint_mismatch",
+		Detail:   "credential placeholder " + variable + " is not bound to " + method + " " + hostPort(host, port) + path,
+		Provider: provider, Credential: variable, Method: method, Path: path, Host: host, Port: port,
+	})
+	if err != nil {
+		panic("internal error: marshalling a denial: " + err.Error())
+	}
+	return b
+}

@@ -95,3 +95,35 @@ func FuzzRequest(f *testing.F) {
 		openshell.DenialBody(r, d)
 	})
 }
+
+// FuzzParseProfile checks, for any input, that ParseProfile does not
+// panic, that an error comes alone and is a *ParseError with a position,
+// and that a profile it accepts composes into a policy (or is refused
+// with a position) whose bound endpoints can be asked about requests.
+func FuzzParseProfile(f *testing.F) {
+	f.Add([]byte(githubProfile))
+	f.Add([]byte("id: v\ncredentials: [{name: t, env_vars: [V], refresh: {strategy: static}}]\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		pr, err := openshell.ParseProfile("fuzz.yaml", src)
+		if err != nil {
+			var pe *openshell.ParseError
+			if pr != nil || !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
+				t.Fatalf("ParseProfile = %v, %#v", pr, err)
+			}
+			return
+		}
+		c, err := openshell.Compose(&openshell.Policy{Version: 1}, []*openshell.Profile{pr})
+		if err != nil {
+			var pe *openshell.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("Compose error %T: %v", err, err)
+			}
+			return
+		}
+		for _, b := range c.Bound {
+			for _, e := range b.Endpoints {
+				e.Serves(e.Host, e.Ports[0], "/a/../b%2F")
+			}
+		}
+	})
+}

@@ -426,16 +426,8 @@ func (d *parser) binary(n *yaml.Node) (*Binary, error) {
 	for _, f := range fs {
 		switch f.Key {
 		case "path":
-			if b.Path, err = d.nonEmpty(f.V, "binary path"); err != nil {
+			if err := d.binaryPath(b, f.V); err != nil {
 				return nil, err
-			}
-			if !strings.HasPrefix(b.Path, "/") && !strings.HasPrefix(b.Path, "*") {
-				return nil, d.Errorf(f.V, "binary path %q must be absolute (or a glob)", b.Path)
-			}
-			if hasMeta(b.Path) {
-				if b.glob, err = compileSeg(b.Path, '/'); err != nil {
-					return nil, d.Errorf(f.V, "binary path %q: %v", b.Path, err)
-				}
 			}
 		case "harness":
 			if _, err := d.boolean(f.V, "harness"); err != nil {
@@ -448,6 +440,23 @@ func (d *parser) binary(n *yaml.Node) (*Binary, error) {
 		return nil, d.Errorf(n, "binary needs a path")
 	}
 	return b, nil
+}
+
+// binaryPath reads n, a binary's path: absolute, or a glob.
+func (d *parser) binaryPath(b *Binary, n *yaml.Node) error {
+	var err error
+	if b.Path, err = d.nonEmpty(n, "binary path"); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(b.Path, "/") && !strings.HasPrefix(b.Path, "*") {
+		return d.Errorf(n, "binary path %q must be absolute (or a glob)", b.Path)
+	}
+	if hasMeta(b.Path) {
+		if b.glob, err = compileSeg(b.Path, '/'); err != nil {
+			return d.Errorf(n, "binary path %q: %v", b.Path, err)
+		}
+	}
+	return nil
 }
 
 func (d *parser) endpoint(n *yaml.Node) (*Endpoint, error) {
@@ -573,7 +582,7 @@ func (d *parser) endpoint(n *yaml.Node) (*Endpoint, error) {
 			if len(bf) == 0 {
 				return nil, d.Errorf(f.V, "credential_binding needs a provider")
 			}
-			if _, err := d.nonEmpty(bf[0].V, "provider"); err != nil {
+			if e.Binding, err = d.nonEmpty(bf[0].V, "provider"); err != nil {
 				return nil, err
 			}
 			e.Options = append(e.Options, f.Key)

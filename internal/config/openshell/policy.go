@@ -36,6 +36,9 @@ type Policy struct {
 	Network []*NetworkPolicy
 	// Middlewares are network_middlewares, sorted by key.
 	Middlewares []*Middleware
+	// Bound are the credentials of the providers [Compose] composed
+	// in, with the endpoints each may be sent to.
+	Bound []*BoundCredential
 	// Warnings are what OpenShell loads but warns about (or what loads
 	// and surely does not mean what it says), each file:line:col: msg.
 	Warnings []string
@@ -113,9 +116,12 @@ type Endpoint struct {
 	// refusing the request.
 	AllowEncodedSlash bool
 	// Options lists the other keys the endpoint sets (credential
-	// rewriting and signing, GraphQL, MCP and JSON-RPC options), which
-	// decisions here do not depend on, by key.
+	// binding, rewriting and signing, GraphQL, MCP and JSON-RPC
+	// options), which decisions here do not depend on, by key.
 	Options []string
+	// Binding is credential_binding.provider: the provider whose
+	// credentials may be sent to this endpoint ([Compose]).
+	Binding string
 
 	host *segGlob  // Host, when a glob
 	path *pathGlob // Path, when set
