@@ -112,7 +112,7 @@ func netCheck(ctx context.Context, args []string) error {
 		if p, err = contain.ComposeProviders(p, providers); err != nil {
 			return err
 		}
-		t, d = openShellNet(ctx, p, pos[0], m, *binary, ancestors, resolved, now())
+		t, d = egress.CheckOpenShell(ctx, p, pos[0], m, *binary, ancestors, resolved.resolver(), hostAddrs, now())
 	} else if len(providers) > 0 {
 		return badInput("--provider applies to an OpenShell policy", "give the OpenShell policy with --policy")
 	} else {
@@ -137,11 +137,15 @@ func netCheck(ctx context.Context, args []string) error {
 // decideNet judges raw as a run's proxy does (egress.Check), resolving
 // names from --resolve, else with the system resolver.
 func decideNet(ctx context.Context, tiers *netpolicy.Tiers, raw, method string, resolved answers, now time.Time) (netpolicy.Target, netpolicy.Decision) {
-	resolve := func(ctx context.Context, host string) ([]netip.Addr, error) {
-		if addrs, ok := resolved[resolveKey(host)]; ok {
+	return egress.Check(ctx, tiers, raw, method, resolved.resolver(), hostAddrs, now)
+}
+
+// resolver answers from --resolve, else with the system resolver.
+func (a answers) resolver() func(ctx context.Context, host string) ([]netip.Addr, error) {
+	return func(ctx context.Context, host string) ([]netip.Addr, error) {
+		if addrs, ok := a[resolveKey(host)]; ok {
 			return addrs, nil
 		}
 		return lookupNetIP(ctx, "ip", host)
 	}
-	return egress.Check(ctx, tiers, raw, method, resolve, hostAddrs, now)
 }

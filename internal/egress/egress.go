@@ -244,11 +244,11 @@ func decision(d netpolicy.Decision, intercept bool) proxy.Decision {
 
 func (b *Boundary) checkName(_ context.Context, t proxy.Target) proxy.Decision {
 	if b.os != nil {
-		d, floor := b.os.decide(t)
+		d, e := b.os.decide(t)
 		if !d.Allow {
 			return d
 		}
-		if fd, _ := floor.CheckFlowName(flow(t), b.now()); fd.Verdict != action.Allow {
+		if fd, _ := b.os.floor(e).CheckFlowName(flow(t), b.now()); fd.Verdict != action.Allow {
 			return decision(fd, false)
 		}
 		return d
@@ -269,11 +269,11 @@ func (b *Boundary) checkName(_ context.Context, t proxy.Target) proxy.Decision {
 
 func (b *Boundary) checkAddrs(_ context.Context, t proxy.Target, addrs []netip.Addr) proxy.Decision {
 	if b.os != nil {
-		d, floor := b.os.decide(t)
+		d, e := b.os.decide(t)
 		if !d.Allow {
 			return d
 		}
-		fd, _ := floor.CheckFlowAddrs(flow(t), addrs, b.now())
+		fd, _ := b.os.floor(e).CheckFlowAddrs(flow(t), addrs, b.now())
 		if fd.Verdict != action.Allow {
 			return decision(fd, false)
 		}

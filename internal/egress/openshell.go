@@ -65,9 +65,9 @@ func symlinks(p *openshell.Policy) map[string]string {
 	return out
 }
 
-// decide is OpenShell's decision on t, and the floor it is held to when
-// it allows.
-func (o *openShell) decide(t proxy.Target) (proxy.Decision, *netpolicy.Tiers) {
+// decide is OpenShell's decision on t, and the endpoint that decided it
+// (nil when none did), whose floor (o.floor) an allowed t is held to.
+func (o *openShell) decide(t proxy.Target) (proxy.Decision, *openshell.Endpoint) {
 	c := openshell.Conn{Host: t.Host, Port: t.Port}
 	if t.Caller != nil {
 		c.Binary, c.Ancestors = t.Caller.Exe, t.Caller.Ancestors
@@ -91,7 +91,7 @@ func (o *openShell) decide(t proxy.Target) (proxy.Decision, *netpolicy.Tiers) {
 			d.Reason += " (the calling process is not known: " + t.Caller.Err + ")"
 		}
 		d.Body = openshell.DenialBody(req, od)
-		return d, nil
+		return d, od.Endpoint
 	}
 	if od.Inspect {
 		if t.Method == "" || t.Method == "CONNECT" {
@@ -107,21 +107,33 @@ func (o *openShell) decide(t proxy.Target) (proxy.Decision, *netpolicy.Tiers) {
 				if rd.Layer == openshell.L7 && rd.Policy != "" {
 					d.Header = map[string]string{"X-OpenShell-Policy": rd.Policy}
 				}
-				return d, nil
+				return d, rd.Endpoint
 			}
 			if rd.Path != t.RawPath && t.RawPath != "" {
 				return proxy.Decision{Rule: d.Rule, Reason: fmt.Sprintf("the path %q is %q once made canonical, as it was judged; Warden forwards only what it judged", t.RawPath, rd.Path),
-					Hint: "request " + rd.Path}, nil
+					Hint: "request " + rd.Path}, rd.Endpoint
 			}
 		}
 	}
-	return d, o.floor(od.Endpoint)
+	return d, od.Endpoint
 }
 
 // decision is an OpenShell decision in the proxy's terms; an audit (a
 // denial OpenShell only logs) is an allow that says so.
 func (o *openShell) decision(od openshell.Decision) proxy.Decision {
 	return proxy.Decision{Rule: od.RuleName(), Reason: od.Reason, Hint: od.Hint, Allow: od.Verdict != openshell.Deny}
+}
+
+// policyOf is the key of the network policy endpoint e is in.
+func (o *openShell) policyOf(e *openshell.Endpoint) string {
+	for _, np := range o.p.Network {
+		for _, x := range np.Endpoints {
+			if x == e {
+				return np.Key
+			}
+		}
+	}
+	return ""
 }
 
 // floor is the tiers Warden's floor is asked through for what endpoint e
