@@ -409,19 +409,14 @@ func (i *initProc) notWatching(why string) {
 // report (the call fails or is not a connection).
 func (i *initProc) watchConnect(e seccomp.Event) func() {
 	proc := "/proc/" + strconv.Itoa(e.PID)
-	link, err := os.Readlink(proc + "/fd/" + strconv.FormatUint(e.Args[0]&0xffffffff, 10))
-	if err != nil {
+	// The descriptor's file, followed: a socket's inode number is the
+	// one sock_diag gives the proxy (package callerid reads it so too).
+	var st unix.Stat_t
+	if unix.Stat(proc+"/fd/"+strconv.FormatUint(e.Args[0]&0xffffffff, 10), &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK || st.Ino > 1<<32-1 {
 		return nil
 	}
-	rest, ok := strings.CutPrefix(link, "socket:[")
-	if !ok {
-		return nil
-	}
-	ino, err := strconv.ParseUint(strings.TrimSuffix(rest, "]"), 10, 32)
-	if err != nil {
-		return nil
-	}
-	c := &Connection{Inode: uint32(ino), PID: e.PID}
+	c := &Connection{Inode: uint32(st.Ino), PID: e.PID}
+	var err error
 	if c.Exe, err = os.Readlink(proc + "/exe"); err != nil {
 		c.Err = "the caller's executable cannot be read: " + err.Error()
 	} else if strings.HasSuffix(c.Exe, " (deleted)") {
