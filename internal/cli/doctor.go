@@ -157,6 +157,9 @@ func recordingOf(mode policyfile.AuditMode) recording {
 		if _, err := os.Stat(filepath.Join(dir, store.DBName)); err != nil {
 			r.Store += " (not made yet)"
 		}
+		if store.Spooled(dir) {
+			r.Store += "; hooks' decisions are spooled in " + filepath.Join(dir, store.SpoolName) + " until the next command that reads or writes the store takes them in"
+		}
 	}
 	r.SelfApproval = "an agent contained by warden run (a hook's --wrap included) cannot reach the state directory, the socket or the token: structural; an uncontained agent at this uid is kept from them, and from warden approvals and warden serve, by the policy's floor and the shell analysis behind it only"
 	r.Serve = "is not running: questions nobody in an agent can answer are denied, and every warden run starts its own sandbox and opens the store"

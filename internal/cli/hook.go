@@ -116,9 +116,12 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 		o.PolicyPath = abs
 	}
 	o.Policy = func() (*config.Policy, error) { return loadPolicy(o.PolicyPath) }
-	// Every decision is recorded in the store before it is answered.
+	// Every decision is recorded before it is answered: through warden
+	// serve, or in the store's spool, which the next open of the store
+	// takes in (a hook opening the store itself would cost every tool
+	// call milliseconds).
 	state := contain.StateDir()
-	rec := &store.Recorder{Dir: state}
+	rec := &store.Recorder{Dir: state, Spool: true}
 	defer rec.Close()
 	o.Sink, o.Warn = rec, func(msg string) { fmt.Fprintln(Stderr, "warden: warning: "+msg) }
 	// A question nobody in the agent can answer waits for a person when

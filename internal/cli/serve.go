@@ -99,6 +99,22 @@ func runServe(ctx context.Context, args []string) error {
 	defer os.Remove(filepath.Join(dir, store.RecordSocket))
 	defer rln.Close()
 	go store.ServeRecords(rln, s)
+	// What a hook spooled while serve did not answer it (store/spool.go)
+	// joins the chain within seconds.
+	go func() {
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := s.Ingest(ctx); err != nil && ctx.Err() == nil {
+					fmt.Fprintf(Stderr, "warden serve: taking in the spool: %v\n", err)
+				}
+			}
+		}
+	}()
 	if !*noWarm {
 		// The next warden run takes a sandbox started ahead of time.
 		if k, err := sandbox.NewKeeper(dir); err != nil {

@@ -53,6 +53,9 @@ var migrations = []string{
 	// every index ends with) without a sort.
 	`CREATE INDEX events_verdict_time ON events (verdict, time);
 	CREATE INDEX events_agent_time ON events (agent, time);`,
+	// 3: the spool files whose events are in the chain, until they are
+	// deleted (spool.go).
+	`CREATE TABLE spooled (name TEXT PRIMARY KEY);`,
 }
 
 // SchemaVersion is the schema this Warden writes.

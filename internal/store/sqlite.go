@@ -83,6 +83,10 @@ func Open(ctx context.Context, dir string) (*SQLite, error) {
 		s.Close()
 		return nil, err
 	}
+	if err := s.ingest(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	// The file is made by SQLite with the umask's mode; the state
 	// directory is 0700 anyway, the file is kept 0600 as well.
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
@@ -137,6 +141,18 @@ func (s *SQLite) Append(ctx context.Context, ev audit.Event) (Record, error) {
 // AppendBatch records evs as the next events, in one transaction: all
 // of them or none (an import, a run's record with its attempts).
 func (s *SQLite) AppendBatch(ctx context.Context, evs []audit.Event) ([]Record, error) {
+	unlock, err := s.exclusive()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return s.appendLocked(ctx, evs, nil)
+}
+
+// appendLocked is AppendBatch for a caller that holds the writers' lock,
+// with also, when given, more statements of the same transaction (the
+// spool's names: spool.go).
+func (s *SQLite) appendLocked(ctx context.Context, evs []audit.Event, also func(tx *sql.Tx) error) ([]Record, error) {
 	type row struct {
 		ev   audit.Event
 		body []byte
@@ -157,11 +173,6 @@ func (s *SQLite) AppendBatch(ctx context.Context, evs []audit.Event) ([]Record, 
 		}
 		rows[i] = row{ev, body, columnsOf(ev)}
 	}
-	unlock, err := s.exclusive()
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, s.fail("begin", err)
@@ -194,8 +205,16 @@ func (s *SQLite) AppendBatch(ctx context.Context, evs []audit.Event) ([]Record, 
 		}
 		out[i], last = r, r
 	}
+	if also != nil {
+		if err := also(tx); err != nil {
+			return nil, s.fail("append", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, s.fail("commit", err)
+	}
+	if len(out) == 0 {
+		return out, nil
 	}
 	// After the commit: a head ahead of the chain would look like a
 	// truncation. A writer killed here leaves the head behind, which
@@ -408,13 +427,13 @@ func hintFor(err error) string {
 var ErrNoStore = errors.New("no store yet: nothing was recorded")
 
 // OpenExisting is [Open] for a reader: a state directory without a store
-// is [ErrNoStore], and nothing is made.
+// or a spool (spool.go) is [ErrNoStore], and nothing is made.
 func OpenExisting(ctx context.Context, dir string) (*SQLite, error) {
 	if dir == "" {
 		return nil, &Error{What: "no state directory: neither WARDEN_STATE_DIR, XDG_STATE_HOME nor a home directory is set",
 			Hint: "set WARDEN_STATE_DIR to an absolute path"}
 	}
-	if _, err := os.Stat(filepath.Join(dir, DBName)); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, DBName)); errors.Is(err, os.ErrNotExist) && !Spooled(dir) {
 		return nil, ErrNoStore
 	}
 	return Open(ctx, dir)

@@ -21,11 +21,14 @@
 //
 // # Writers
 //
-// Many short-lived processes (one per hook call) append at once. Each
-// append is one transaction that takes the database's write lock first
-// (BEGIN IMMEDIATE), reads the last event, and inserts the next: no
-// event is lost or numbered twice, and a writer killed at any point
-// leaves every committed event whole (SQLite's write-ahead log).
+// Many short-lived processes append at once. Each append is one
+// transaction that takes the database's write lock first (BEGIN
+// IMMEDIATE), reads the last event, and inserts the next: no event is
+// lost or numbered twice, and a writer killed at any point leaves every
+// committed event whole (SQLite's write-ahead log). A hook call, one per
+// tool call of an agent, does not open the store: it spools its events
+// (spool.go), and [Open] takes the spool into the chain before anything
+// reads or appends, so that every reader sees every event.
 //
 // # Schema
 //
@@ -159,7 +162,11 @@ func (s Sink) Write(ev audit.Event) error {
 // (remote.go), and opens the store itself only when serve stops
 // answering, or when Store asks for it.
 type Recorder struct {
-	Dir    string
+	Dir string
+	// Spool is for a process that records a decision or two and exits
+	// (a hook call): without warden serve, its events are spooled
+	// (spool.go), and the store is opened only when the spool is long.
+	Spool  bool
 	mu     sync.Mutex // guards the fields below
 	s      *SQLite
 	remote *remote
@@ -185,6 +192,9 @@ func (r *Recorder) open() error {
 			Hint: "set WARDEN_STATE_DIR to an absolute path"}
 	}
 	if r.remote = dialRecords(r.Dir); r.remote != nil {
+		return nil
+	}
+	if r.Spool {
 		return nil
 	}
 	return r.openLocal()
@@ -228,6 +238,18 @@ func (r *Recorder) WriteBatch(evs []audit.Event) error {
 		if err := r.openLocal(); err != nil {
 			return err
 		}
+	}
+	if r.s == nil {
+		// r.Spool: the next open of the store takes the events in;
+		// this one, when the spool has grown long.
+		long, err := Spool(r.Dir, evs)
+		if err != nil || !long {
+			return err
+		}
+		// Recorded either way: a store that does not open now is
+		// reported by the next open, which takes the spool in.
+		r.openLocal()
+		return nil
 	}
 	_, err := r.s.AppendBatch(context.Background(), evs)
 	return err

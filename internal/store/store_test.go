@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv("WARDEN_STORE_TEST_WRITER"); spec != "" {
 		os.Exit(writer(spec))
 	}
+	if spec := os.Getenv("WARDEN_STORE_TEST_SPOOLER"); spec != "" {
+		os.Exit(spooler(spec))
+	}
 	if dir := os.Getenv("WARDEN_STORE_TEST_SERVE"); dir != "" {
 		os.Exit(serveRecords(dir))
 	}
