@@ -993,9 +993,11 @@ func (r *runner) run(t *testing.T, name, policy string, steps []step, flags ...s
 		t.Fatalf("the execution record: %v", err)
 	}
 	// The store the run recorded itself in, in the run's home: its
-	// database and write-ahead log as bytes on disk.
-	for _, f := range []string{"warden.db", "warden.db-wal"} {
-		b, _ := os.ReadFile(filepath.Join(r.home, ".local", "state", "warden", f))
+	// database, write-ahead log and spool as bytes on disk.
+	state := filepath.Join(r.home, ".local", "state", "warden")
+	spooled, _ := filepath.Glob(filepath.Join(state, "spool", "*"))
+	for _, f := range append([]string{filepath.Join(state, "warden.db"), filepath.Join(state, "warden.db-wal")}, spooled...) {
+		b, _ := os.ReadFile(f)
 		o.store = append(o.store, b...)
 	}
 	var rec struct {

@@ -116,10 +116,10 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 		o.PolicyPath = abs
 	}
 	o.Policy = func() (*config.Policy, error) { return loadPolicy(o.PolicyPath) }
-	// Every decision is recorded before it is answered: through warden
-	// serve, or in the store's spool, which the next open of the store
-	// takes in (a hook opening the store itself would cost every tool
-	// call milliseconds).
+	// Every decision is recorded before it is answered, in the store's
+	// spool, which the next open of the store, or warden serve, takes
+	// in (a hook opening the store itself, or asking serve, would cost
+	// every tool call milliseconds).
 	state := contain.StateDir()
 	rec := &store.Recorder{Dir: state, Spool: true}
 	defer rec.Close()

@@ -82,7 +82,7 @@ func runRun(ctx context.Context, args []string) error {
 		}
 	}
 	// The run's record goes to the store (contain.Recorder).
-	rec := &store.Recorder{Dir: contain.StateDir()}
+	rec := &store.Recorder{Dir: contain.StateDir(), Spool: true}
 	defer rec.Close()
 	o := contain.Options{
 		Argv: argv, Project: *project, Dir: cwd(), Home: homeDir(), Grant: *grantID,

@@ -62,6 +62,23 @@ const (
 	maxSpoolFile = 16 << 20
 )
 
+// errSpoolLarge is Spool's refusal of events that would make a spool
+// file larger than a quarter of maxSpoolFile: they go to the store.
+var errSpoolLarge = errors.New("too many events for the spool")
+
+// spoolReady makes the spool of the state directory dir, and checks that
+// this user may write it.
+func spoolReady(dir string) error {
+	sd := filepath.Join(dir, SpoolName)
+	if err := os.MkdirAll(sd, 0o700); err != nil {
+		return &Error{What: "spool directory", Err: err, Hint: "make " + dir + " writable by this user, or set WARDEN_STATE_DIR"}
+	}
+	if err := unix.Access(sd, unix.W_OK|unix.X_OK); err != nil {
+		return &Error{What: "spool directory " + sd, Err: err, Hint: "make it writable by this user, or set WARDEN_STATE_DIR"}
+	}
+	return nil
+}
+
 // Spool writes evs, their secrets redacted (audit.Redact), to a new file
 // of the spool of the state directory dir, for the next open of the
 // store to take in. It reports whether the spool is long (spoolLong
@@ -83,6 +100,9 @@ func Spool(dir string, evs []audit.Event) (long bool, err error) {
 		}
 		b.Write(line)
 		b.WriteByte('\n')
+		if b.Len() > maxSpoolFile/4 {
+			return false, errSpoolLarge
+		}
 	}
 	var rnd [4]byte
 	rand.Read(rnd[:])

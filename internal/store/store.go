@@ -163,9 +163,10 @@ func (s Sink) Write(ev audit.Event) error {
 // answering, or when Store asks for it.
 type Recorder struct {
 	Dir string
-	// Spool is for a process that records a decision or two and exits
-	// (a hook call): without warden serve, its events are spooled
-	// (spool.go), and the store is opened only when the spool is long.
+	// Spool is for a process that records a few events and exits (a
+	// hook call, a run): its events are spooled (spool.go), for the next
+	// open of the store, or warden serve, to take in; the store is
+	// opened only when the spool is long or the events are many.
 	Spool  bool
 	mu     sync.Mutex // guards the fields below
 	s      *SQLite
@@ -174,10 +175,14 @@ type Recorder struct {
 
 var _ audit.Sink = (*Recorder)(nil)
 
-// Ready opens the store, if it is not open yet.
+// Ready opens the store, if it is not open yet; for a spooling
+// recorder, it makes sure the spool can be written.
 func (r *Recorder) Ready() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.Spool && r.Dir != "" {
+		return spoolReady(r.Dir)
+	}
 	return r.open()
 }
 
@@ -191,10 +196,12 @@ func (r *Recorder) open() error {
 		return &Error{What: "no state directory: neither WARDEN_STATE_DIR, XDG_STATE_HOME nor a home directory is set",
 			Hint: "set WARDEN_STATE_DIR to an absolute path"}
 	}
-	if r.remote = dialRecords(r.Dir); r.remote != nil {
+	if r.Spool {
+		// Spooling costs less than a round trip to warden serve,
+		// which takes the spool in too.
 		return nil
 	}
-	if r.Spool {
+	if r.remote = dialRecords(r.Dir); r.remote != nil {
 		return nil
 	}
 	return r.openLocal()
@@ -243,6 +250,13 @@ func (r *Recorder) WriteBatch(evs []audit.Event) error {
 		// r.Spool: the next open of the store takes the events in;
 		// this one, when the spool has grown long.
 		long, err := Spool(r.Dir, evs)
+		if errors.Is(err, errSpoolLarge) {
+			if err := r.openLocal(); err != nil {
+				return err
+			}
+			_, err := r.s.AppendBatch(context.Background(), evs)
+			return err
+		}
 		if err != nil || !long {
 			return err
 		}
