@@ -246,6 +246,9 @@ func Run(ctx context.Context, o Options) error {
 		p.spec.Cgroup = sandbox.StartCgroup(p.spec.Limits)
 		defer p.spec.Cgroup.Close()
 	}
+	// So is a root caller's user namespace for its idmapped mounts.
+	p.spec.Userns = sandbox.StartUserns(p.spec.Project, p.spec.Degraded)
+	defer p.spec.Userns.Close()
 	ex, approved := p.judge()
 	if ex != nil {
 		return p.deny(ex)

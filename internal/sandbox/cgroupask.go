@@ -30,3 +30,14 @@ func (c *CgroupAsk) take(l Limits) chan any {
 	c.taken = true
 	return c.made
 }
+
+// UsernsAsk is the user namespace a root caller's idmapped mounts need,
+// being made ahead of the run ([StartUserns]) while the command is still
+// judged: it takes a process, the dearest part of an idmapped mount. A
+// run given it in Spec.Userns takes it, and uses it only for paths whose
+// owner it maps; Close closes one no run took.
+type UsernsAsk struct {
+	mu    sync.Mutex
+	early any // Linux: an *earlyUserns
+	taken bool
+}

@@ -511,3 +511,62 @@ func TestAdversarialIdentityHostIDTaken(t *testing.T) {
 		t.Error("the command ran with an id that a host user has")
 	}
 }
+
+// TestAdversarialIdentityUsernsAhead: a root caller's user namespace for
+// its idmapped mounts may be begun while the command is judged
+// (StartUserns). The run uses it only for a path whose owner it maps: a
+// project whose owner changed in between is mapped to its owner at the
+// run, never to the one the namespace was begun for.
+func TestAdversarialIdentityUsernsAhead(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skipf("requires root: idmapped mounts are a root caller's (uid %d)", os.Getuid())
+	}
+	for _, tt := range []struct {
+		name        string
+		ahead, then [2]int // the owner when asked, and at the run
+	}{
+		{"same owner", [2]int{4242, 4343}, [2]int{4242, 4343}},
+		{"owner changed after the ask", [2]int{4242, 4343}, [2]int{5252, 5353}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			project := varTempDir(t)
+			if err := os.Lchown(project, tt.ahead[0], tt.ahead[1]); err != nil {
+				t.Fatal(err)
+			}
+			u := StartUserns(project, nil)
+			if u == nil {
+				t.Fatal("StartUserns made nothing for a root caller")
+			}
+			defer u.Close()
+			if err := os.Lchown(project, tt.then[0], tt.then[1]); err != nil {
+				t.Fatal(err)
+			}
+			o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Userns: u, Argv: sh("echo new > new && echo ok")})
+			if o.err != nil || !strings.HasSuffix(o.stdout, "ok\n") {
+				t.Fatalf("run: %v\n%s%s", o.err, o.stdout, o.stderr)
+			}
+			uid, gid := statOwner(t, filepath.Join(project, "new"))
+			if int(uid) != tt.then[0] || int(gid) != tt.then[1] {
+				t.Errorf("new is owned by %d:%d on the host, want the project's owner at the run %d:%d", uid, gid, tt.then[0], tt.then[1])
+			}
+		})
+	}
+	// One no run took is closed: its descriptor is not left open.
+	before := openFDs(t)
+	StartUserns(varTempDir(t), nil).Close()
+	if after := openFDs(t); after > before {
+		t.Errorf("%d descriptors open after an untaken namespace was closed, %d before", after, before)
+	}
+	if StartUserns("/tmp", []Layer{LayerHostUID}) != nil {
+		t.Error("StartUserns made a namespace for a run with host-uid degraded")
+	}
+}
+
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(ents)
+}

@@ -203,7 +203,11 @@ func (rn *runner) plan() error {
 	go func() {
 		var early *earlyUserns
 		if cfg.HostID {
-			early = startUserns(cfg.Project)
+			// Begun while the command was judged, if the caller
+			// asked; used only for paths whose owner it maps.
+			if early = spec.Userns.take(); early == nil {
+				early = startUserns(cfg.Project)
+			}
 		}
 		var err error
 		rn.v, err = planView(*spec, cfg.Project)

@@ -38,6 +38,12 @@ func StartCgroup(l Limits) *CgroupAsk { return nil }
 // Close does nothing.
 func (c *CgroupAsk) Close() {}
 
+// StartUserns makes nothing: there are no idmapped mounts outside Linux.
+func StartUserns(project string, degraded []Layer) *UsernsAsk { return nil }
+
+// Close does nothing.
+func (u *UsernsAsk) Close() {}
+
 // AskWarm asks for nothing: there is no Keeper outside Linux.
 func AskWarm(path string) *WarmAsk {
 	return &WarmAsk{fd: -1, err: fmt.Errorf("no warm sandbox on %s", runtime.GOOS)}
