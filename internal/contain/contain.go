@@ -246,9 +246,11 @@ func Run(ctx context.Context, o Options) error {
 		p.spec.Cgroup = sandbox.StartCgroup(p.spec.Limits)
 		defer p.spec.Cgroup.Close()
 	}
-	// So is a root caller's user namespace for its idmapped mounts.
-	p.spec.Userns = sandbox.StartUserns(p.spec.Project, p.spec.Degraded)
-	defer p.spec.Userns.Close()
+	// So is the run's plan: the view (the project and the home walked
+	// for masks), init's configuration, a root caller's user namespace.
+	// Taken only by this very spec.
+	p.spec.Plan = sandbox.StartPlan(p.spec)
+	defer p.spec.Plan.Close()
 	ex, approved := p.judge()
 	if ex != nil {
 		return p.deny(ex)

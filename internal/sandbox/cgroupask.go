@@ -31,13 +31,16 @@ func (c *CgroupAsk) take(l Limits) chan any {
 	return c.made
 }
 
-// UsernsAsk is the user namespace a root caller's idmapped mounts need,
-// being made ahead of the run ([StartUserns]) while the command is still
-// judged: it takes a process, the dearest part of an idmapped mount. A
-// run given it in Spec.Userns takes it, and uses it only for paths whose
-// owner it maps; Close closes one no run took.
-type UsernsAsk struct {
-	mu    sync.Mutex
-	early any // Linux: an *earlyUserns
-	taken bool
+// PlanAsk is a run's plan begun ahead of the run ([StartPlan]), while
+// the command is still judged: its run cache, init's configuration, the
+// view (the project and the home walked for masks), and a root caller's
+// user namespace in the making. A run given it in Spec.Plan takes it only
+// if its spec is the one the plan was begun for, in every field; Close
+// frees one no run took.
+type PlanAsk struct {
+	mu       sync.Mutex
+	key      string
+	prepared any // Linux: a *prepared
+	taken    bool
+	matched  bool // a run took it (for tests)
 }

@@ -3,12 +3,7 @@
 
 package sandbox
 
-import (
-	"os"
-	"slices"
-
-	"golang.org/x/sys/unix"
-)
+import "fmt"
 
 // StartCgroup begins making a run's cgroup for limits l, as Run would
 // once it starts: the directories swept, made and set while the caller
@@ -40,37 +35,54 @@ func (c *CgroupAsk) Close() {
 	}
 }
 
-// StartUserns begins making the user namespace that maps the owner of
-// project to the unprivileged identity a root caller's command runs as,
-// as Run would once it plans the view. Nil when the run will make none:
-// a caller that is not root, or degraded names host-uid. Pass it in
-// Spec.Userns; Close it whether or not a run took it.
-func StartUserns(project string, degraded []Layer) *UsernsAsk {
-	if os.Getuid() != 0 || slices.Contains(degraded, LayerHostUID) || project == "" {
-		return nil
-	}
-	return &UsernsAsk{early: startUserns(project)}
+// StartPlan begins planning a run of spec, as Run would once it starts:
+// the run cache made, init's configuration built, the view planned and a
+// root caller's user namespace begun while the caller still judges the
+// command. Pass it in Spec.Plan of the very same spec; Close it whether
+// or not a run took it.
+func StartPlan(spec Spec) *PlanAsk {
+	spec.Plan = nil
+	return &PlanAsk{key: planKey(spec), prepared: prepare(spec)}
 }
 
-// take hands the namespace in the making over to a run, once.
-func (u *UsernsAsk) take() *earlyUserns {
-	if u == nil {
-		return nil
-	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.taken {
-		return nil
-	}
-	u.taken = true
-	return u.early.(*earlyUserns)
+// planKey is spec in full, every field, so that a plan is taken only by
+// the spec it was begun for.
+func planKey(spec Spec) string {
+	spec.Plan = nil
+	return fmt.Sprintf("%#v", spec)
 }
 
-// Close closes the namespace unless a run took it.
-func (u *UsernsAsk) Close() {
-	if e := u.take(); e != nil {
-		if r := e.wait(); r.err == nil {
-			unix.Close(r.fd)
-		}
+// take hands the plan over to a run of spec, once; nil when it was taken
+// already or begun for another spec (it is then dropped).
+func (a *PlanAsk) take(spec Spec) *prepared {
+	if a == nil {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.taken {
+		return nil
+	}
+	a.taken = true
+	pr := a.prepared.(*prepared)
+	if planKey(spec) != a.key {
+		pr.drop()
+		return nil
+	}
+	a.matched = true
+	return pr
+}
+
+// Close frees the plan unless a run took it.
+func (a *PlanAsk) Close() {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	taken := a.taken
+	a.taken = true
+	a.mu.Unlock()
+	if !taken {
+		a.prepared.(*prepared).drop()
 	}
 }

@@ -14,11 +14,13 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -512,55 +514,102 @@ func TestAdversarialIdentityHostIDTaken(t *testing.T) {
 	}
 }
 
-// TestAdversarialIdentityUsernsAhead: a root caller's user namespace for
-// its idmapped mounts may be begun while the command is judged
-// (StartUserns). The run uses it only for a path whose owner it maps: a
-// project whose owner changed in between is mapped to its owner at the
-// run, never to the one the namespace was begun for.
-func TestAdversarialIdentityUsernsAhead(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skipf("requires root: idmapped mounts are a root caller's (uid %d)", os.Getuid())
+// TestAdversarialPlanAhead: a run's plan (its view, init's
+// configuration, a root caller's user namespace) may be begun while the
+// command is judged (StartPlan). A run takes it only for the very spec it
+// was begun for: a spec changed in between is planned anew, so a plan
+// never gives a run more than its own spec. A root caller's project whose
+// owner changed in between is mapped to its owner at the run, never to
+// the one the namespace was begun for.
+func TestAdversarialPlanAhead(t *testing.T) {
+	sandboxtest.RequireUserNS(t)
+	// runPlanned runs spec with the plan begun for planned, and says
+	// whether the run took it.
+	runPlanned := func(t *testing.T, planned, spec Spec) (stdout string, taken bool) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		for _, s := range []*Spec{&planned, &spec} {
+			s.Stdin, s.Stdout, s.Stderr, s.Timeout = eofReader{}, &out, &errb, time.Minute
+		}
+		a := StartPlan(planned)
+		defer a.Close()
+		spec.Plan = a
+		res, err := Run(context.Background(), spec)
+		if err != nil || res.Status() != 0 {
+			t.Fatalf("run: %v (status %d)\n%s%s", err, res.Status(), out.String(), errb.String())
+		}
+		return out.String(), a.matched
 	}
-	for _, tt := range []struct {
-		name        string
-		ahead, then [2]int // the owner when asked, and at the run
-	}{
-		{"same owner", [2]int{4242, 4343}, [2]int{4242, 4343}},
-		{"owner changed after the ask", [2]int{4242, 4343}, [2]int{5252, 5353}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			project := varTempDir(t)
-			if err := os.Lchown(project, tt.ahead[0], tt.ahead[1]); err != nil {
-				t.Fatal(err)
-			}
-			u := StartUserns(project, nil)
-			if u == nil {
-				t.Fatal("StartUserns made nothing for a root caller")
-			}
-			defer u.Close()
-			if err := os.Lchown(project, tt.then[0], tt.then[1]); err != nil {
-				t.Fatal(err)
-			}
-			o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Userns: u, Argv: sh("echo new > new && echo ok")})
-			if o.err != nil || !strings.HasSuffix(o.stdout, "ok\n") {
-				t.Fatalf("run: %v\n%s%s", o.err, o.stdout, o.stderr)
-			}
-			uid, gid := statOwner(t, filepath.Join(project, "new"))
-			if int(uid) != tt.then[0] || int(gid) != tt.then[1] {
-				t.Errorf("new is owned by %d:%d on the host, want the project's owner at the run %d:%d", uid, gid, tt.then[0], tt.then[1])
-			}
-		})
+	t.Run("spec changed after the plan", func(t *testing.T) {
+		project := varTempDir(t)
+		spec := Spec{Project: project, Mode: WorkspaceWrite, Argv: sh("echo x > written; echo done")}
+		ro := spec
+		ro.Mode = ReadOnly
+		out, taken := runPlanned(t, spec, ro)
+		if taken {
+			t.Error("a run took a plan begun for another spec")
+		}
+		if !strings.Contains(out, "done") {
+			t.Fatalf("the run did not run: %q", out)
+		}
+		if _, err := os.Stat(filepath.Join(project, "written")); err == nil {
+			t.Fatal("a plan begun for a writable project made the read-only run's project writable")
+		}
+	})
+	t.Run("same spec", func(t *testing.T) {
+		project := varTempDir(t)
+		spec := Spec{Project: project, Mode: WorkspaceWrite, Argv: sh("echo x > written && echo ok")}
+		out, taken := runPlanned(t, spec, spec)
+		if !taken || !strings.HasSuffix(out, "ok\n") {
+			t.Fatalf("the run took its plan: %v; output %q", taken, out)
+		}
+		if _, err := os.Stat(filepath.Join(project, "written")); err != nil {
+			t.Fatalf("the run with its own plan did not write its project: %v", err)
+		}
+	})
+	if os.Getuid() == 0 {
+		for _, tt := range []struct {
+			name        string
+			ahead, then [2]int // the owner when planned, and at the run
+		}{
+			{"same owner", [2]int{4242, 4343}, [2]int{4242, 4343}},
+			{"owner changed after the plan", [2]int{4242, 4343}, [2]int{5252, 5353}},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				project := varTempDir(t)
+				if err := os.Lchown(project, tt.ahead[0], tt.ahead[1]); err != nil {
+					t.Fatal(err)
+				}
+				spec := Spec{Project: project, Mode: WorkspaceWrite, Argv: sh("echo new > new && echo ok")}
+				spec.Stdin, spec.Stdout, spec.Stderr, spec.Timeout = eofReader{}, io.Discard, io.Discard, time.Minute
+				spec.Plan = StartPlan(spec)
+				defer spec.Plan.Close()
+				if err := os.Lchown(project, tt.then[0], tt.then[1]); err != nil {
+					t.Fatal(err)
+				}
+				res, err := Run(context.Background(), spec)
+				if err != nil || res.Status() != 0 || !spec.Plan.matched {
+					t.Fatalf("run: %v (status %d), plan taken %v", err, res.Status(), spec.Plan.matched)
+				}
+				uid, gid := statOwner(t, filepath.Join(project, "new"))
+				if int(uid) != tt.then[0] || int(gid) != tt.then[1] {
+					t.Errorf("new is owned by %d:%d on the host, want the project's owner at the run %d:%d", uid, gid, tt.then[0], tt.then[1])
+				}
+			})
+		}
 	}
-	// One no run took is closed: its descriptor is not left open.
+	// One no run took is freed: its descriptors are not left open.
 	before := openFDs(t)
-	StartUserns(varTempDir(t), nil).Close()
+	StartPlan(Spec{Project: varTempDir(t), Mode: WorkspaceWrite, Argv: []string{"true"}}).Close()
 	if after := openFDs(t); after > before {
-		t.Errorf("%d descriptors open after an untaken namespace was closed, %d before", after, before)
-	}
-	if StartUserns("/tmp", []Layer{LayerHostUID}) != nil {
-		t.Error("StartUserns made a namespace for a run with host-uid degraded")
+		t.Errorf("%d descriptors open after an untaken plan was closed, %d before", after, before)
 	}
 }
+
+// eofReader is an empty stdin that compares equal to itself.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 func openFDs(t *testing.T) int {
 	t.Helper()

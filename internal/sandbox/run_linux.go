@@ -161,24 +161,77 @@ type cgroupMade struct {
 	err error
 }
 
+// prepared is what a run plans before init can be configured: the run
+// cache, init's configuration, and the view (binds, and masks found by
+// walking the project and the home), with the user namespace of a root
+// caller's idmapped mounts in the making. Run prepares its own, or takes
+// one begun while the command was judged (StartPlan).
+type prepared struct {
+	cache     string   // the spec's Cache, made and resolved
+	cacheNote []string // why there is no run cache
+	cfg       *config
+	err       error // buildConfig's
+	viewed    chan struct{}
+	v         view
+	viewErr   error
+	early     *earlyUserns // cfg.HostID's, nil otherwise
+}
+
+// prepare makes the run cache and init's configuration from spec, and
+// starts planning the view.
+func prepare(spec Spec) *prepared {
+	pr := &prepared{viewed: make(chan struct{})}
+	if spec.Cache != "" && diskBounded(spec.Limits) {
+		pr.cacheNote, spec.Cache = []string{noCacheBounded}, ""
+	}
+	if spec.Cache != "" {
+		real, err := makeCache(spec)
+		if err != nil {
+			pr.cacheNote = []string{fmt.Sprintf("no run cache (%v): build caches are read-only", err)}
+		}
+		spec.Cache = real
+	}
+	pr.cache = spec.Cache
+	if pr.cfg, pr.err = buildConfig(spec); pr.err != nil {
+		close(pr.viewed)
+		return pr
+	}
+	if pr.cfg.HostID {
+		pr.early = startUserns(pr.cfg.Project)
+	}
+	go func() {
+		defer close(pr.viewed)
+		pr.v, pr.viewErr = planView(spec, pr.cfg.Project)
+	}()
+	return pr
+}
+
+// drop frees what a prepared plan no run took holds.
+func (pr *prepared) drop() {
+	<-pr.viewed
+	if pr.early != nil {
+		if r := pr.early.wait(); r.err == nil {
+			unix.Close(r.fd)
+		}
+	}
+}
+
 // plan builds init's configuration from the spec, and starts planning
 // the view and making the cgroup, which init waits for.
 func (rn *runner) plan() error {
 	spec, tr := &rn.spec, rn.tr
-	if spec.Cache != "" && diskBounded(spec.Limits) {
-		rn.cacheNote, spec.Cache = []string{noCacheBounded}, ""
+	// Begun while the command was judged, if the caller asked, and
+	// taken only for this very spec; else prepared here.
+	pr := spec.Plan.take(*spec)
+	if pr == nil {
+		pr = prepare(*spec)
 	}
-	if spec.Cache != "" {
-		real, err := makeCache(*spec)
-		if err != nil {
-			rn.cacheNote = []string{fmt.Sprintf("no run cache (%v): build caches are read-only", err)}
-		}
-		spec.Cache = real
+	rn.cacheNote, spec.Cache = pr.cacheNote, pr.cache
+	if pr.err != nil {
+		pr.drop()
+		return pr.err
 	}
-	cfg, err := buildConfig(*spec)
-	if err != nil {
-		return err
-	}
+	cfg := pr.cfg
 	rn.cfg = cfg
 	if spec.WarmAsk != nil {
 		rn.warm, rn.warmErr = spec.WarmAsk.take()
@@ -196,25 +249,18 @@ func (rn *runner) plan() error {
 			}
 		})
 	}
-	// The view (binds, and masks found by walking the project) is
-	// planned while init starts; init waits for its configuration.
+	// The view is planned while init starts; init waits for its
+	// configuration.
 	planned := make(chan error, 1)
 	rn.planned = planned
 	go func() {
-		var early *earlyUserns
-		if cfg.HostID {
-			// Begun while the command was judged, if the caller
-			// asked; used only for paths whose owner it maps.
-			if early = spec.Userns.take(); early == nil {
-				early = startUserns(cfg.Project)
-			}
-		}
-		var err error
-		rn.v, err = planView(*spec, cfg.Project)
+		<-pr.viewed
+		rn.v = pr.v
+		err := pr.viewErr
 		if err == nil && cfg.HostID {
-			rn.idm, err = prepareIdmapped(rn.v.binds, cfg.Project, early)
-		} else if early != nil {
-			if r := early.wait(); r.err == nil {
+			rn.idm, err = prepareIdmapped(rn.v.binds, cfg.Project, pr.early)
+		} else if pr.early != nil {
+			if r := pr.early.wait(); r.err == nil {
 				unix.Close(r.fd)
 			}
 		}

@@ -38,11 +38,11 @@ func StartCgroup(l Limits) *CgroupAsk { return nil }
 // Close does nothing.
 func (c *CgroupAsk) Close() {}
 
-// StartUserns makes nothing: there are no idmapped mounts outside Linux.
-func StartUserns(project string, degraded []Layer) *UsernsAsk { return nil }
+// StartPlan plans nothing: Run refuses outside Linux.
+func StartPlan(spec Spec) *PlanAsk { return nil }
 
 // Close does nothing.
-func (u *UsernsAsk) Close() {}
+func (a *PlanAsk) Close() {}
 
 // AskWarm asks for nothing: there is no Keeper outside Linux.
 func AskWarm(path string) *WarmAsk {

@@ -175,9 +175,9 @@ type Spec struct {
 	// Cgroup, when set, is the run's cgroup begun ahead (StartCgroup),
 	// taken when it was made for the run's Limits.
 	Cgroup *CgroupAsk
-	// Userns, when set, is the user namespace of a root caller's
-	// idmapped mounts begun ahead (StartUserns).
-	Userns *UsernsAsk
+	// Plan, when set, is the run's plan begun ahead (StartPlan), taken
+	// when it was begun for this very spec.
+	Plan *PlanAsk
 }
 
 // HostFile is one file of the host, by path and identity.
