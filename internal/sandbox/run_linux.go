@@ -225,6 +225,8 @@ func (rn *runner) plan() error {
 	pr := spec.Plan.take(*spec)
 	if pr == nil {
 		pr = prepare(*spec)
+	} else {
+		tr.mark("plan taken, begun while the command was judged")
 	}
 	rn.cacheNote, spec.Cache = pr.cacheNote, pr.cache
 	if pr.err != nil {
