@@ -162,9 +162,9 @@ func recordingOf(mode policyfile.AuditMode) recording {
 		}
 	}
 	r.SelfApproval = "an agent contained by warden run (a hook's --wrap included) cannot reach the state directory, the socket or the token: structural; an uncontained agent at this uid is kept from them, and from warden approvals and warden serve, by the policy's floor and the shell analysis behind it only"
-	r.Serve = "is not running: questions nobody in an agent can answer are denied, and every warden run starts its own sandbox and opens the store"
+	r.Serve = "is not running: questions nobody in an agent can answer are denied, and every warden run starts its own sandbox"
 	if serveRunning(dir) {
-		r.Serve = "runs on " + filepath.Join(dir, socketName) + ": questions nobody in an agent can answer wait for a person there, and runs and hooks record through it"
+		r.Serve = "runs on " + filepath.Join(dir, socketName) + ": questions nobody in an agent can answer wait for a person there, and it takes what runs and hooks spool into the store every two seconds"
 		if _, err := os.Stat(filepath.Join(dir, sandbox.WarmSocket)); err == nil {
 			r.Serve += "; it keeps a sandbox started for the next warden run"
 		}
