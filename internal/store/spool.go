@@ -271,11 +271,16 @@ func (s *SQLite) ingestBatch(ctx context.Context, sd string, names []string) err
 // readSpoolFile reads a spool file's events: one JSON object a line,
 // the last line ended, at least one.
 func readSpoolFile(path string) ([]audit.Event, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	// Not a link, and not a FIFO or a device swapped in after the
+	// listing (which could block the open or the read forever).
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
 	b, err := io.ReadAll(io.LimitReader(f, maxSpoolFile+1))
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
 
 	"warden.dev/warden/internal/store"
 )
@@ -94,6 +95,14 @@ func TestSpoolOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A FIFO and a link where spool files go: set aside, never
+	// waited on or followed.
+	if err := unix.Mkfifo(filepath.Join(sd, "00000000000000000002-1-fifo.jsonl"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(sd, "00000000000000000003-1-link.jsonl")); err != nil {
+		t.Fatal(err)
+	}
 	// A file cut short, and a later whole one.
 	short := "00000000000000000001-1-cut.jsonl"
 	if err := os.WriteFile(filepath.Join(sd, short), []byte(`{"Schema":1,"Kind":"decis`), 0o600); err != nil {
@@ -107,7 +116,7 @@ func TestSpoolOnce(t *testing.T) {
 	if diff := cmp.Diff([]string{"s0", "s1", "s2", "s3"}, subjects(t, s, store.Query{})); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{short + ".bad"}, spoolNames(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{short + ".bad", "00000000000000000002-1-fifo.jsonl", "00000000000000000003-1-link.jsonl"}, spoolNames(t, dir)); diff != "" {
 		t.Errorf("the spool after (-want +got):\n%s", diff)
 	}
 	if v, err := s.Verify(context.Background()); err != nil || !v.OK() {
