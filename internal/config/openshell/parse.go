@@ -197,6 +197,23 @@ func (d *parser) list(n *yaml.Node, what string) ([]*yaml.Node, error) {
 	return n.Content, nil
 }
 
+// listOf reads n, a list, with item for each of its items.
+func listOf[T any](d *parser, n *yaml.Node, what string, item func(*yaml.Node) (T, error)) ([]T, error) {
+	items, err := d.list(n, what)
+	if err != nil {
+		return nil, err
+	}
+	var out []T
+	for _, it := range items {
+		v, err := item(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
 func (d *parser) strList(n *yaml.Node, what string) ([]string, error) {
 	items, err := d.list(n, what)
 	if err != nil {
@@ -383,28 +400,12 @@ func (d *parser) networkPolicy(f yamldoc.Field) (*NetworkPolicy, error) {
 				return nil, err
 			}
 		case "endpoints":
-			items, err := d.list(g.V, "endpoints")
-			if err != nil {
+			if np.Endpoints, err = listOf(d, g.V, "endpoints", d.endpoint); err != nil {
 				return nil, err
-			}
-			for _, it := range items {
-				e, err := d.endpoint(it)
-				if err != nil {
-					return nil, err
-				}
-				np.Endpoints = append(np.Endpoints, e)
 			}
 		case "binaries":
-			items, err := d.list(g.V, "binaries")
-			if err != nil {
+			if np.Binaries, err = listOf(d, g.V, "binaries", d.binary); err != nil {
 				return nil, err
-			}
-			for _, it := range items {
-				b, err := d.binary(it)
-				if err != nil {
-					return nil, err
-				}
-				np.Binaries = append(np.Binaries, b)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ package openshell
 // environment when the run starts.
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -152,50 +153,37 @@ func (d *parser) profile(n *yaml.Node) (*Profile, error) {
 				return nil, err
 			}
 		case "credentials":
-			items, err := d.list(f.V, f.Key)
-			if err != nil {
+			seen := map[string]bool{}
+			if pr.Credentials, err = listOf(d, f.V, f.Key, func(n *yaml.Node) (*ProfileCredential, error) {
+				c, err := d.profileCredential(n)
+				if err == nil && seen[c.Name] {
+					err = d.Errorf(n, "credential %q is declared twice", c.Name)
+				} else if err == nil {
+					seen[c.Name] = true
+				}
+				return c, err
+			}); err != nil {
 				return nil, err
-			}
-			for _, it := range items {
-				c, err := d.profileCredential(it)
-				if err != nil {
-					return nil, err
-				}
-				for _, o := range pr.Credentials {
-					if o.Name == c.Name {
-						return nil, d.Errorf(it, "credential %q is declared twice", c.Name)
-					}
-				}
-				pr.Credentials = append(pr.Credentials, c)
 			}
 		case "discovery":
 			discovery = f.V
 		case "endpoints":
-			items, err := d.list(f.V, f.Key)
-			if err != nil {
+			if pr.Endpoints, err = listOf(d, f.V, f.Key, func(n *yaml.Node) (*Endpoint, error) {
+				e, err := d.endpoint(n)
+				if err == nil && e.Binding != "" {
+					err = d.Errorf(n, "a profile's endpoint cannot have credential_binding: the profile's credentials are bound to its endpoints")
+				}
+				return e, err
+			}); err != nil {
 				return nil, err
-			}
-			for _, it := range items {
-				e, err := d.endpoint(it)
-				if err != nil {
-					return nil, err
-				}
-				if e.Binding != "" {
-					return nil, d.Errorf(it, "a profile's endpoint cannot have credential_binding: the profile's credentials are bound to its endpoints")
-				}
-				pr.Endpoints = append(pr.Endpoints, e)
 			}
 		case "binaries":
-			items, err := d.list(f.V, f.Key)
-			if err != nil {
+			// A profile lists binaries as paths, not {path: …}.
+			if pr.Binaries, err = listOf(d, f.V, f.Key, func(n *yaml.Node) (*Binary, error) {
+				b := &Binary{Pos: d.pos(n)}
+				return b, d.binaryPath(b, n)
+			}); err != nil {
 				return nil, err
-			}
-			for _, it := range items {
-				b := &Binary{Pos: d.pos(it)}
-				if err := d.binaryPath(b, it); err != nil {
-					return nil, err
-				}
-				pr.Binaries = append(pr.Binaries, b)
 			}
 		}
 	}
@@ -381,7 +369,7 @@ func Compose(p *Policy, profiles []*Profile) (*Policy, error) {
 		}
 		if len(pr.Endpoints) > 0 {
 			out.Network = append(out.Network, &NetworkPolicy{
-				Pos: pr.Pos, Key: ProviderKey(pr.ID), Name: cmpOr(pr.DisplayName, pr.ID),
+				Pos: pr.Pos, Key: ProviderKey(pr.ID), Name: cmp.Or(pr.DisplayName, pr.ID),
 				Endpoints: pr.Endpoints, Binaries: pr.Binaries,
 			})
 		}
@@ -425,13 +413,6 @@ func Compose(p *Policy, profiles []*Profile) (*Policy, error) {
 
 func posErr(p Pos, format string, args ...any) error {
 	return &ParseError{File: p.File, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Serves reports whether a request to host:port with path rawPath (as
