@@ -402,18 +402,23 @@ func (e *earlyUserns) wait() earlyResult {
 	return r
 }
 
+// discard closes the namespace's descriptor unless it was taken; nil
+// does nothing.
+func (e *earlyUserns) discard() {
+	if e == nil {
+		return
+	}
+	if r := e.wait(); r.err == nil {
+		unix.Close(r.fd)
+	}
+}
+
 // prepareIdmapped checks that hostID is free and makes the idmapped
 // mounts of a root caller's run, as setup errors. early, when set, is the
 // project owner's user namespace in the making.
 func prepareIdmapped(binds []bind, project string, early *earlyUserns) ([]idmapped, error) {
-	if early != nil {
-		// Taken on every path, so that its descriptor is never left open.
-		defer func() {
-			if r := early.wait(); r.err == nil {
-				unix.Close(r.fd)
-			}
-		}()
-	}
+	// Taken on every path, so that its descriptor is never left open.
+	defer early.discard()
 	if err := checkHostID(); err != nil {
 		return nil, &SetupError{What: "unprivileged identity for a root caller: " + err.Error(),
 			Hint: "give that id back (warden needs it unused), " + degradedHostIDHint}

@@ -209,11 +209,7 @@ func prepare(spec Spec) *prepared {
 // drop frees what a prepared plan no run took holds.
 func (pr *prepared) drop() {
 	<-pr.viewed
-	if pr.early != nil {
-		if r := pr.early.wait(); r.err == nil {
-			unix.Close(r.fd)
-		}
-	}
+	pr.early.discard()
 }
 
 // plan builds init's configuration from the spec, and starts planning
@@ -261,10 +257,8 @@ func (rn *runner) plan() error {
 		err := pr.viewErr
 		if err == nil && cfg.HostID {
 			rn.idm, err = prepareIdmapped(rn.v.binds, cfg.Project, pr.early)
-		} else if pr.early != nil {
-			if r := pr.early.wait(); r.err == nil {
-				unix.Close(r.fd)
-			}
+		} else {
+			pr.early.discard()
 		}
 		planned <- err
 	}()
