@@ -66,12 +66,22 @@ const (
 // file larger than a quarter of maxSpoolFile: they go to the store.
 var errSpoolLarge = errors.New("too many events for the spool")
 
+// spoolDir makes the spool of the state directory dir, if needed, and
+// returns its path.
+func spoolDir(dir string) (string, error) {
+	sd := filepath.Join(dir, SpoolName)
+	if err := os.MkdirAll(sd, 0o700); err != nil {
+		return "", &Error{What: "spool directory", Err: err, Hint: "make " + dir + " writable by this user, or set WARDEN_STATE_DIR"}
+	}
+	return sd, nil
+}
+
 // spoolReady makes the spool of the state directory dir, and checks that
 // this user may write it.
 func spoolReady(dir string) error {
-	sd := filepath.Join(dir, SpoolName)
-	if err := os.MkdirAll(sd, 0o700); err != nil {
-		return &Error{What: "spool directory", Err: err, Hint: "make " + dir + " writable by this user, or set WARDEN_STATE_DIR"}
+	sd, err := spoolDir(dir)
+	if err != nil {
+		return err
 	}
 	if err := unix.Access(sd, unix.W_OK|unix.X_OK); err != nil {
 		return &Error{What: "spool directory " + sd, Err: err, Hint: "make it writable by this user, or set WARDEN_STATE_DIR"}
@@ -84,9 +94,9 @@ func spoolReady(dir string) error {
 // store to take in. It reports whether the spool is long (spoolLong
 // files or more), which the caller answers by opening the store.
 func Spool(dir string, evs []audit.Event) (long bool, err error) {
-	sd := filepath.Join(dir, SpoolName)
-	if err := os.MkdirAll(sd, 0o700); err != nil {
-		return false, &Error{What: "spool directory", Err: err, Hint: "make " + dir + " writable by this user, or set WARDEN_STATE_DIR"}
+	sd, err := spoolDir(dir)
+	if err != nil {
+		return false, err
 	}
 	var b bytes.Buffer
 	for _, ev := range evs {
@@ -221,21 +231,22 @@ func (s *SQLite) ingestBatch(ctx context.Context, sd string, names []string) err
 	if err := rows.Err(); err != nil {
 		return s.fail("read the spool's names", err)
 	}
+	// in are the files whose events are in the chain once this batch
+	// commits: taken in before (done), or now.
 	var evs []audit.Event
-	var fresh []string
+	var in []string
 	for _, n := range names {
-		if done[n] {
-			continue
+		if !done[n] {
+			fe, err := readSpoolFile(filepath.Join(sd, n))
+			if err != nil {
+				// Cut short by a crash, or not Warden's: kept
+				// aside, out of the way of the next open.
+				os.Rename(filepath.Join(sd, n), filepath.Join(sd, n+".bad"))
+				continue
+			}
+			evs = append(evs, fe...)
 		}
-		fe, err := readSpoolFile(filepath.Join(sd, n))
-		if err != nil {
-			// Cut short by a crash, or not Warden's: kept aside, out
-			// of the way of the next open.
-			os.Rename(filepath.Join(sd, n), filepath.Join(sd, n+".bad"))
-			continue
-		}
-		evs = append(evs, fe...)
-		fresh = append(fresh, n)
+		in = append(in, n)
 	}
 	_, err = s.appendLocked(ctx, evs, func(tx *sql.Tx) error {
 		// The names of files already deleted are no longer needed;
@@ -248,11 +259,9 @@ func (s *SQLite) ingestBatch(ctx context.Context, sd string, names []string) err
 			return err
 		}
 		defer ins.Close()
-		for _, n := range names {
-			if done[n] || slices.Contains(fresh, n) {
-				if _, err := ins.ExecContext(ctx, n); err != nil {
-					return err
-				}
+		for _, n := range in {
+			if _, err := ins.ExecContext(ctx, n); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -260,10 +269,8 @@ func (s *SQLite) ingestBatch(ctx context.Context, sd string, names []string) err
 	if err != nil {
 		return err
 	}
-	for _, n := range names {
-		if done[n] || slices.Contains(fresh, n) {
-			os.Remove(filepath.Join(sd, n))
-		}
+	for _, n := range in {
+		os.Remove(filepath.Join(sd, n))
 	}
 	return nil
 }
