@@ -47,6 +47,34 @@ func (s *seen) handler(name string) http.Handler {
 	})
 }
 
+// reset forgets what the upstream servers received.
+func (s *seen) reset() {
+	s.mu.Lock()
+	s.reqs = nil
+	s.mu.Unlock()
+}
+
+// send makes one request through c, with header as its Authorization
+// when set, and returns the response and its whole body.
+func send(t *testing.T, c *http.Client, method, url, header, body string) (*http.Response, []byte) {
+	t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, url, r)
+	if header != "" {
+		req.Header.Set("Authorization", header)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, rb
+}
+
 func (s *seen) all() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -110,23 +138,8 @@ func TestCredentials(t *testing.T) {
 		{name: "wildcard credential to its host's apex", method: "GET", url: "https://evil.example/", header: credential.Placeholder("OTHER"), status: 403},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s.mu.Lock()
-			s.reqs = nil
-			s.mu.Unlock()
-			var body io.Reader
-			if tt.body != "" {
-				body = strings.NewReader(tt.body)
-			}
-			req, _ := http.NewRequest(tt.method, tt.url, body)
-			if tt.header != "" {
-				req.Header.Set("Authorization", tt.header)
-			}
-			resp, err := c.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rb, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			s.reset()
+			resp, rb := send(t, c, tt.method, tt.url, tt.header, tt.body)
 			if resp.StatusCode != tt.status {
 				t.Fatalf("status %d %s, want %d", resp.StatusCode, rb, tt.status)
 			}
@@ -263,23 +276,8 @@ func TestCredentialsBound(t *testing.T) {
 		{name: "Warden's to another host", method: "GET", url: "https://evil.example/", header: "Bearer " + wph, status: 403},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s.mu.Lock()
-			s.reqs = nil
-			s.mu.Unlock()
-			var body io.Reader
-			if tt.body != "" {
-				body = strings.NewReader(tt.body)
-			}
-			req, _ := http.NewRequest(tt.method, tt.url, body)
-			if tt.header != "" {
-				req.Header.Set("Authorization", tt.header)
-			}
-			resp, err := c.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rb, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			s.reset()
+			resp, rb := send(t, c, tt.method, tt.url, tt.header, tt.body)
 			if resp.StatusCode != tt.status {
 				t.Fatalf("status %d %s, want %d", resp.StatusCode, rb, tt.status)
 			}
