@@ -172,6 +172,13 @@ func (i *initProc) step(name string, f func() error) {
 	fail(i.ctl, name+": "+err.Error(), hintFor(err))
 }
 
+// traceSince reports, when the run is traced, a step that took since t0.
+func (i *initProc) traceSince(name string, t0 time.Time) {
+	if i.cfg.Trace {
+		send(i.ctl, report{Step: name, Micros: time.Since(t0).Microseconds()})
+	}
+}
+
 func hintFor(err error) string {
 	switch {
 	case errors.Is(err, unix.EPERM), errors.Is(err, unix.EACCES):
@@ -621,9 +628,7 @@ func (i *initProc) runCommand() {
 		send(i.ctl, report{StartError: fmt.Sprintf("%s: %v", i.cfg.Argv[0], err), Exit: status})
 		os.Exit(status)
 	}
-	if i.cfg.Trace {
-		send(i.ctl, report{Step: "start command", Micros: time.Since(t0).Microseconds()})
-	}
+	i.traceSince("start command", t0)
 	send(i.ctl, report{Started: true})
 	go watchCaller()
 	go func() {
@@ -645,14 +650,19 @@ func (i *initProc) runCommand() {
 		if reaped != pid {
 			continue // an orphan, reaped
 		}
+		i.traceSince("command ran", t0)
+		t1 := time.Now()
 		i.endRest()
+		i.traceSince("the rest killed and reaped", t1)
 		r := report{Done: true, Exit: ws.ExitStatus(), Blocked: i.blocked.list(), BlockedHow: i.blocked.how, BlockedDropped: i.blocked.dropped}
 		if ws.Signaled() {
 			r.Signal = int(ws.Signal())
 		}
 		r.CPU = cpuTime(unix.RUSAGE_SELF) + cpuTime(unix.RUSAGE_CHILDREN)
+		t1 = time.Now()
 		r.Left = i.leaveCgroups()
 		i.closeStdio()
+		i.traceSince("cgroups left, streams closed", t1)
 		send(i.ctl, r)
 		os.Exit(0)
 	}

@@ -44,6 +44,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -293,6 +294,7 @@ func idmapError(err error) *SetupError {
 // them). That costs a fork, half of what runc's way costs (a traced exec
 // that stops before running anything), for a part of every root run.
 func mappingUserns(o owner) (int, error) {
+	usernsForked.Add(1)
 	pid, err := forkNewUserns()
 	if err != nil {
 		return -1, fmt.Errorf("clone: %w", err)
@@ -359,6 +361,10 @@ func cloneExit() (int, syscall.Errno) {
 	return int(r1), errno
 }
 
+// usernsForked counts the user namespaces this process made
+// (mappingUserns), for the tests.
+var usernsForked atomic.Int64
+
 // maxIdmapped bounds the idmapped mounts of one run: the descriptors go
 // in one control message.
 const maxIdmapped = 64
@@ -378,8 +384,9 @@ type earlyResult struct {
 }
 
 // startUserns starts making the user namespace that maps the owner of
-// project to hostID.
-func startUserns(project string) *earlyUserns {
+// project to hostID, or takes the one warden serve sends with its init
+// (warm, when asked) when it maps that owner.
+func startUserns(project string, warm *WarmAsk) *earlyUserns {
 	e := &earlyUserns{done: make(chan struct{})}
 	go func() {
 		defer close(e.done)
@@ -388,6 +395,12 @@ func startUserns(project string) *earlyUserns {
 			return
 		}
 		e.res.owner = owner{st.Uid, st.Gid}
+		if warm != nil {
+			if fd := warm.answer().takeUserns(e.res.owner); fd >= 0 {
+				e.res.fd = fd
+				return
+			}
+		}
 		e.res.fd, e.res.err = mappingUserns(e.res.owner)
 	}()
 	return e

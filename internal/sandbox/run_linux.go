@@ -105,9 +105,11 @@ type runner struct {
 	planWaited bool
 	planErr    error
 	// warm is the connection to warden serve's Keeper (Spec.Warm), or
-	// -1; warmErr says why there is none.
+	// -1; warmErr says why there is none. warmAsk is the ask it came
+	// from, which may have read the Keeper's answer already.
 	warm    int
 	warmErr error
+	warmAsk *WarmAsk
 	cgc     chan cgroupMade // the run's cgroup, once made
 	// cgWaited says cgc was read (waitCgroup); cg and cgErr are what it
 	// gave.
@@ -197,7 +199,7 @@ func prepare(spec Spec) *prepared {
 		return pr
 	}
 	if pr.cfg.HostID {
-		pr.early = startUserns(pr.cfg.Project)
+		pr.early = startUserns(pr.cfg.Project, spec.WarmAsk)
 	}
 	go func() {
 		defer close(pr.viewed)
@@ -233,6 +235,9 @@ func (rn *runner) plan() error {
 	rn.cfg = cfg
 	if spec.WarmAsk != nil {
 		rn.warm, rn.warmErr = spec.WarmAsk.take()
+		if rn.warm >= 0 {
+			rn.warmAsk = spec.WarmAsk
+		}
 	}
 	if spec.Warm != "" && (spec.WarmAsk == nil || errors.Is(rn.warmErr, errWarmTaken)) {
 		// Asked first: warden serve checks the caller while the run
@@ -477,7 +482,11 @@ func (rn *runner) startInit(stdin io.Reader, stdout, stderr io.Writer) (*launche
 		// takeWarm closes the connection, or passes it to cmd.
 		fd := rn.warm
 		rn.warm = -1
-		cmd, ctl, err := takeWarm(fd, rn.cfg.HostID, s)
+		var a *warmAnswer
+		if rn.warmAsk != nil {
+			a = rn.warmAsk.answer()
+		}
+		cmd, ctl, err := takeWarm(fd, a, rn.cfg.HostID, s)
 		if err == nil {
 			rn.tr.mark("init taken from warden serve")
 			return cmd, ctl, nil

@@ -313,3 +313,61 @@ func TestWarmDiesWithKeeper(t *testing.T) {
 		t.Error("the run did not take its init from the Keeper")
 	}
 }
+
+// TestWarmIdmapFromServe: a root Keeper sends, with every init, the user
+// namespace that maps its own uid and gid to hostID. A root run in a
+// project serve's owner owns makes its idmapped mount with it, forking no
+// process; a project another user owns gets a namespace of its own, so
+// that what the command writes is that user's on disk, never root's. An
+// answer no run took leaves no descriptor open.
+func TestWarmIdmapFromServe(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skipf("a root caller's idmapped mounts: running as uid %d", os.Getuid())
+	}
+	sock, _ := startKeeper(t)
+	for _, tt := range []struct {
+		name   string
+		owner  [2]int
+		forked int64 // user namespaces the run makes itself
+	}{
+		{"serve's owner", [2]int{0, 0}, 0},
+		{"another owner", [2]int{4242, 4343}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			project := varTempDir(t)
+			if err := os.Lchown(project, tt.owner[0], tt.owner[1]); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb strings.Builder
+			spec := Spec{Project: project, Mode: WorkspaceWrite, Argv: []string{"sh", "-c", "echo new > new && echo ok"},
+				Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Timeout: time.Minute, Warm: sock}
+			spec.WarmAsk = AskWarm(sock)
+			defer spec.WarmAsk.Close()
+			before := usernsForked.Load()
+			res, err := Run(context.Background(), spec)
+			if err != nil || res.Status() != 0 || !res.Warm {
+				t.Fatalf("run: %v (status %d, warm %v)\n%s%s", err, res.Status(), res.Warm, out.String(), errb.String())
+			}
+			if n := usernsForked.Load() - before; n != tt.forked {
+				t.Errorf("the run made %d user namespaces itself, want %d", n, tt.forked)
+			}
+			var st syscall.Stat_t
+			if err := syscall.Lstat(filepath.Join(project, "new"), &st); err != nil {
+				t.Fatal(err)
+			}
+			if int(st.Uid) != tt.owner[0] || int(st.Gid) != tt.owner[1] {
+				t.Errorf("new is owned by %d:%d on the host, want the project's owner %d:%d", st.Uid, st.Gid, tt.owner[0], tt.owner[1])
+			}
+		})
+	}
+	// An answer read, with its init and namespace, and never taken.
+	before := openFDs(t)
+	w := AskWarm(sock)
+	if a := w.answer(); a.err != nil || a.userns < 0 || len(a.init) != 2 || a.offer.Idmap == nil || *a.offer.Idmap != [2]uint32{0, 0} {
+		t.Fatalf("serve's answer: %v, namespace %d for %v, %d init descriptors", a.err, a.userns, a.offer.Idmap, len(a.init))
+	}
+	w.Close()
+	if after := openFDs(t); after > before {
+		t.Errorf("%d descriptors open after an answer no run took was closed, %d before", after, before)
+	}
+}

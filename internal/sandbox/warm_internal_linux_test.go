@@ -62,7 +62,7 @@ func takeForTest(path string) int {
 		fmt.Println(err)
 		return 1
 	}
-	l, _, err := takeWarm(fd, os.Getuid() == 0, s)
+	l, _, err := takeWarm(fd, nil, os.Getuid() == 0, s)
 	if err != nil {
 		fmt.Printf("refused: %v\n", err)
 		return 0

@@ -36,6 +36,7 @@ package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,12 +64,15 @@ const warmArg = "warm"
 
 // warmOffer is what a Keeper sends with an init: its pid and whether its
 // maps are a root caller's (initAttr); the control socket and a pidfd
-// come as rights. Error, alone, says why none is
-// handed over.
+// come as rights. A root Keeper sends a third, the user namespace of the
+// idmapped mounts of a project Idmap (serve's own uid and gid) owns
+// (mappingUserns), made once when serve started: a root run then forks
+// no process to make it. Error, alone, says why none is handed over.
 type warmOffer struct {
-	Pid    int    `json:"pid,omitempty"`
-	HostID bool   `json:"host_id,omitempty"`
-	Error  string `json:"error,omitempty"`
+	Pid    int        `json:"pid,omitempty"`
+	HostID bool       `json:"host_id,omitempty"`
+	Idmap  *[2]uint32 `json:"idmap,omitempty"`
+	Error  string     `json:"error,omitempty"`
 }
 
 // exeID names an executable file.
@@ -150,6 +154,10 @@ type Keeper struct {
 	ln     *net.UnixListener
 	hostID bool
 	self   map[string]string // serve's own confinement, as peerMatches reads it
+	// idmap is the user namespace that maps idmapOwner to hostID, sent
+	// with every init (warmOffer.Idmap), or -1.
+	idmap      int
+	idmapOwner owner
 
 	ready chan *spare   // the init waiting to be handed over
 	taken chan struct{} // an init was handed over
@@ -180,8 +188,15 @@ func NewKeeper(dir string) (*Keeper, error) {
 	if err != nil {
 		return nil, fmt.Errorf("warm sandbox: %w", err)
 	}
-	k := &Keeper{ln: ln, hostID: os.Getuid() == 0, self: self,
+	k := &Keeper{ln: ln, hostID: os.Getuid() == 0, self: self, idmap: -1,
 		ready: make(chan *spare, 1), taken: make(chan struct{}, 1), ended: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	if k.hostID {
+		// Where it cannot be made, each run makes its own and says why.
+		k.idmapOwner = owner{uint32(os.Getuid()), uint32(os.Getgid())}
+		if fd, err := mappingUserns(k.idmapOwner); err == nil {
+			k.idmap = fd
+		}
+	}
 	first := make(chan error, 1)
 	go k.starter(first)
 	// The first init says whether this host can start one at all (user
@@ -192,6 +207,7 @@ func NewKeeper(dir string) (*Keeper, error) {
 		<-k.done
 		ln.Close()
 		os.Remove(path)
+		k.closeIdmap()
 		return nil, fmt.Errorf("warm sandbox: %w", err)
 	}
 	go k.serve()
@@ -206,7 +222,17 @@ func (k *Keeper) Close() error {
 		k.ln.Close()
 	})
 	<-k.done
+	k.closeIdmap()
 	return nil
+}
+
+// closeIdmap closes the Keeper's user namespace, if it has one: the
+// runs that took it have their own descriptors.
+func (k *Keeper) closeIdmap() {
+	if k.idmap >= 0 {
+		unix.Close(k.idmap)
+		k.idmap = -1
+	}
 }
 
 // starter starts inits, one at a time, as the one ready is taken. It runs
@@ -372,8 +398,14 @@ func (k *Keeper) handOver(c *net.UnixConn) {
 			return
 		}
 	}
-	b, _ := json.Marshal(warmOffer{Pid: sp.pid, HostID: k.hostID})
-	_, _, err := c.WriteMsgUnix(b, unix.UnixRights(int(sp.ctl.Fd()), sp.pidfd), nil)
+	offer := warmOffer{Pid: sp.pid, HostID: k.hostID}
+	rights := []int{int(sp.ctl.Fd()), sp.pidfd}
+	if k.idmap >= 0 {
+		offer.Idmap = &[2]uint32{k.idmapOwner.uid, k.idmapOwner.gid}
+		rights = append(rights, k.idmap)
+	}
+	b, _ := json.Marshal(offer)
+	_, _, err := c.WriteMsgUnix(b, unix.UnixRights(rights...), nil)
 	sp.ctl.Close()
 	if err != nil {
 		sp.kill()
@@ -528,7 +560,133 @@ func nsKeys() []string {
 // WarmAsk that says so, and the run starts its own init.
 func AskWarm(path string) *WarmAsk {
 	fd, err := askWarm(path)
-	return &WarmAsk{fd: fd, err: err}
+	w := &WarmAsk{fd: fd, err: err}
+	if err == nil {
+		peek, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+		if err != nil {
+			unix.Close(fd)
+			w.fd, w.err = -1, err
+			return w
+		}
+		w.peek = os.NewFile(uintptr(peek), "warm-ask")
+	}
+	return w
+}
+
+// warmAnswer is serve's answer to a WarmAsk: the offer and the rights
+// that came with it, each taken at most once; release closes what no one
+// took.
+type warmAnswer struct {
+	mu     sync.Mutex
+	offer  warmOffer
+	init   []int // init's control socket and pidfd, for takeWarm
+	userns int   // the user namespace of offer.Idmap, or -1
+	err    error
+}
+
+// readAnswer reads the answer of the Keeper on fd, which must be a
+// Keeper of this warden (isServe).
+func readAnswer(fd int) *warmAnswer {
+	a := &warmAnswer{userns: -1}
+	if a.err = isServe(fd); a.err != nil {
+		return a
+	}
+	buf := make([]byte, 1024)
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	n, oobn, err := recvRights(fd, buf, oob)
+	fds := rightsIn(oob[:max(oobn, 0)])
+	var o warmOffer
+	switch {
+	case err != nil:
+	case n == 0:
+		err = errors.New("warden serve closed the connection")
+	case json.Unmarshal(buf[:n], &o) != nil:
+		err = errors.New("warden serve's answer is not understood")
+	case o.Error != "":
+		err = errors.New(o.Error)
+	case len(fds) != 2 && !(len(fds) == 3 && o.Idmap != nil):
+		err = errors.New("warden serve sent no sandbox")
+	}
+	if err != nil {
+		// Closing the connection kills an init that came with it.
+		closeFDs(fds)
+		a.err = err
+		return a
+	}
+	a.offer, a.init = o, fds[:2]
+	if len(fds) == 3 {
+		a.userns = fds[2]
+	}
+	return a
+}
+
+// takeInit hands init's descriptors over, once.
+func (a *warmAnswer) takeInit() (warmOffer, []int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.err != nil {
+		return warmOffer{}, nil, a.err
+	}
+	if a.init == nil {
+		return warmOffer{}, nil, errWarmTaken
+	}
+	fds := a.init
+	a.init = nil
+	return a.offer, fds, nil
+}
+
+// takeUserns hands the user namespace over, once, if it maps o.
+func (a *warmAnswer) takeUserns(o owner) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.userns < 0 || a.offer.Idmap == nil || *a.offer.Idmap != [2]uint32{o.uid, o.gid} {
+		return -1
+	}
+	fd := a.userns
+	a.userns = -1
+	return fd
+}
+
+// release closes what no one took.
+func (a *warmAnswer) release() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	closeFDs(a.init)
+	a.init = nil
+	if a.userns >= 0 {
+		unix.Close(a.userns)
+		a.userns = -1
+	}
+}
+
+// answer reads serve's answer, once, from the ask's own descriptor of
+// the connection (the run may have closed its own by then).
+func (w *WarmAsk) answer() *warmAnswer {
+	w.once.Do(func() {
+		if w.peek == nil {
+			w.ans = &warmAnswer{userns: -1, err: cmp.Or(w.err, errors.New("no connection to warden serve"))}
+			return
+		}
+		w.ans = readAnswer(int(w.peek.Fd()))
+		w.peek.Close()
+		w.peek = nil
+	})
+	return w.ans.(*warmAnswer)
+}
+
+// releaseAnswer closes what of serve's answer no run took; unread, it is
+// never read.
+func (w *WarmAsk) releaseAnswer() {
+	w.once.Do(func() {
+		if w.peek != nil {
+			w.peek.Close()
+			w.peek = nil
+		}
+		w.ans = &warmAnswer{userns: -1, err: errors.New("the ask for warden serve's sandbox was closed")}
+	})
+	if a, ok := w.ans.(*warmAnswer); ok {
+		a.release()
+	}
 }
 
 func askWarm(path string) (int, error) {
@@ -545,29 +703,16 @@ func askWarm(path string) (int, error) {
 
 // takeWarm takes the init the Keeper on fd (askWarm) offers, if it has
 // hostID's maps, and adopts it with the streams s: on success init holds
-// them and ctl is its control socket. Any error means nothing was
-// adopted: the caller starts init itself.
-func takeWarm(fd int, hostID bool, s *streams) (*launched, *os.File, error) {
-	if err := isServe(fd); err != nil {
-		unix.Close(fd)
-		return nil, nil, err
+// them and ctl is its control socket. a is the Keeper's answer when the
+// run's WarmAsk read it already, else nil: it is read here. Any error
+// means nothing was adopted: the caller starts init itself.
+func takeWarm(fd int, a *warmAnswer, hostID bool, s *streams) (*launched, *os.File, error) {
+	if a == nil {
+		a = readAnswer(fd)
+		defer a.release()
 	}
-	buf := make([]byte, 1024)
-	oob := make([]byte, unix.CmsgSpace(2*4))
-	n, oobn, err := recvRights(fd, buf, oob)
-	fds := rightsIn(oob[:max(oobn, 0)])
-	var o warmOffer
-	switch {
-	case err != nil:
-	case n == 0:
-		err = errors.New("warden serve closed the connection")
-	case json.Unmarshal(buf[:n], &o) != nil:
-		err = errors.New("warden serve's answer is not understood")
-	case o.Error != "":
-		err = errors.New(o.Error)
-	case len(fds) != 2:
-		err = errors.New("warden serve sent no sandbox")
-	case o.HostID != hostID:
+	o, fds, err := a.takeInit()
+	if err == nil && o.HostID != hostID {
 		err = errors.New("warden serve's sandbox has other uid maps")
 	}
 	if err == nil {

@@ -4,6 +4,7 @@
 package sandbox
 
 import (
+	"os"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -18,6 +19,13 @@ type WarmAsk struct {
 	mu  sync.Mutex
 	fd  int
 	err error
+	// peek is a second descriptor of the connection, from which serve's
+	// answer is read, once, by whichever part of the run needs it first:
+	// the user namespace that comes with it is wanted while the view is
+	// planned, the init once it starts. Nil when there is none.
+	peek *os.File
+	once sync.Once
+	ans  any // Linux: the *warmAnswer, once read
 }
 
 // take hands the connection over to the run, once.
@@ -38,11 +46,12 @@ func (w *WarmAsk) Close() {
 		return
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.fd >= 0 {
 		unix.Close(w.fd)
 		w.fd = -1
 	}
+	w.mu.Unlock()
+	w.releaseAnswer()
 }
 
 type warmTakenError struct{}
