@@ -51,9 +51,12 @@ func Init() {
 		close(sigsReady)
 	}()
 	ctl := os.NewFile(ctlFD, "sandbox-control")
+	var ahead preworked
 	if len(os.Args) > 2 && os.Args[2] == warmArg {
-		// Started ahead of time by warden serve (warm_linux.go): the
-		// caller that took it sends its streams and umask first.
+		// Started ahead of time by warden serve (warm_linux.go): what
+		// no caller's configuration changes is done while it waits, and
+		// the caller that takes it sends its streams and umask first.
+		ahead = prework()
 		if err := adopted(); err != nil {
 			os.Exit(125)
 		}
@@ -78,7 +81,7 @@ func Init() {
 	if len(fds) != len(cfg.Idmapped)+joins {
 		fail(ctl, fmt.Sprintf("configuration came with %d descriptors, want %d", len(fds), len(cfg.Idmapped)+joins), "")
 	}
-	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs, sigsReady: sigsReady,
+	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs, sigsReady: sigsReady, ahead: ahead,
 		idmapFDs: fds[:len(cfg.Idmapped)], tasksFDs: fds[len(cfg.Idmapped) : len(cfg.Idmapped)+len(cfg.CgroupJoin)],
 		leaveFDs: fds[len(cfg.Idmapped)+len(cfg.CgroupJoin):]}
 	i.setup()
@@ -105,7 +108,40 @@ type initProc struct {
 	// covers are the tmpfs mounts over directories the command could
 	// not search (coverAbove).
 	covers []string
+	// ahead is what a warm init did before its caller took it.
+	ahead preworked
 }
+
+// preworked is what an init warden serve started ahead of time does
+// while it waits for a caller (prework): the sandbox's network
+// namespace's loopback up and its host name set, which no configuration
+// changes, and the configuration's and reports' JSON codecs and the
+// seccomp program built once, so that their first use is not on the
+// run's path. Nothing of it touches the mounts: those are made from the
+// host's mount table as it is when the run starts.
+type preworked struct {
+	loopback, hostname bool
+}
+
+// prework does a warm init's work ahead of its caller (see preworked).
+// A step that fails is done again, and fails the run, in setup.
+func prework() preworked {
+	var p preworked
+	p.loopback = loopbackUp() == nil
+	p.hostname = unix.Sethostname([]byte(hostname)) == nil
+	var cfg config
+	if b, err := json.Marshal(cfg); err == nil {
+		json.Unmarshal(b, &cfg)
+	}
+	json.Marshal(report{})
+	for _, watch := range []bool{false, true} {
+		seccomp.Program(runtime.GOARCH, seccomp.Options{Notify: true, Watch: watch})
+	}
+	return p
+}
+
+// hostname is the sandbox's host name.
+const hostname = "warden"
 
 // forwarded are the signals passed on to the command: those a shell or a
 // supervisor sends to ask a program to stop, reload or redraw. Job
@@ -287,8 +323,19 @@ func (i *initProc) setup() {
 		}
 		return unix.Chdir("/")
 	})
-	i.step("set hostname", func() error { return unix.Sethostname([]byte("warden")) })
-	i.step("bring up loopback", loopbackUp)
+	// Done already by a warm init (prework), then nothing is left to do.
+	i.step("set hostname", func() error {
+		if i.ahead.hostname {
+			return nil
+		}
+		return unix.Sethostname([]byte(hostname))
+	})
+	i.step("bring up loopback", func() error {
+		if i.ahead.loopback {
+			return nil
+		}
+		return loopbackUp()
+	})
 	if i.cfg.Network {
 		i.step("make network listeners", i.makeListeners)
 	}
