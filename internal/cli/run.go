@@ -26,6 +26,23 @@ import (
 var runSynopsis string
 
 func runRun(ctx context.Context, args []string) error {
+	// Signals for warden are the command's: passed on, as to a plain
+	// run, rather than ending the run. The sandbox is a session of its
+	// own: the terminal's ^C reaches warden, never the command directly,
+	// so every one is passed on. With a terminal of its own the command
+	// gets ^C from it; a SIGINT sent to warden goes to that terminal's
+	// foreground process group. Registering each signal is a round trip
+	// to the runtime's signal thread: begun here, beside the flags and
+	// the policy, and waited for before the run starts.
+	sigs, notified := make(chan os.Signal, 8), make(chan struct{})
+	go func() {
+		signal.Notify(sigs, forwardedSignals...)
+		close(notified)
+	}()
+	defer func() {
+		<-notified
+		signal.Stop(sigs)
+	}()
 	fs := newFlags("run", runSynopsis)
 	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies (default: the one discovery finds, see warden policy show)")
 	project := fs.String("project", "", "project `DIR`, the writable root (default: the git work tree holding the current directory, else the current directory; never the home, / or an ancestor of the home); the command starts in the current directory when it is inside, else in DIR")
@@ -106,15 +123,6 @@ func runRun(ctx context.Context, args []string) error {
 	if sandboxTrace() {
 		o.Trace = Stderr
 	}
-	// Signals for warden are the command's: passed on, as to a plain
-	// run, rather than ending the run. The sandbox is a session of its
-	// own: the terminal's ^C reaches warden, never the command directly,
-	// so every one is passed on. With a terminal of its own the command
-	// gets ^C from it; a SIGINT sent to warden goes to that terminal's
-	// foreground process group.
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, forwardedSignals...)
-	defer signal.Stop(sigs)
 	o.Signals = sigs
 	if ap := openApprover(*noApprover); ap != nil {
 		defer ap.close()
@@ -124,6 +132,7 @@ func runRun(ctx context.Context, args []string) error {
 		proj, _ := filepath.Abs(*project)
 		o.Ask = &serveApprover{rec: rec, agent: *agent, project: proj, argv: argv}
 	}
+	<-notified
 	return runError(contain.Run(ctx, o))
 }
 

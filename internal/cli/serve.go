@@ -34,6 +34,7 @@ import (
 	"warden.dev/warden/internal/server"
 	"warden.dev/warden/internal/setup"
 	"warden.dev/warden/internal/store"
+	"warden.dev/warden/internal/unixsock"
 )
 
 const serveSynopsis = "serve [--state DIR] [--listen 127.0.0.1:PORT] [--no-warm]"
@@ -282,12 +283,7 @@ func serveRunning(dir string) bool {
 	}
 	// A connection taken is serve listening: no request needed, which
 	// would cost every run without a terminal an HTTP client's start.
-	c, err := net.DialTimeout("unix", filepath.Join(dir, socketName), 500*time.Millisecond)
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
+	return unixsock.Listening(filepath.Join(dir, socketName))
 }
 
 // askThroughServe puts q to a person as a pending approval in rec's

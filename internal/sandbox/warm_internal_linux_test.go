@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -18,6 +20,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/sandbox/seccomp"
 )
 
 // helperMode runs the test binary as what the environment asks, when it
@@ -38,7 +42,40 @@ func helperMode(m *testing.M) (int, bool) {
 	if os.Getenv(envWarm) != "" {
 		return runWarm(m), true
 	}
+	if os.Getenv(envUnderSeccomp) != "" {
+		return underSeccompForTest(), true
+	}
 	return 0, false
+}
+
+// envUnderSeccomp makes the test binary put itself under Warden's
+// seccomp filter and say what underSeccomp says then.
+const envUnderSeccomp = "WARDEN_TEST_UNDER_SECCOMP"
+
+func underSeccompForTest() int {
+	fmt.Println("before", underSeccomp())
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	if _, err := seccomp.Install(seccomp.Options{}); err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fmt.Println("after", underSeccomp())
+	return 0
+}
+
+// TestUnderSeccomp: a process under a seccomp filter knows it, one that
+// is not does too (Nested).
+func TestUnderSeccomp(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envUnderSeccomp+"=1")
+	b, err := cmd.CombinedOutput()
+	if got, want := string(b), "before false\nafter true\n"; err != nil || got != want {
+		t.Errorf("under seccomp: %q (%v), want %q", got, err, want)
+	}
 }
 
 // envWarm asks TestMain for a Keeper.
