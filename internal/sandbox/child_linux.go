@@ -61,19 +61,20 @@ func Init() {
 			os.Exit(125)
 		}
 	}
+	// The configuration comes twice: first as soon as the parent has
+	// the run's cgroup, for the mounts no view needs (setupBase), made
+	// while the parent still plans the view; then whole, with the view,
+	// once it is planned (the fields setupBase read unchanged).
 	buf := make([]byte, 1<<20)
-	// A root caller's idmapped mounts come with the configuration.
-	// So do the cgroup v1 tasks files it joins, after them.
+	base := receiveConfig(ctl, buf, nil)
+	i := &initProc{cfg: base, ctl: ctl, sigs: sigs, sigsReady: sigsReady, ahead: ahead}
+	i.setupBase()
+	// A root caller's idmapped mounts come with the whole
+	// configuration. So do the cgroup v1 tasks files it joins, after
+	// them.
 	oob := make([]byte, unix.CmsgSpace((maxIdmapped+2*maxJoins)*4))
-	n, oobn, err := recvRights(ctlFD, buf, oob)
-	if err != nil || n == 0 {
-		os.Exit(125)
-	}
-	var cfg config
-	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
-		fail(ctl, "decode configuration: "+err.Error(), "")
-	}
-	fds := rightsIn(oob[:oobn])
+	cfg := receiveConfig(ctl, buf, &oob)
+	fds := rightsIn(oob)
 	joins := len(cfg.CgroupJoin)
 	if cfg.CgroupLeave {
 		joins *= 2
@@ -81,11 +82,38 @@ func Init() {
 	if len(fds) != len(cfg.Idmapped)+joins {
 		fail(ctl, fmt.Sprintf("configuration came with %d descriptors, want %d", len(fds), len(cfg.Idmapped)+joins), "")
 	}
-	i := &initProc{cfg: cfg, ctl: ctl, sigs: sigs, sigsReady: sigsReady, ahead: ahead,
-		idmapFDs: fds[:len(cfg.Idmapped)], tasksFDs: fds[len(cfg.Idmapped) : len(cfg.Idmapped)+len(cfg.CgroupJoin)],
-		leaveFDs: fds[len(cfg.Idmapped)+len(cfg.CgroupJoin):]}
-	i.setup()
+	if cfg.base() != base.base() {
+		fail(ctl, "the configuration changed after the first mounts were made", "")
+	}
+	i.cfg = cfg
+	i.idmapFDs, i.tasksFDs, i.leaveFDs = fds[:len(cfg.Idmapped)], fds[len(cfg.Idmapped):len(cfg.Idmapped)+len(cfg.CgroupJoin)],
+		fds[len(cfg.Idmapped)+len(cfg.CgroupJoin):]
+	i.setupView()
 	i.runCommand()
+}
+
+// receiveConfig reads one configuration from the parent into buf, and
+// the rights that came with it into *oob (cut to what came), if oob is
+// not nil. Init ends if the parent is gone.
+func receiveConfig(ctl *os.File, buf []byte, oob *[]byte) config {
+	var space []byte
+	if oob != nil {
+		space = *oob
+	}
+	n, oobn, err := recvRights(ctlFD, buf, space)
+	if err != nil || n == 0 {
+		os.Exit(125)
+	}
+	if oob != nil {
+		*oob = space[:oobn]
+	} else if oobn > 0 {
+		closeFDs(rightsIn(space[:oobn]))
+	}
+	var cfg config
+	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
+		fail(ctl, "decode configuration: "+err.Error(), "")
+	}
+	return cfg
 }
 
 type initProc struct {
@@ -235,7 +263,10 @@ const (
 	oldRoot = "/oldroot"
 )
 
-func (i *initProc) setup() {
+// setupBase makes the mounts that no view needs: the new root with the
+// host's read-only, the private tmpfs, /dev, /tmp, /run and the exec
+// scratch. It reads only the fields of config.base.
+func (i *initProc) setupBase() {
 	i.step("make mounts private", func() error {
 		return unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, "")
 	})
@@ -289,6 +320,12 @@ func (i *initProc) setup() {
 		// linked (go test, via GOTMPDIR) need one such place.
 		return bindPrivate("exec", p, true)
 	})
+}
+
+// setupView makes the rest of the sandbox from the whole configuration:
+// the view (the home, the binds, the masks), /proc and /sys over it, the
+// new root entered, the network and the terminal.
+func (i *initProc) setupView() {
 	i.step("hide home", i.hideHome)
 	i.step("bind project", i.bindAll)
 	if i.cfg.Network {

@@ -93,6 +93,20 @@ type config struct {
 // may start (init is in its cgroup).
 var goMessage = []byte(`{"go":true}`)
 
+// baseConfig are the fields of a config that init's first mounts read
+// (setupBase): init gets them first, and the whole configuration must
+// repeat them.
+type baseConfig struct {
+	FullAccess, ExecScratch, Terminal, Trace bool
+	TmpfsSize, TmpfsInodes                   int64
+	FailAt                                   string
+}
+
+func (c *config) base() baseConfig {
+	return baseConfig{FullAccess: c.FullAccess, ExecScratch: c.ExecScratch, Terminal: c.Terminal != nil, Trace: c.Trace,
+		TmpfsSize: c.TmpfsSize, TmpfsInodes: c.TmpfsInodes, FailAt: c.FailAt}
+}
+
 // report is one message from init to the parent.
 type report struct {
 	// Error and Hint: setup failed, the command did not run.

@@ -405,9 +405,36 @@ func (rn *runner) launch() error {
 		rlimits = rlimitsFor(spec.Limits)
 	}
 	var msg []byte
+	// gone: init ended during its set-up, having reported why (a step
+	// failed); nothing more is sent, and the report decides.
+	gone := false
+	send := func(what string, msg []byte, rights []byte) error {
+		err := unix.Sendmsg(int(parentEnd.Fd()), msg, rights, nil, 0)
+		if errors.Is(err, unix.EPIPE) || errors.Is(err, unix.ECONNRESET) {
+			gone = true
+			return nil
+		}
+		if err != nil {
+			return &SetupError{What: "send " + what + " to init: " + err.Error()}
+		}
+		return nil
+	}
 	for _, f := range []func() error{
 		func() error { return cgErr },
 		func() error { return applyRlimits(cmd.pid, rlimits) },
+		func() error {
+			// What init's first mounts need (config.base): they are
+			// made while the view is planned.
+			b, err := json.Marshal(cfg)
+			if err != nil {
+				return &SetupError{What: "encode configuration: " + err.Error()}
+			}
+			if err := send("the first configuration", b, nil); err != nil {
+				return err
+			}
+			tr.mark("rlimits, base configuration sent")
+			return nil
+		},
 		func() error {
 			if err := rn.waitPlan(); err != nil {
 				return err
@@ -445,10 +472,10 @@ func (rn *runner) launch() error {
 			if len(fds) > 0 {
 				rights = unix.UnixRights(fds...)
 			}
-			if err := unix.Sendmsg(int(parentEnd.Fd()), msg, rights, nil, 0); err != nil {
-				return &SetupError{What: "send configuration to init: " + err.Error()}
+			if err := send("the configuration", msg, rights); err != nil {
+				return err
 			}
-			tr.mark("rlimits, configuration sent")
+			tr.mark("configuration sent")
 			return nil
 		},
 		func() error { return cg.add(cmd.pid) },
@@ -465,6 +492,9 @@ func (rn *runner) launch() error {
 			cmd.kill()
 			cmd.wait(true)
 			return err
+		}
+		if gone {
+			return nil
 		}
 	}
 	return nil

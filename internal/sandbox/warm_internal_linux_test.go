@@ -39,11 +39,11 @@ func helperMode(m *testing.M) (int, bool) {
 	if project := os.Getenv(envHold); project != "" {
 		return holdForTest(project, os.Getenv(envHoldWarm)), true
 	}
-	if os.Getenv(envWarm) != "" {
-		return runWarm(m), true
-	}
 	if os.Getenv(envUnderSeccomp) != "" {
 		return underSeccompForTest(), true
+	}
+	if os.Getenv(envWarm) != "" {
+		return runWarm(m), true
 	}
 	return 0, false
 }
