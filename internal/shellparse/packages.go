@@ -85,8 +85,16 @@ const (
 		"config c get cache store"
 )
 
-// managers is built on first use: most processes that link the analyser
-// (the sandbox's init among them) never use it.
+// managerNames are the names managers has, for the dispatch table:
+// listing them does not build managers (TestManagerNames keeps the two
+// the same).
+var managerNames = []string{"npm", "pnpm", "yarn", "bun", "pip", "pipx", "poetry", "pdm", "conda", "gem", "composer",
+	"brew", "apt", "dnf", "apk", "zypper", "snap", "flatpak", "port", "rustup", "cpanm", "cpan", "volta", "corepack",
+	"choco", "winget", "scoop", "nix-channel", "nix-build"}
+
+// managers is built on first use, by the first command that names a
+// package manager: most processes that link the analyser (the sandbox's
+// init among them) never use it, and most commands judged name none.
 var managers = sync.OnceValue(func() map[string]manager {
 	return map[string]manager{
 		"npm": {short: "Cw", long: []string{"prefix", "registry", "tag", "otp", "workspace", "cache", "userconfig",
@@ -545,7 +553,7 @@ var npxPkg = []string{"-p", "--package"}
 
 func packagePrograms() map[string]handler {
 	m := map[string]handler{}
-	for n := range managers() {
+	for _, n := range managerNames {
 		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.pkg(e, c.name, c.args) }
 	}
 	for n := range pkgAliases {

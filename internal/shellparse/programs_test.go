@@ -4,9 +4,12 @@
 package shellparse
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestProgramsClaimedOnce checks that every program name is classified
@@ -50,5 +53,20 @@ func TestCanonical(t *testing.T) {
 		if got := canonical(in); got != want {
 			t.Errorf("canonical(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestManagerNames: the dispatch table's list of package managers is the
+// table's own.
+func TestManagerNames(t *testing.T) {
+	var got []string
+	for n := range managers() {
+		got = append(got, n)
+	}
+	want := slices.Clone(managerNames)
+	slices.Sort(got)
+	slices.Sort(want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("managerNames and managers differ (-names +table):\n%s", diff)
 	}
 }
