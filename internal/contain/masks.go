@@ -20,34 +20,34 @@ import (
 )
 
 // wardenMasks lists what spec must mask of Warden's own: the files lp's
-// credentials are read from, the CA directory, the state and configuration
-// directories, and the hook state kept with the caches. A run cache inside
-// one of them stays visible: the directories around it are masked entry by
-// entry instead.
-func wardenMasks(spec sandbox.Spec, lp *config.Policy, own Dirs) ([]string, error) {
-	var out []string
+// credentials are read from (files), and the CA directory, the state and
+// configuration directories, and the hook state kept with the caches
+// (dirs, sandbox.Spec.MaskOwn: only Warden writes there). A run cache
+// inside one of them stays visible: the directories around it are masked
+// entry by entry instead.
+func wardenMasks(spec sandbox.Spec, lp *config.Policy, own Dirs) (files, dirs []string, err error) {
 	for _, c := range lp.File.Network.Credentials {
 		if p, ok := strings.CutPrefix(c.From, "file:"); ok && p != "" {
 			// As credential.Load read it: relative to warden's own
 			// working directory.
 			if abs, err := filepath.Abs(p); err == nil {
-				out = append(out, abs)
+				files = append(files, abs)
 			}
 		}
 	}
-	dirs := append([]string{own.CA, own.State}, own.Config...)
-	dirs = append(dirs, own.HookState)
-	for _, d := range dirs {
+	ownDirs := append([]string{own.CA, own.State}, own.Config...)
+	ownDirs = append(ownDirs, own.HookState)
+	for _, d := range ownDirs {
 		if d == "" {
 			continue
 		}
 		if spec.Project == d || within(spec.Project, d) {
-			return nil, unavailable(fmt.Sprintf("sandbox unavailable: the project %s is inside %s, which Warden keeps from every run", spec.Project, d),
+			return nil, nil, unavailable(fmt.Sprintf("sandbox unavailable: the project %s is inside %s, which Warden keeps from every run", spec.Project, d),
 				"run from a project directory outside Warden's state and configuration directories")
 		}
-		out = append(out, maskAround(d, spec.Cache)...)
+		dirs = append(dirs, maskAround(d, spec.Cache)...)
 	}
-	return out, nil
+	return files, dirs, nil
 }
 
 // maskAround returns dir, or, when keep is inside it, the entries of dir
@@ -83,11 +83,12 @@ func within(p, dir string) bool {
 // to trust.
 func (p *plan) maskWarden() error {
 	spec, caBundle := &p.spec, p.eg.TrustBundle()
-	masks, err := wardenMasks(*spec, p.lp, p.o.Dirs)
+	files, dirs, err := wardenMasks(*spec, p.lp, p.o.Dirs)
 	if err != nil {
 		return err
 	}
-	spec.Mask = append(spec.Mask, masks...)
+	spec.Mask = append(spec.Mask, files...)
+	spec.MaskOwn = append(spec.MaskOwn, dirs...)
 	if spec.HideHome && caBundle != "" && !slices.Contains(spec.ReadOnly, caBundle) {
 		spec.ReadOnly = append(spec.ReadOnly, caBundle)
 	}

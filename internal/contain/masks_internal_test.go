@@ -38,15 +38,17 @@ func TestWardenMasks(t *testing.T) {
 		{Name: "A", From: "file:" + filepath.Join(home, "tok")},
 		{Name: "B", From: "env:B"},
 	}}}}
-	got, err := wardenMasks(sandbox.Spec{Project: filepath.Join(home, "proj"), Cache: cache}, lp, own)
+	files, dirs, err := wardenMasks(sandbox.Spec{Project: filepath.Join(home, "proj"), Cache: cache}, lp, own)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := append(files, dirs...)
 	for i := range got {
 		got[i] = strings.TrimPrefix(got[i], home+"/")
 	}
 	want := []string{
-		"tok", "cfg/warden/ca",
+		"tok", // the credential's file, whose other names are masked too
+		"cfg/warden/ca",
 		"state/quarantine", "state/run-cache/other", "state/token", // around the run cache
 		"cfg/warden", "cfg/warden", // XDG and the platform's agree here
 		"cache/warden/hook",
@@ -54,8 +56,11 @@ func TestWardenMasks(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("wardenMasks mismatch (-want +got):\n%s", diff)
 	}
+	if len(files) != 1 {
+		t.Errorf("files = %q, want the credential's file alone", files)
+	}
 
-	_, err = wardenMasks(sandbox.Spec{Project: filepath.Join(home, "cfg", "warden", "p")}, lp, own)
+	_, _, err = wardenMasks(sandbox.Spec{Project: filepath.Join(home, "cfg", "warden", "p")}, lp, own)
 	var ex *Exit
 	if !errors.As(err, &ex) || ex.Status != StatusUnavailable || !strings.Contains(ex.Msg, "inside") {
 		t.Errorf("a project inside the configuration directory: err = %v, want exit 125", err)

@@ -665,6 +665,23 @@ func TestAdversarialSecretsHardLink(t *testing.T) {
 	}
 }
 
+// TestAdversarialSecretsMaskOwn: the caller's own directories
+// (Spec.MaskOwn: Warden's state) are masked as Spec.Mask's are, all that
+// lies below them included.
+func TestAdversarialSecretsMaskOwn(t *testing.T) {
+	project, state := varTempDir(t), varTempDir(t)
+	const secret = "warden-test-secret-maskown"
+	writeFiles(t, state, map[string]string{"token": secret + " token", "spool/1.jsonl": secret + " spool"})
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, MaskOwn: []string{state},
+		Argv: sh("cat " + state + "/token " + state + "/spool/1.jsonl; ls -A " + state + "; echo listed")})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if strings.Contains(o.stdout, secret) || strings.Contains(o.stdout, "token") || !strings.HasSuffix(o.stdout, "listed\n") {
+		t.Errorf("a directory of MaskOwn is readable or listed: %q", o.stdout)
+	}
+}
+
 func TestAdversarialSecretsToolDirs(t *testing.T) {
 	h := newHostGit(t)
 	project := varTempDir(t)

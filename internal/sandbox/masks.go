@@ -16,7 +16,7 @@ package sandbox
 //     the run, since a path that cannot be resolved cannot be masked;
 //     masking / or the project itself is refused.
 //   - The other names in the project of a masked file (hard links) are
-//     masked too.
+//     masked too, but for Spec.MaskOwn's.
 //   - Masks are listed parents first.
 
 import (
@@ -40,7 +40,8 @@ import (
 func planMasks(spec Spec, project string) ([]string, []string, *projectWalk, error) {
 	var candidates, notes []string
 	inHome, truncated := homeSensitive(spec.Home, project)
-	candidates = append(append(candidates, inHome...), spec.Mask...)
+	candidates = append(append(append(candidates, inHome...), spec.Mask...), spec.MaskOwn...)
+	ownFrom, ownTo := len(candidates)-len(spec.MaskOwn), len(candidates) // MaskOwn's, among them
 	if truncated {
 		notes = append(notes, fmt.Sprintf("sensitive names in the home past its first %d entries or %d directories are not masked (sandbox.filesystem.home: hidden hides them all)", maxHomeEntries, maxHomeDirs))
 	}
@@ -79,9 +80,10 @@ func planMasks(spec Spec, project string) ([]string, []string, *projectWalk, err
 
 	var masks []string
 	seen := map[string]bool{}
+	own := map[string]bool{} // MaskOwn's, by real path
 	mr := planResolver(spec, project)
 	defer mr.close()
-	for _, p := range candidates {
+	for i, p := range candidates {
 		real, err := mr.maskTarget(p)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
@@ -98,8 +100,11 @@ func planMasks(spec Spec, project string) ([]string, []string, *projectWalk, err
 			seen[real] = true
 			masks = append(masks, real)
 		}
+		if ownFrom <= i && i < ownTo {
+			own[real] = true
+		}
 	}
-	masks = append(masks, otherNames(masks, project, seen)...)
+	masks = append(masks, otherNames(masks, own, project, seen)...)
 	slices.SortStableFunc(masks, func(a, b string) int { return depth(a) - depth(b) })
 	return masks, notes, pw, nil
 }
@@ -108,8 +113,9 @@ func planMasks(spec Spec, project string) ([]string, []string, *projectWalk, err
 // (hard links): only a regular file with more than one link can have one,
 // on the project's own device, so the project is walked again, statting
 // its files, only when a masked file is such (the common case costs one
-// lstat a mask). seen are the masks already listed.
-func otherNames(masks []string, project string, seen map[string]bool) []string {
+// lstat a mask, and a walk of each masked directory). own are masks whose
+// files none looks for (Spec.MaskOwn); seen are the masks already listed.
+func otherNames(masks []string, own map[string]bool, project string, seen map[string]bool) []string {
 	pfi, err := os.Stat(project)
 	if err != nil {
 		return nil
@@ -124,6 +130,9 @@ func otherNames(masks []string, project string, seen map[string]bool) []string {
 		}
 	}
 	for _, m := range masks {
+		if own[m] {
+			continue
+		}
 		fi, err := os.Lstat(m)
 		if err != nil {
 			continue

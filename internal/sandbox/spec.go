@@ -72,6 +72,13 @@ type Spec struct {
 	// that do not exist are ignored; one that cannot be resolved stops the
 	// run.
 	Mask []string
+	// MaskOwn lists the caller's own directories to mask as Mask does
+	// (Warden's state, configuration and hook state): files only the
+	// caller writes, which no process a sandbox confines could have
+	// linked into the project, since none ever saw them. Their other
+	// names (hard links) are not looked for, which would cost every run a
+	// walk of directories that grow with their use.
+	MaskOwn []string
 	// HideHome replaces Home, inside, with an empty read-only directory
 	// into which only the project, the toolchain caches ([HomeCaches]) and
 	// the ReadWrite, ReadOnly and Cache paths under it are bound back.
