@@ -243,7 +243,7 @@ func Run(ctx context.Context, o Options) error {
 	p.spec.WarmAsk = warm
 	// The run's cgroup is made while the command is judged, too.
 	if !slices.Contains(p.spec.Degraded, sandbox.LayerCgroup) {
-		p.spec.Cgroup = sandbox.StartCgroup(p.spec.Limits)
+		p.spec.Cgroup = sandbox.StartCgroup(p.spec.Limits, warm)
 		defer p.spec.Cgroup.Close()
 	}
 	// So is the run's plan: the view (the project and the home walked

@@ -7,11 +7,19 @@ import "fmt"
 
 // StartCgroup begins making a run's cgroup for limits l, as Run would
 // once it starts: the directories swept, made and set while the caller
-// still judges the command. Pass it in Spec.Cgroup; Close it whether or
-// not a run took it.
-func StartCgroup(l Limits) *CgroupAsk {
+// still judges the command. With warm, the warden serve asked for its
+// init, a run of the default limits takes the cgroup serve made ahead
+// with it, when serve is in this process's cgroups. Pass it in
+// Spec.Cgroup; Close it whether or not a run took it.
+func StartCgroup(l Limits, warm *WarmAsk) *CgroupAsk {
 	c := &CgroupAsk{limits: l, made: make(chan any, 1)}
 	go func() {
+		if warm != nil && l == (Limits{}) {
+			if cg := warm.answer().takeCgroup(); cg != nil {
+				c.made <- cgroupMade{cg, nil}
+				return
+			}
+		}
 		cg, err := newCgroup(l)
 		c.made <- cgroupMade{cg, err}
 	}()

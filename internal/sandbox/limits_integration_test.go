@@ -598,7 +598,7 @@ func TestDegradedCgroupMakesNone(t *testing.T) {
 // was refused) is removed by Close, leaving no directory behind.
 func TestCgroupAskRemoved(t *testing.T) {
 	sandboxtest.RequireRoot(t)
-	c := StartCgroup(Limits{CPU: 1})
+	c := StartCgroup(Limits{CPU: 1}, nil)
 	m := (<-c.made).(cgroupMade)
 	if m.err != nil || m.cg == nil || len(m.cg.dirs) == 0 {
 		t.Skipf("no cgroup could be made here: %v", m.err)

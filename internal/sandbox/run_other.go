@@ -33,7 +33,7 @@ type Keeper struct{}
 const WarmSocket = "warm.sock"
 
 // StartCgroup makes nothing: there are no cgroups outside Linux.
-func StartCgroup(l Limits) *CgroupAsk { return nil }
+func StartCgroup(l Limits, warm *WarmAsk) *CgroupAsk { return nil }
 
 // Close does nothing.
 func (c *CgroupAsk) Close() {}

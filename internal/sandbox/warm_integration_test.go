@@ -14,10 +14,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -370,4 +373,135 @@ func TestWarmIdmapFromServe(t *testing.T) {
 	if after := openFDs(t); after > before {
 		t.Errorf("%d descriptors open after an answer no run took was closed, %d before", after, before)
 	}
+}
+
+// TestWarmCgroupFromServe: a run of the default limits takes the cgroup
+// warden serve made with its init: the command is inside it, and it is
+// gone after the run, also when the run declined the init (other maps)
+// and so let go of serve's connection early. A run of other limits makes
+// its own; so does a run whose serve is in other cgroups than its own,
+// and the one serve offered it is removed.
+func TestWarmCgroupFromServe(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	sock, keeper := startKeeper(t)
+	// made says whether a run directory was made by the Keeper k.
+	made := func(d string, k *exec.Cmd) bool {
+		return strings.HasPrefix(filepath.Base(d), fmt.Sprintf("%s%d-", cgroupPrefix, k.Process.Pid))
+	}
+	// runWith runs a sleep of its own under limits l through the Keeper
+	// on path, and returns the run's cgroup directories, whether the
+	// sleep was in each, and whether each is gone after the run.
+	runWith := func(t *testing.T, path string, l Limits, degraded ...Layer) (dirs []string, in, gone map[string]bool) {
+		t.Helper()
+		withCgroupHook(t, func(ds []string) { dirs = ds })
+		token := fmt.Sprintf("1003.%d", time.Now().UnixNano()%1000000)
+		in, gone = map[string]bool{}, map[string]bool{}
+		seen := make(chan struct{})
+		go func() {
+			defer close(seen)
+			pid := waitProc(token)
+			for _, d := range dirs {
+				file := "tasks"
+				if _, err := os.Stat(filepath.Join(d, file)); err != nil {
+					file = "cgroup.procs"
+				}
+				in[d] = slices.Contains(strings.Fields(readTrim(filepath.Join(d, file))), strconv.Itoa(pid))
+			}
+			if pid > 0 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}()
+		var out strings.Builder
+		spec := Spec{Project: t.TempDir(), Limits: l, Argv: []string{"sh", "-c", "sleep " + token + "; echo woke"},
+			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Timeout: time.Minute, Warm: path, Degraded: degraded}
+		spec.WarmAsk = AskWarm(path)
+		spec.Cgroup = StartCgroup(l, spec.WarmAsk)
+		res, err := Run(context.Background(), spec)
+		spec.Cgroup.Close()
+		spec.WarmAsk.Close()
+		<-seen
+		if err != nil || res.Warm != (len(degraded) == 0) {
+			t.Fatalf("run: %v (warm %v)\n%s", err, res.Warm, out.String())
+		}
+		for _, d := range dirs {
+			_, err := os.Stat(d)
+			gone[d] = errors.Is(err, os.ErrNotExist)
+		}
+		return dirs, in, gone
+	}
+	check := func(t *testing.T, k *exec.Cmd, dirs []string, in, gone map[string]bool, wantServe bool) {
+		t.Helper()
+		if len(dirs) < 2 {
+			t.Fatalf("the run had %d cgroup directories (%v), want memory and pids", len(dirs), dirs)
+		}
+		for _, d := range dirs {
+			if got := made(d, k); got != wantServe {
+				t.Errorf("%s made by serve: %v, want %v", d, got, wantServe)
+			}
+			if !in[d] {
+				t.Errorf("the command was not in %s", d)
+			}
+			if !gone[d] {
+				t.Errorf("%s is left after the run", d)
+			}
+		}
+	}
+	t.Run("default limits", func(t *testing.T) {
+		dirs, in, gone := runWith(t, sock, Limits{})
+		check(t, keeper, dirs, in, gone, true)
+	})
+	t.Run("init declined", func(t *testing.T) {
+		// Serve's init has a root caller's maps; this run wants others.
+		dirs, in, gone := runWith(t, sock, Limits{}, LayerHostUID)
+		check(t, keeper, dirs, in, gone, true)
+	})
+	t.Run("other limits", func(t *testing.T) {
+		dirs, in, gone := runWith(t, sock, Limits{Pids: 500})
+		check(t, keeper, dirs, in, gone, false)
+	})
+	t.Run("serve in other cgroups", func(t *testing.T) {
+		host, err := discoverCgroups()
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := host.v1["pids"]
+		if host.v2Ctrls["pids"] {
+			own = host.v2
+		}
+		if own == "" {
+			t.Skip("no pids cgroup to put serve elsewhere in")
+		}
+		other, err := os.MkdirTemp(own, "warden-test-serve-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			os.Remove(filepath.Join(other, "warden"))
+			os.Remove(other)
+		})
+		// A short path: a socket's is at most 108 bytes.
+		dir, err := os.MkdirTemp("", "wk-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		line, elsewhere := helper(t, []string{"sh", "-c", `echo $$ > "$1/cgroup.procs" && exec "$0"`, os.Args[0], other}, syscall.SIGTERM, envKeeper+"="+dir)
+		if line != "ready" {
+			t.Fatalf("the Keeper did not start: %q", line)
+		}
+		// Its offer was made in other: not the run's cgroups.
+		t.Cleanup(func() { elsewhere.Process.Signal(syscall.SIGTERM); elsewhere.Wait() })
+		dirs, in, gone := runWith(t, filepath.Join(dir, WarmSocket), Limits{})
+		check(t, elsewhere, dirs, in, gone, false)
+		var left []string
+		filepath.WalkDir(filepath.Join(other, "warden"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), cgroupPrefix) {
+				left = append(left, p)
+			}
+			return nil
+		})
+		if len(left) > 1 {
+			t.Errorf("serve's offered cgroups are left after the run that did not take one: %v", left)
+		}
+	})
 }

@@ -174,7 +174,9 @@ func runWarm(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	refillAfter, refillPause, testOnlyKeeperWaits = 0, 0, true
+	// Its cgroups made ahead would count among those the tests see a
+	// run leave behind (TestWarmCgroupFromServe has a Keeper of its own).
+	refillAfter, refillPause, testOnlyKeeperWaits, testOnlyNoSpareCgroup = 0, 0, true, true
 	k, err := NewKeeper(dir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", envWarm, err)
@@ -198,7 +200,7 @@ func warmRun(ctx context.Context, spec Spec) (Result, error) {
 		// The cgroup too is begun ahead, as warden run begins it
 		// while it judges the command.
 		if !slices.Contains(spec.Degraded, LayerCgroup) {
-			spec.Cgroup = StartCgroup(spec.Limits)
+			spec.Cgroup = StartCgroup(spec.Limits, spec.WarmAsk)
 			defer spec.Cgroup.Close()
 		}
 	}

@@ -68,11 +68,77 @@ const warmArg = "warm"
 // idmapped mounts of a project Idmap (serve's own uid and gid) owns
 // (mappingUserns), made once when serve started: a root run then forks
 // no process to make it. Error, alone, says why none is handed over.
+//
+// Cgroup, when set, is a run cgroup made ahead for a run of the default
+// limits (Limits{}), with every controller they want, by a Keeper in the
+// cgroups named by Cgroup.Own: a run of those limits, in those same
+// cgroups, takes it rather than make its own, and removes it at its end
+// as it would its own. Serve removes it too once the run has ended, if
+// the run did not.
 type warmOffer struct {
-	Pid    int        `json:"pid,omitempty"`
-	HostID bool       `json:"host_id,omitempty"`
-	Idmap  *[2]uint32 `json:"idmap,omitempty"`
-	Error  string     `json:"error,omitempty"`
+	Pid    int         `json:"pid,omitempty"`
+	HostID bool        `json:"host_id,omitempty"`
+	Idmap  *[2]uint32  `json:"idmap,omitempty"`
+	Cgroup *warmCgroup `json:"cgroup,omitempty"`
+	Error  string      `json:"error,omitempty"`
+}
+
+// warmCgroup is a runCgroup as a Keeper offers it.
+type warmCgroup struct {
+	// Own is the Keeper's /proc/self/cgroup: the cgroups the run's
+	// directories were made in.
+	Own      string   `json:"own"`
+	ID       string   `json:"id"`
+	Dirs     []string `json:"dirs"`
+	MemDir   string   `json:"mem_dir,omitempty"`
+	PidsDir  string   `json:"pids_dir,omitempty"`
+	CPUDir   string   `json:"cpu_dir,omitempty"`
+	AcctDir  string   `json:"acct_dir,omitempty"`
+	MemV2    bool     `json:"mem_v2,omitempty"`
+	PidsV2   bool     `json:"pids_v2,omitempty"`
+	CPUV2    bool     `json:"cpu_v2,omitempty"`
+	Versions []string `json:"versions,omitempty"`
+}
+
+// offerCgroup is cg as a Keeper whose /proc/self/cgroup is own offers it.
+func offerCgroup(cg *runCgroup, own string) *warmCgroup {
+	w := &warmCgroup{Own: own, ID: cg.id, Dirs: cg.dirs, MemDir: cg.memDir, PidsDir: cg.pidsDir, CPUDir: cg.cpuDir,
+		AcctDir: cg.acctDir, MemV2: cg.memV2, PidsV2: cg.pidsV2, CPUV2: cg.cpuV2}
+	for v := range cg.versions {
+		w.Versions = append(w.Versions, v)
+	}
+	return w
+}
+
+// runCgroup is the cgroup a Keeper offered.
+func (w *warmCgroup) runCgroup() *runCgroup {
+	cg := &runCgroup{id: w.ID, dirs: w.Dirs, memDir: w.MemDir, pidsDir: w.PidsDir, cpuDir: w.CPUDir, acctDir: w.AcctDir,
+		memV2: w.MemV2, pidsV2: w.PidsV2, cpuV2: w.CPUV2, versions: map[string]bool{}}
+	for _, v := range w.Versions {
+		cg.versions[v] = true
+	}
+	return cg
+}
+
+// spareCgroup makes a run cgroup for the default limits, to offer with
+// an init: nil when this process cannot have every controller they want.
+func spareCgroup() (*runCgroup, string) {
+	if testOnlyNoSpareCgroup {
+		return nil, ""
+	}
+	own, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil, ""
+	}
+	cg, err := newCgroup(Limits{})
+	if err != nil {
+		return nil, ""
+	}
+	if len(cg.missing) > 0 || len(cg.dirs) == 0 {
+		cg.remove()
+		return nil, ""
+	}
+	return cg, string(own)
 }
 
 // exeID names an executable file.
@@ -167,12 +233,16 @@ type Keeper struct {
 	once  sync.Once
 }
 
-// spare is an init a Keeper started.
+// spare is an init a Keeper started, and the run cgroup made with it.
 type spare struct {
 	pid   int
 	ctl   *os.File // the parent's end of its control socket
 	pidfd int
 	ended chan warmStatus // its status, once reaped
+	// cg, when set, was made for a run of the default limits in the
+	// cgroups own names (spareCgroup).
+	cg  *runCgroup
+	own string
 }
 
 // NewKeeper listens on dir's [WarmSocket] (replacing a stale one) and
@@ -323,6 +393,7 @@ func (k *Keeper) start() (*spare, error) {
 	}
 	sp := &spare{pid: pid, ctl: parentEnd, pidfd: pidfd, ended: make(chan warmStatus, 1)}
 	go sp.reap()
+	sp.cg, sp.own = spareCgroup()
 	return sp, nil
 }
 
@@ -344,6 +415,9 @@ func (sp *spare) discard() {
 	<-sp.ended
 	sp.ctl.Close()
 	unix.Close(sp.pidfd)
+	if sp.cg != nil {
+		sp.cg.remove()
+	}
 }
 
 // kill kills the init: through its pidfd, never a reused pid.
@@ -379,10 +453,16 @@ func (k *Keeper) handOver(c *net.UnixConn) {
 		c.Write(b)
 		c.Close()
 	}
-	if err := k.mayHave(c); err != nil {
+	caller, err := k.mayHave(c)
+	if err != nil {
 		refuse(err.Error())
 		return
 	}
+	defer func() {
+		if caller >= 0 {
+			unix.Close(caller)
+		}
+	}()
 	var sp *spare
 	select {
 	case sp = <-k.ready:
@@ -404,19 +484,27 @@ func (k *Keeper) handOver(c *net.UnixConn) {
 		offer.Idmap = &[2]uint32{k.idmapOwner.uid, k.idmapOwner.gid}
 		rights = append(rights, k.idmap)
 	}
+	if sp.cg != nil {
+		offer.Cgroup = offerCgroup(sp.cg, sp.own)
+	}
 	b, _ := json.Marshal(offer)
-	_, _, err := c.WriteMsgUnix(b, unix.UnixRights(rights...), nil)
+	_, _, err = c.WriteMsgUnix(b, unix.UnixRights(rights...), nil)
 	sp.ctl.Close()
 	if err != nil {
 		sp.kill()
 		<-sp.ended
 		unix.Close(sp.pidfd)
 		c.Close()
+		if sp.cg != nil {
+			sp.cg.remove()
+		}
 		return
 	}
 	notify(k.taken)
+	exited := caller // the watcher's now
+	caller = -1
 	go func() {
-		defer notify(k.ended)
+		defer unix.Close(exited)
 		defer c.Close()
 		defer unix.Close(sp.pidfd)
 		gone := make(chan struct{})
@@ -436,7 +524,28 @@ func (k *Keeper) handOver(c *net.UnixConn) {
 		}
 		b, _ := json.Marshal(st)
 		c.Write(b)
+		notify(k.ended)
+		if sp.cg != nil {
+			// The run removes the cgroup at its end, or, if it did
+			// not take it, when it lets go of serve's answer; a
+			// warden killed before either leaves it here, to remove
+			// once that warden has exited (not when it closed the
+			// connection: one that declined the init, with other
+			// maps, still runs in the cgroup).
+			waitExit(exited)
+			sp.cg.remove()
+		}
 	}()
+}
+
+// waitExit waits for the process of pidfd to exit.
+func waitExit(pidfd int) {
+	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
+	for {
+		if _, err := unix.Poll(fds, -1); err != unix.EINTR {
+			return
+		}
+	}
 }
 
 // notify sends on c unless a send is pending.
@@ -446,6 +555,11 @@ func notify(c chan struct{}) {
 	default:
 	}
 }
+
+// testOnlyNoSpareCgroup keeps a Keeper from making cgroups ahead: the
+// tests that count what a run leaves in the cgroup hierarchy run beside
+// the Keeper of the warm pass, in the same process.
+var testOnlyNoSpareCgroup bool
 
 // refillAfter is how long after a hand-over the next init is started,
 // when the run that took it has not ended by then. Tests set it to 0.
@@ -462,10 +576,13 @@ var testOnlyKeeperWaits bool
 
 // mayHave says whether the caller on c may have an init: it must be no
 // more confined than serve itself.
-func (k *Keeper) mayHave(c *net.UnixConn) error {
+//
+// On success it returns a pidfd of the caller, which the caller of
+// mayHave closes.
+func (k *Keeper) mayHave(c *net.UnixConn) (int, error) {
 	raw, err := c.SyscallConn()
 	if err != nil {
-		return err
+		return -1, err
 	}
 	var cred *unix.Ucred
 	pidfd := -1
@@ -477,22 +594,28 @@ func (k *Keeper) mayHave(c *net.UnixConn) error {
 		}
 	})
 	if cerr != nil {
-		return fmt.Errorf("who is asking: %v", cerr)
+		return -1, fmt.Errorf("who is asking: %v", cerr)
 	}
-	defer unix.Close(pidfd)
-	if int(cred.Uid) != os.Getuid() || int(cred.Gid) != os.Getgid() {
-		return errors.New("another user")
-	}
-	peer, err := confinement(int(cred.Pid))
+	err = func() error {
+		if int(cred.Uid) != os.Getuid() || int(cred.Gid) != os.Getgid() {
+			return errors.New("another user")
+		}
+		peer, err := confinement(int(cred.Pid))
+		if err != nil {
+			return err
+		}
+		// The pidfd still names the process read above: its pid was
+		// not reused in between.
+		if err := unix.PidfdSendSignal(pidfd, 0, nil, 0); err != nil {
+			return errors.New("the caller ended")
+		}
+		return peerMatches(k.self, peer)
+	}()
 	if err != nil {
-		return err
+		unix.Close(pidfd)
+		return -1, err
 	}
-	// The pidfd still names the process read above: its pid was not
-	// reused in between.
-	if err := unix.PidfdSendSignal(pidfd, 0, nil, 0); err != nil {
-		return errors.New("the caller ended")
-	}
-	return peerMatches(k.self, peer)
+	return pidfd, nil
 }
 
 // confinedBy are the /proc/PID/status fields that tell how a process is
@@ -579,8 +702,9 @@ func AskWarm(path string) *WarmAsk {
 type warmAnswer struct {
 	mu     sync.Mutex
 	offer  warmOffer
-	init   []int // init's control socket and pidfd, for takeWarm
-	userns int   // the user namespace of offer.Idmap, or -1
+	init   []int      // init's control socket and pidfd, for takeWarm
+	userns int        // the user namespace of offer.Idmap, or -1
+	cg     *runCgroup // offer.Cgroup, until taken
 	err    error
 }
 
@@ -617,6 +741,9 @@ func readAnswer(fd int) *warmAnswer {
 	if len(fds) == 3 {
 		a.userns = fds[2]
 	}
+	if o.Cgroup != nil {
+		a.cg = o.Cgroup.runCgroup()
+	}
 	return a
 }
 
@@ -647,7 +774,23 @@ func (a *warmAnswer) takeUserns(o owner) int {
 	return fd
 }
 
-// release closes what no one took.
+// takeCgroup hands the cgroup over, once, if this process is in the
+// cgroups it was made in: it is then the run's to remove.
+func (a *warmAnswer) takeCgroup() *runCgroup {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cg == nil {
+		return nil
+	}
+	if own, err := os.ReadFile("/proc/self/cgroup"); err != nil || string(own) != a.offer.Cgroup.Own {
+		return nil
+	}
+	cg := a.cg
+	a.cg = nil
+	return cg
+}
+
+// release closes and removes what no one took.
 func (a *warmAnswer) release() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -656,6 +799,10 @@ func (a *warmAnswer) release() {
 	if a.userns >= 0 {
 		unix.Close(a.userns)
 		a.userns = -1
+	}
+	if a.cg != nil {
+		a.cg.remove()
+		a.cg = nil
 	}
 }
 
