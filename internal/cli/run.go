@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"warden.dev/warden/internal/audit"
+	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/report"
 	"warden.dev/warden/internal/sandbox"
@@ -88,6 +89,7 @@ func runRun(ctx context.Context, args []string) error {
 	// (docs/spec.md §13), read again by the run and held to the revision
 	// found here: a trusted project policy edited in between is refused.
 	var policyRev string
+	var def *config.Policy
 	if *policyPath == "" {
 		lp, err := loadPolicyNoting("")
 		if err != nil {
@@ -95,7 +97,7 @@ func runRun(ctx context.Context, args []string) error {
 		}
 		*policyPath, policyRev = lp.Path, lp.Revision
 		if lp.Path == "" {
-			policyRev = ""
+			policyRev, def = "", lp
 		}
 	}
 	// The run's record goes to the store (contain.Recorder).
@@ -103,7 +105,7 @@ func runRun(ctx context.Context, args []string) error {
 	defer rec.Close()
 	o := contain.Options{
 		Argv: argv, Project: *project, Dir: cwd(), Home: homeDir(), Grant: *grantID,
-		PolicyPath: *policyPath, PolicyRevision: policyRev, Policy: policyOptions(),
+		PolicyPath: *policyPath, PolicyRevision: policyRev, Policy: policyOptions(), Default: def,
 		Timeout: *timeout, Server: *server,
 		RecordPath: *auditPath, Agent: *agent, Task: *task,
 		Degraded: degraded, Lossy: *lossy, Providers: providers,

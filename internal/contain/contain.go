@@ -135,6 +135,10 @@ type Options struct {
 	// PolicyPath is the policy file whose sandbox section applies; empty
 	// means the embedded default (no sandbox section, no network rules).
 	PolicyPath string
+	// Default, when set, is the embedded default policy as discovery
+	// loaded it (no PolicyPath): the run takes it rather than compile it
+	// again. It has no file a run could race.
+	Default *config.Policy
 	// PolicyRevision, when set, is the revision the policy file must
 	// still have: discovery trusted that content (docs/spec.md §13), and a
 	// file changed since is refused rather than applied.

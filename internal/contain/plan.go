@@ -173,6 +173,10 @@ func (p *plan) loadPolicy() error {
 			return badInput("--provider applies to an OpenShell policy, and the run's is Warden's embedded default",
 				"give the OpenShell policy with --policy")
 		}
+		if p.o.Default != nil {
+			p.lp = p.o.Default
+			return nil
+		}
 		var err error
 		p.lp, err = config.Load("", p.o.Policy)
 		return err
