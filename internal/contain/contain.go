@@ -255,41 +255,26 @@ func Run(ctx context.Context, o Options) error {
 	// Taken only by this very spec.
 	p.spec.Plan = sandbox.StartPlan(p.spec)
 	defer p.spec.Plan.Close()
-	// Signals for warden are the command's, and so is the end of the
-	// run: a cancelled context would not end it (the timeout and SIGKILL
-	// still do).
-	ctx = context.WithoutCancel(ctx)
-	// And the sandbox itself is built while the command is judged; the
-	// command starts only if the judgement lets it.
-	var early *ahead
-	if !p.spec.Terminal {
-		early = runAhead(ctx, p.spec)
-		defer early.callOff()
-	}
 	ex, approved := p.judge()
 	if ex != nil {
-		early.callOff()
 		return p.deny(ex)
 	}
 	// A command the person just approved is not asked about again.
 	if p.approval == policyfile.ApprovalUntrusted && !approved {
 		if ex := p.approveUntrusted(); ex != nil {
-			early.callOff()
 			return p.deny(ex)
 		}
 	}
+	// Signals for warden are the command's, and so is the end of the
+	// run: a cancelled context would not end it (the timeout and SIGKILL
+	// still do).
+	ctx = context.WithoutCancel(ctx)
 	// The record's JSON encoders are built while the command runs, not
 	// after it (a first encoding of the record's types is a few hundred
 	// microseconds of reflection).
 	go json.Marshal([]audit.Event{audit.RunEvent(time.Time{}, &audit.Run{}), audit.NetworkEvent(&audit.NetworkAttempt{}),
 		audit.SyscallEvent(time.Time{}, &audit.Syscall{})})
-	var res sandbox.Result
-	var out outcome
-	if early != nil {
-		res, out = p.ended(early.run())
-	} else {
-		res, out = p.execute(ctx, p.spec)
-	}
+	res, out := p.execute(ctx, p.spec)
 	// rerunFrom is where the last attempt's network attempts start.
 	rerunFrom := 0
 	if p.approval == policyfile.ApprovalOnFailure && out.Status != 0 {

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"warden.dev/warden/internal/audit"
@@ -25,12 +24,7 @@ type outcome struct {
 // execute runs spec once, tells the person what the sandbox did along
 // the way, and says how the run ended.
 func (p *plan) execute(ctx context.Context, spec sandbox.Spec) (sandbox.Result, outcome) {
-	return p.ended(sandbox.Run(ctx, spec))
-}
-
-// ended tells the person what the sandbox of a run did along the way,
-// and says how the run ended.
-func (p *plan) ended(res sandbox.Result, err error) (sandbox.Result, outcome) {
+	res, err := sandbox.Run(ctx, spec)
 	p.warnUnenforced(res)
 	var se *sandbox.SetupError
 	var ste *sandbox.StartError
@@ -46,7 +40,7 @@ func (p *plan) ended(res sandbox.Result, err error) (sandbox.Result, outcome) {
 		p.o.Report.Warn(fmt.Sprintf("the sandbox's init ended while the command ran (signal %d); every process of the sandbox died with it", res.Signal))
 	}
 	if res.TimedOut {
-		p.o.Report.Error(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", p.spec.Timeout),
+		p.o.Report.Error(fmt.Sprintf("timed out after %v; every process of the sandbox was killed", spec.Timeout),
 			"raise --timeout or sandbox.limits.timeout")
 	}
 	return res, outcome{Exit: &Exit{Status: res.Status()}}
@@ -152,47 +146,4 @@ func runTimeout(flagSet bool, flagValue, policy time.Duration, terminal, server 
 		return 0, timeoutInteractive
 	}
 	return sandbox.DefaultTimeout, timeoutDefault
-}
-
-// ahead is a run of the plan's spec begun before its command is judged
-// (sandbox.Spec.Gate): its sandbox is built while the command is judged,
-// and the judgement starts the command or tears the sandbox down. Not at
-// a terminal of its own: the caller's terminal, made raw for the
-// command, must stay the approver's while it asks.
-type ahead struct {
-	gate chan bool
-	done chan struct{}
-	res  sandbox.Result
-	err  error
-	once sync.Once
-}
-
-// runAhead begins the run of spec, held back by its gate.
-func runAhead(ctx context.Context, spec sandbox.Spec) *ahead {
-	a := &ahead{gate: make(chan bool, 1), done: make(chan struct{})}
-	spec.Gate = a.gate
-	go func() {
-		defer close(a.done)
-		a.res, a.err = sandbox.Run(ctx, spec)
-	}()
-	return a
-}
-
-// run starts the command and waits for the run.
-func (a *ahead) run() (sandbox.Result, error) {
-	a.once.Do(func() { a.gate <- true })
-	<-a.done
-	return a.res, a.err
-}
-
-// callOff tears the sandbox down, unless the command was started: then
-// it does nothing. Nil does nothing.
-func (a *ahead) callOff() {
-	if a == nil {
-		return
-	}
-	a.once.Do(func() {
-		a.gate <- false
-		<-a.done
-	})
 }

@@ -49,14 +49,14 @@ func (c *CgroupAsk) Close() {
 // command. Pass it in Spec.Plan of the very same spec; Close it whether
 // or not a run took it.
 func StartPlan(spec Spec) *PlanAsk {
-	spec.Plan, spec.Gate = nil, nil
+	spec.Plan = nil
 	return &PlanAsk{key: planKey(spec), prepared: prepare(spec)}
 }
 
 // planKey is spec in full, every field, so that a plan is taken only by
 // the spec it was begun for.
 func planKey(spec Spec) string {
-	spec.Plan, spec.Gate = nil, nil
+	spec.Plan = nil
 	return fmt.Sprintf("%#v", spec)
 }
 

@@ -478,17 +478,6 @@ func (rn *runner) launch() error {
 			tr.mark("configuration sent")
 			return nil
 		},
-		func() error {
-			if spec.Gate == nil {
-				return nil
-			}
-			if ok := <-spec.Gate; !ok {
-				return ErrNotStarted
-			}
-			rn.start = time.Now()
-			tr.mark("the command allowed")
-			return nil
-		},
 		func() error { return cg.add(cmd.pid) },
 		func() error {
 			// Init may already have ended, having reported why (a

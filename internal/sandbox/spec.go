@@ -4,7 +4,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -186,18 +185,7 @@ type Spec struct {
 	// Plan, when set, is the run's plan begun ahead (StartPlan), taken
 	// when it was begun for this very spec.
 	Plan *PlanAsk
-	// Gate, when set, holds the command back once the sandbox is
-	// built: it starts only when Gate gives true, and its timeout counts
-	// from then. False, or a closed Gate, tears the sandbox down with
-	// nothing of the command started, and Run returns ErrNotStarted. A
-	// caller builds the sandbox this way while it still judges the
-	// command.
-	Gate <-chan bool
 }
-
-// ErrNotStarted is Run's error when Spec.Gate called the run off: the
-// sandbox was built and torn down, and the command never started.
-var ErrNotStarted = errors.New("the run was called off before its command started")
 
 // HostFile is one file of the host, by path and identity.
 type HostFile struct {
