@@ -22,7 +22,8 @@ func main() {
 		sandbox.Init()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Run(ctx, os.Args[1:])
-	stop()
-	os.Exit(code)
+	// Not run: the exit ends the signals' delivery, and stopping it
+	// first is a round trip to the runtime's signal thread per signal.
+	defer stop()
+	os.Exit(cli.Run(ctx, os.Args[1:]))
 }
