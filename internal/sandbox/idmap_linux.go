@@ -375,6 +375,8 @@ const maxIdmapped = 64
 type earlyUserns struct {
 	done chan struct{}
 	res  earlyResult
+	// hostIDErr is checkHostID's answer, asked meanwhile too.
+	hostIDErr error
 }
 
 type earlyResult struct {
@@ -390,6 +392,7 @@ func startUserns(project string, warm *WarmAsk) *earlyUserns {
 	e := &earlyUserns{done: make(chan struct{})}
 	go func() {
 		defer close(e.done)
+		e.hostIDErr = checkHostID()
 		var st unix.Stat_t
 		if e.res.err = unix.Stat(project, &st); e.res.err != nil {
 			return
@@ -432,7 +435,14 @@ func (e *earlyUserns) discard() {
 func prepareIdmapped(binds []bind, project string, early *earlyUserns) ([]idmapped, error) {
 	// Taken on every path, so that its descriptor is never left open.
 	defer early.discard()
-	if err := checkHostID(); err != nil {
+	var hostIDErr error
+	if early != nil {
+		<-early.done
+		hostIDErr = early.hostIDErr
+	} else {
+		hostIDErr = checkHostID()
+	}
+	if err := hostIDErr; err != nil {
 		return nil, &SetupError{What: "unprivileged identity for a root caller: " + err.Error(),
 			Hint: "give that id back (warden needs it unused), " + degradedHostIDHint}
 	}
