@@ -706,6 +706,11 @@ type warmAnswer struct {
 	userns int        // the user namespace of offer.Idmap, or -1
 	cg     *runCgroup // offer.Cgroup, until taken
 	err    error
+	// rlimitsErr is sameRlimits' for the init offered, set as the
+	// answer is read, with umask, the caller's: both for takeWarm, off
+	// its path when a goroutine of the run reads the answer first.
+	rlimitsErr error
+	umask      int
 }
 
 // readAnswer reads the answer of the Keeper on fd, which must be a
@@ -741,6 +746,7 @@ func readAnswer(fd int) *warmAnswer {
 	if len(fds) == 3 {
 		a.userns = fds[2]
 	}
+	a.rlimitsErr, a.umask = sameRlimits(o.Pid), umask()
 	if o.Cgroup != nil {
 		a.cg = o.Cgroup.runCgroup()
 	}
@@ -863,7 +869,7 @@ func takeWarm(fd int, a *warmAnswer, hostID bool, s *streams) (*launched, *os.Fi
 		err = errors.New("warden serve's sandbox has other uid maps")
 	}
 	if err == nil {
-		err = sameRlimits(o.Pid)
+		err = a.rlimitsErr
 	}
 	if err != nil {
 		// Closing the connection kills an init that came with it.
@@ -873,7 +879,7 @@ func takeWarm(fd int, a *warmAnswer, hostID bool, s *streams) (*launched, *os.Fi
 	}
 	ctl := os.NewFile(uintptr(fds[0]), "sandbox-control")
 	l := &launched{pid: o.Pid, warm: true, pidfd: fds[1], serve: fd}
-	msg, _ := json.Marshal(adoptMsg{Umask: umask()})
+	msg, _ := json.Marshal(adoptMsg{Umask: a.umask})
 	rights := unix.UnixRights(int(s.child[0].Fd()), int(s.child[1].Fd()), int(s.child[2].Fd()))
 	if err := unix.Sendmsg(int(ctl.Fd()), msg, rights, nil, 0); err != nil {
 		ctl.Close()
