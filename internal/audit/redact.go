@@ -106,17 +106,22 @@ func RedactText(s string) string {
 		if !p.mayMatch(s) {
 			continue
 		}
-		re := p.re()
-		switch re.NumSubexp() {
-		case 0:
-			s = re.ReplaceAllLiteralString(s, Redacted)
-		case 1:
-			s = re.ReplaceAllString(s, "${1}"+Redacted)
-		default:
-			s = re.ReplaceAllString(s, "${1}"+Redacted+"${2}")
-		}
+		s = redactWith(p.re(), s)
 	}
 	return s
+}
+
+// redactWith replaces what re matches in s with [Redacted], keeping the
+// pattern's groups around it.
+func redactWith(re *regexp.Regexp, s string) string {
+	switch re.NumSubexp() {
+	case 0:
+		return re.ReplaceAllLiteralString(s, Redacted)
+	case 1:
+		return re.ReplaceAllString(s, "${1}"+Redacted)
+	default:
+		return re.ReplaceAllString(s, "${1}"+Redacted+"${2}")
+	}
 }
 
 // Redact returns ev with the secrets of its texts replaced ([RedactText]):

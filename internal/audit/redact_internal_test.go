@@ -12,15 +12,7 @@ import (
 // was before patterns were passed over by what a text lacks.
 func redactEvery(s string) string {
 	for _, p := range secretPatterns {
-		re := regexp.MustCompile(p.expr)
-		switch re.NumSubexp() {
-		case 0:
-			s = re.ReplaceAllLiteralString(s, Redacted)
-		case 1:
-			s = re.ReplaceAllString(s, "${1}"+Redacted)
-		default:
-			s = re.ReplaceAllString(s, "${1}"+Redacted+"${2}")
-		}
+		s = redactWith(regexp.MustCompile(p.expr), s)
 	}
 	return s
 }

@@ -264,8 +264,10 @@ func TestLimitDefaults(t *testing.T) {
 	}
 }
 
-func TestLimitSweepStale(t *testing.T) {
-	sandboxtest.RequireRoot(t)
+// ownPidsCgroup is this process's directory in the hierarchy that has
+// the pids controller; the test is skipped where there is none.
+func ownPidsCgroup(t *testing.T) string {
+	t.Helper()
 	host, err := discoverCgroups()
 	if err != nil {
 		t.Fatal(err)
@@ -275,8 +277,14 @@ func TestLimitSweepStale(t *testing.T) {
 		own = host.v2
 	}
 	if own == "" {
-		t.Skip("no pids cgroup on this host")
+		t.Skipf("no pids cgroup on this host (v1 %v, v2 controllers %v)", host.v1, host.v2Ctrls)
 	}
+	return own
+}
+
+func TestLimitSweepStale(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	own := ownPidsCgroup(t)
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)

@@ -460,18 +460,7 @@ func TestWarmCgroupFromServe(t *testing.T) {
 		check(t, keeper, dirs, in, gone, false)
 	})
 	t.Run("serve in other cgroups", func(t *testing.T) {
-		host, err := discoverCgroups()
-		if err != nil {
-			t.Fatal(err)
-		}
-		own := host.v1["pids"]
-		if host.v2Ctrls["pids"] {
-			own = host.v2
-		}
-		if own == "" {
-			t.Skip("no pids cgroup to put serve elsewhere in")
-		}
-		other, err := os.MkdirTemp(own, "warden-test-serve-")
+		other, err := os.MkdirTemp(ownPidsCgroup(t), "warden-test-serve-")
 		if err != nil {
 			t.Fatal(err)
 		}
