@@ -302,14 +302,14 @@ awk -F'\t' '
 	FNR == 1 { f++ }
 	{ own[f, $4] = $1; end[f, $4] = $2; if (!first[f] && $4 ~ /^init:/) first[f] = $4; if ($4 ~ /^parent: command ended/) ended[f] = $4 }
 	END {
-		sent = "parent: rlimits, configuration sent"; start = "parent: start init"
+		sent = "parent: rlimits, base configuration sent"; start = "parent: start init"
 		cmd = "init: start command"; reaped = ended[1]
 		printf "after the command starts (its run, its exit, its processes reaped): %.2f ms\n", end[1, reaped] - end[1, cmd]
 		if (!first[2]) exit
 		boot = end[2, first[2]] - own[2, first[2]] - end[2, sent]
 		printf "init start-up (Go runtime, configuration read), seen without a cgroup, where nothing holds the configuration back: %.2f ms\n", boot
 		wait = end[1, sent] - end[1, start] - boot
-		printf "with the cgroup, rlimits and the join take %.2f ms after init started, so init waits %.2f ms for its configuration\n", end[1, sent] - end[1, start], (wait > 0 ? wait : 0)
+		printf "with the cgroup and rlimits, the first configuration is sent %.2f ms after init started, so init waits %.2f ms for it\n", end[1, sent] - end[1, start], (wait > 0 ? wait : 0)
 	}' "$tmp/stages.cgroup" "$tmp/stages.nocgroup"
 if [ -s "$tmp/trace.warm" ]; then
 	echo
