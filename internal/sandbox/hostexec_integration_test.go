@@ -680,6 +680,20 @@ func TestAdversarialSecretsMaskOwn(t *testing.T) {
 	if strings.Contains(o.stdout, secret) || strings.Contains(o.stdout, "token") || !strings.HasSuffix(o.stdout, "listed\n") {
 		t.Errorf("a directory of MaskOwn is readable or listed: %q", o.stdout)
 	}
+	// A path of MaskOwn that Mask names too (a credential file kept
+	// there) still has its other names masked.
+	if err := os.Link(filepath.Join(state, "token"), filepath.Join(project, "innocent.txt")); err != nil {
+		t.Skipf("hard links from the state directory to the project: %v", err)
+	}
+	token := filepath.Join(state, "token")
+	o = run(t, Spec{Project: project, Mode: WorkspaceWrite, Mask: []string{token}, MaskOwn: []string{token},
+		Argv: sh("cat innocent.txt; echo read")})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if strings.Contains(o.stdout, secret) {
+		t.Errorf("a hard link to a file Mask names, in MaskOwn too, is readable: %q", o.stdout)
+	}
 }
 
 func TestAdversarialSecretsToolDirs(t *testing.T) {

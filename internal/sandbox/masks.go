@@ -80,7 +80,9 @@ func planMasks(spec Spec, project string) ([]string, []string, *projectWalk, err
 
 	var masks []string
 	seen := map[string]bool{}
-	own := map[string]bool{} // MaskOwn's, by real path
+	// own are MaskOwn's real paths that no other candidate names: a
+	// path masked for another reason too keeps its other names masked.
+	own, other := map[string]bool{}, map[string]bool{}
 	mr := planResolver(spec, project)
 	defer mr.close()
 	for i, p := range candidates {
@@ -102,7 +104,12 @@ func planMasks(spec Spec, project string) ([]string, []string, *projectWalk, err
 		}
 		if ownFrom <= i && i < ownTo {
 			own[real] = true
+		} else {
+			other[real] = true
 		}
+	}
+	for p := range other {
+		delete(own, p)
 	}
 	masks = append(masks, otherNames(masks, own, project, seen)...)
 	slices.SortStableFunc(masks, func(a, b string) int { return depth(a) - depth(b) })

@@ -408,8 +408,8 @@ func (rn *runner) launch() error {
 	// gone: init ended during its set-up, having reported why (a step
 	// failed); nothing more is sent, and the report decides.
 	gone := false
-	send := func(what string, msg []byte, rights []byte) error {
-		err := unix.Sendmsg(int(parentEnd.Fd()), msg, rights, nil, 0)
+	send := func(what string, b, rights []byte) error {
+		err := unix.Sendmsg(int(parentEnd.Fd()), b, rights, nil, 0)
 		if errors.Is(err, unix.EPIPE) || errors.Is(err, unix.ECONNRESET) {
 			gone = true
 			return nil
