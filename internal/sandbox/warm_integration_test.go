@@ -286,6 +286,41 @@ func TestWarmHandedOnce(t *testing.T) {
 	}
 }
 
+// TestWarmStartedWhenAsked: a caller that finds no init ready has the
+// next started at once, rather than refused until the refill (an hour
+// here): while the run that took the last one still runs, and in the
+// pause after it ended. So a script's loop of warden runs, each started
+// right after the last, takes an init every time.
+func TestWarmStartedWhenAsked(t *testing.T) {
+	sandboxtest.RequireUserNS(t)
+	dir, err := os.MkdirTemp("", "wk-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if line, _ := helper(t, nil, syscall.SIGTERM, envKeeper+"="+dir, envKeeperAsked+"=1"); line != "ready" {
+		t.Fatalf("the Keeper did not start: %q", line)
+	}
+	sock := filepath.Join(dir, WarmSocket)
+	seen := map[int]bool{}
+	take := func(when string) *exec.Cmd {
+		line, cmd := taker(t, sock)
+		pid := takenPid(line)
+		if pid == 0 || seen[pid] {
+			t.Fatalf("%s: %q", when, line)
+		}
+		seen[pid] = true
+		return cmd
+	}
+	take("the first")
+	held := take("while the run that took the first still runs")
+	held.Process.Kill()
+	held.Wait()
+	// Its status reaches the Keeper, which then pauses before a refill
+	// (an hour): the next caller asks in that pause.
+	take("after the run that took the second ended")
+}
+
 // TestWarmDiesWithKeeper runs a command through a Keeper and kills the
 // Keeper: the run ends, its sandbox killed, as a cold one ends with its
 // warden.

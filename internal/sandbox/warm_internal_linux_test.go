@@ -110,8 +110,15 @@ func takeForTest(path string) int {
 }
 
 // envKeeper makes the test binary a Keeper in that directory, with a
-// umask and a resource limit of its own (keepForTest).
-const envKeeper = "WARDEN_TEST_KEEPER"
+// umask and a resource limit of its own (keepForTest). With
+// envKeeperAsked set too, the Keeper starts a next init only when a
+// caller asks for it: its refill times are an hour, and a caller that
+// finds none ready waits a minute at most, as a run would wait
+// readyWait.
+const (
+	envKeeper      = "WARDEN_TEST_KEEPER"
+	envKeeperAsked = "WARDEN_TEST_KEEPER_ASKED"
+)
 
 // keeperMsgqueue is the soft RLIMIT_MSGQUEUE of keepForTest, which the
 // command of a run must not see.
@@ -132,6 +139,9 @@ func keepForTest(dir string) int {
 	// Asked before its first init is ready, it waits for it: a test
 	// that means to take one always does.
 	testOnlyKeeperWaits = true
+	if os.Getenv(envKeeperAsked) != "" {
+		refillAfter, refillPause, readyWait, testOnlyKeeperWaits = time.Hour, time.Hour, time.Minute, false
+	}
 	k, err := NewKeeper(dir)
 	if err != nil {
 		fmt.Println(err)

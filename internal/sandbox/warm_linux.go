@@ -47,6 +47,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -228,9 +229,15 @@ type Keeper struct {
 	ready chan *spare   // the init waiting to be handed over
 	taken chan struct{} // an init was handed over
 	ended chan struct{} // a run that took one has ended
-	stop  chan struct{} // closed by Close
-	done  chan struct{} // closed when the starting thread has ended
-	once  sync.Once
+	// want is sent on by a caller that found no init ready, and waiting
+	// counts those callers: the next init is started at once for them,
+	// with no refill pause.
+	want    chan struct{}
+	waiting atomic.Int32
+	failed  chan struct{} // closed when no more inits will be started
+	stop    chan struct{} // closed by Close
+	done    chan struct{} // closed when the starting thread has ended
+	once    sync.Once
 }
 
 // spare is an init a Keeper started, and the run cgroup made with it.
@@ -259,7 +266,8 @@ func NewKeeper(dir string) (*Keeper, error) {
 		return nil, fmt.Errorf("warm sandbox: %w", err)
 	}
 	k := &Keeper{ln: ln, hostID: os.Getuid() == 0, self: self, idmap: -1,
-		ready: make(chan *spare, 1), taken: make(chan struct{}, 1), ended: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+		ready: make(chan *spare, 1), taken: make(chan struct{}, 1), ended: make(chan struct{}, 1),
+		want: make(chan struct{}, 1), failed: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	if k.hostID {
 		// Where it cannot be made, each run makes its own and says why.
 		k.idmapOwner = owner{uint32(os.Getuid()), uint32(os.Getgid())}
@@ -321,6 +329,7 @@ start:
 		if err != nil {
 			// No init can be started (now): every run starts its own,
 			// and says why if it fails.
+			close(k.failed)
 			break
 		}
 		select {
@@ -331,11 +340,21 @@ start:
 		}
 		// The next is started once the run that takes this one has
 		// ended, or a while after it was taken: not under the run's
-		// feet, on a machine with few CPUs.
+		// feet, on a machine with few CPUs. A caller that asks in the
+		// meantime, and waits, has it started at once: a run started
+		// right after the last one ended (a script's loop) would
+		// otherwise find none ready and start its own, the slowest way.
 		select {
 		case <-k.taken:
 		case <-k.stop:
 			break start
+		}
+		select {
+		case <-k.want: // asked for by a caller served since, or still waiting
+		default:
+		}
+		if k.waiting.Load() > 0 {
+			continue
 		}
 		select {
 		case <-k.ended:
@@ -343,10 +362,12 @@ start:
 			// record, its exit).
 			select {
 			case <-time.After(refillPause):
+			case <-k.want:
 			case <-k.stop:
 				break start
 			}
 		case <-time.After(refillAfter):
+		case <-k.want:
 		case <-k.stop:
 			break start
 		}
@@ -440,7 +461,7 @@ func (k *Keeper) serve() {
 			}
 			return
 		}
-		k.handOver(c)
+		go k.handOver(c)
 	}
 }
 
@@ -463,20 +484,10 @@ func (k *Keeper) handOver(c *net.UnixConn) {
 			unix.Close(caller)
 		}
 	}()
-	var sp *spare
-	select {
-	case sp = <-k.ready:
-	default:
-		if !testOnlyKeeperWaits {
-			refuse("no sandbox ready")
-			return
-		}
-		select {
-		case sp = <-k.ready:
-		case <-k.stop:
-			refuse("warden serve is ending")
-			return
-		}
+	sp, why := k.next()
+	if sp == nil {
+		refuse(why)
+		return
 	}
 	offer := warmOffer{Pid: sp.pid, HostID: k.hostID}
 	rights := []int{int(sp.ctl.Fd()), sp.pidfd}
@@ -538,6 +549,35 @@ func (k *Keeper) handOver(c *net.UnixConn) {
 	}()
 }
 
+// next returns the init ready, or the one being started, which it asks
+// for at once; nil and why when none comes within readyWait.
+func (k *Keeper) next() (*spare, string) {
+	select {
+	case sp := <-k.ready:
+		return sp, ""
+	default:
+	}
+	k.waiting.Add(1)
+	defer k.waiting.Add(-1)
+	notify(k.want)
+	var late <-chan time.Time
+	if !testOnlyKeeperWaits {
+		t := time.NewTimer(readyWait)
+		defer t.Stop()
+		late = t.C
+	}
+	select {
+	case sp := <-k.ready:
+		return sp, ""
+	case <-k.failed:
+		return nil, "warden serve can start no sandbox now"
+	case <-k.stop:
+		return nil, "warden serve is ending"
+	case <-late:
+		return nil, "no sandbox ready"
+	}
+}
+
 // waitExit waits for the process of pidfd to exit.
 func waitExit(pidfd int) {
 	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
@@ -569,8 +609,13 @@ var refillAfter = 100 * time.Millisecond
 // next one is started. Tests set it to 0.
 var refillPause = 5 * time.Millisecond
 
+// readyWait is how long a caller that finds no init ready waits for the
+// one being started (about a millisecond): past it, the caller starts
+// its own.
+var readyWait = 50 * time.Millisecond
+
 // testOnlyKeeperWaits makes a Keeper asked for an init when none is
-// ready wait for the next rather than refuse: tests that run every
+// ready wait for the next however long it takes: tests that run every
 // sandbox through a Keeper (WARDEN_TEST_WARM) check that each did.
 var testOnlyKeeperWaits bool
 
