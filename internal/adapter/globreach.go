@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // This file says where a glob pattern can reach: Gemini CLI's glob and
@@ -158,13 +159,15 @@ func isMagic(seg string) bool {
 
 // sequence is the body of a brace-expansion sequence, {1..9} or {a..z}
 // with an optional step.
-var sequence = regexp.MustCompile(`^(-?\d+\.\.-?\d+|[a-zA-Z]\.\.[a-zA-Z])(\.\.-?\d+)?$`)
+var sequence = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(-?\d+\.\.-?\d+|[a-zA-Z]\.\.[a-zA-Z])(\.\.-?\d+)?$`)
+})
 
 // closeLater is brace-expansion's test of the text after a group with
 // no comma, /,(?!,).*\}/: a comma, not followed by another, and a }
 // later. Then the group's } is taken as a literal and the { closes
 // further on.
-var closeLater = regexp.MustCompile(`,(\}|[^,].*\})`)
+var closeLater = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,(\}|[^,].*\})`) })
 
 // Escaped characters stand for themselves while braces expand, as
 // brace-expansion's escapeBraces has them; a } that a group with no comma
@@ -216,9 +219,9 @@ func expand(s string, max int) ([]string, bool) {
 	pre, body, post := s[:open], s[open+1:close], s[close+1:]
 	var mids []string
 	switch parts := splitTop(body); {
-	case sequence.MatchString(body):
+	case sequence().MatchString(body):
 		mids = []string{"*"}
-	case len(parts) == 1 && closeLater.MatchString(post):
+	case len(parts) == 1 && closeLater().MatchString(post):
 		return expand(pre+"{"+body+escClose+post, max)
 	case len(parts) == 1:
 		// {x} is kept as written, its inner groups expanded.

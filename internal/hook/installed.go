@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"warden.dev/warden/internal/adapter"
@@ -221,7 +222,7 @@ func oldMatcher(ag adapter.Agent, event string, m *string) string {
 			return ""
 		}
 		var missed []string
-		for _, name := range toolWord.FindAllString(ev.Matcher, -1) {
+		for _, name := range toolWord().FindAllString(ev.Matcher, -1) {
 			if cur.MatchString(name) && !old.MatchString(name) && !slices.Contains(missed, name) {
 				missed = append(missed, name)
 			}
@@ -235,4 +236,4 @@ func oldMatcher(ag adapter.Agent, event string, m *string) string {
 }
 
 // toolWord is a tool name, or the start of one, in a matcher.
-var toolWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*[A-Za-z0-9]`)
+var toolWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*[A-Za-z0-9]`) })

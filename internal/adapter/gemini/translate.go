@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/adapter"
 	"warden.dev/warden/internal/request"
@@ -141,7 +142,7 @@ func (ag Agent) Translate(c *adapter.Call, opt adapter.Options) error {
 		if err != nil {
 			return err
 		}
-		urls := urlPattern.FindAllString(prompt, maxURLs+1)
+		urls := urlPattern().FindAllString(prompt, maxURLs+1)
 		if len(urls) == 0 {
 			return fmt.Errorf(`%s tool_input: "prompt" holds no http:// or https:// URL`, name)
 		}
@@ -179,7 +180,7 @@ const maxURLs = 20
 
 // urlPattern finds the URLs of a web_fetch prompt, as Gemini CLI's own
 // extraction does: http:// or https:// up to the next blank.
-var urlPattern = regexp.MustCompile(`(?i)https?://[^\s]+`)
+var urlPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)https?://[^\s]+`) })
 
 func urlsOf(rs []request.Request) []string {
 	var out []string
