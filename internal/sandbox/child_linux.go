@@ -142,13 +142,19 @@ type initProc struct {
 
 // preworked is what an init warden serve started ahead of time does
 // while it waits for a caller (prework): the sandbox's network
-// namespace's loopback up and its host name set, which no configuration
-// changes, and the configuration's and reports' JSON codecs and the
-// seccomp program built once, so that their first use is not on the
-// run's path. Nothing of it touches the mounts: those are made from the
-// host's mount table as it is when the run starts.
+// namespace's loopback up, its socket buffers capped and its listeners
+// bound, and its host name set, which no configuration changes, and the
+// configuration's and reports' JSON codecs and the seccomp program built
+// once, so that their first use is not on the run's path. Nothing of it
+// touches the mounts: those are made from the host's mount table as it
+// is when the run starts.
 type preworked struct {
 	loopback, hostname bool
+	// listeners are the network listeners (bindListeners), bound once
+	// the namespace's socket buffers were capped, as a run binds them
+	// after mounting /proc; nil when either failed, to do again at the
+	// run. Closed at the run if it has no network.
+	listeners []int
 }
 
 // prework does a warm init's work ahead of its caller (see preworked).
@@ -157,6 +163,11 @@ func prework() preworked {
 	var p preworked
 	p.loopback = loopbackUp() == nil
 	p.hostname = unix.Sethostname([]byte(hostname)) == nil
+	// The namespace's /proc/sys/net through the host's /proc: net
+	// sysctls are the writer's namespace's. Written again at the run.
+	if limitSocketBuffers("/proc/sys") == nil {
+		p.listeners, _ = bindListeners()
+	}
 	var cfg config
 	if b, err := json.Marshal(cfg); err == nil {
 		json.Unmarshal(b, &cfg)
@@ -375,6 +386,11 @@ func (i *initProc) setupView() {
 	})
 	if i.cfg.Network {
 		i.step("make network listeners", i.makeListeners)
+	} else {
+		for _, fd := range i.ahead.listeners {
+			unix.Close(fd)
+		}
+		i.ahead.listeners = nil
 	}
 	if i.cfg.Terminal != nil {
 		i.step("make the terminal", i.makeTerminal)

@@ -65,21 +65,24 @@ var listenerKinds = []struct {
 	}},
 }
 
-// makeListeners binds every listener and sends them to the parent.
+// makeListeners sends every listener to the parent: those a warm init
+// bound ahead (prework), or bound now.
 func (i *initProc) makeListeners() error {
-	var fds []int
+	fds := i.ahead.listeners
+	i.ahead.listeners = nil
 	defer func() {
 		for _, fd := range fds {
 			unix.Close(fd)
 		}
 	}()
+	if fds == nil {
+		var err error
+		if fds, err = bindListeners(); err != nil {
+			return err
+		}
+	}
 	var kinds []string
 	for _, k := range listenerKinds {
-		fd, err := bindSocket(k.typ, k.addr)
-		if err != nil {
-			return fmt.Errorf("%s listener on %s: %w", k.kind, k.addr, err)
-		}
-		fds = append(fds, fd)
 		kinds = append(kinds, k.kind)
 	}
 	b, err := jsonReport(report{Listeners: kinds})
@@ -87,6 +90,22 @@ func (i *initProc) makeListeners() error {
 		return err
 	}
 	return unix.Sendmsg(int(i.ctl.Fd()), b, unix.UnixRights(fds...), nil, 0)
+}
+
+// bindListeners binds every listener of listenerKinds, in its order.
+func bindListeners() ([]int, error) {
+	var fds []int
+	for _, k := range listenerKinds {
+		fd, err := bindSocket(k.typ, k.addr)
+		if err != nil {
+			for _, fd := range fds {
+				unix.Close(fd)
+			}
+			return nil, fmt.Errorf("%s listener on %s: %w", k.kind, k.addr, err)
+		}
+		fds = append(fds, fd)
+	}
+	return fds, nil
 }
 
 func bindSocket(typ int, ap netip.AddrPort) (int, error) {
