@@ -141,6 +141,14 @@ echo "rmem=$(cat /proc/sys/net/ipv4/tcp_rmem) wmem=$(cat /proc/sys/net/ipv4/tcp_
 			t.Errorf("stdout lacks %q:\n%s", want, o.stdout)
 		}
 	}
+	// The cap is the sandbox's namespace's only: a warm init writes it
+	// ahead through the host's /proc, which names the writer's
+	// namespace, never this one's.
+	for _, s := range socketBuffers {
+		if b, _ := os.ReadFile("/proc/sys/" + s[0]); strings.Join(strings.Fields(string(b)), " ") == s[1] {
+			t.Errorf("this machine's %s is the sandbox's cap %q: a sandbox set it here (or the machine was set so, and this test cannot tell)", s[0], s[1])
+		}
+	}
 }
 
 // TestAttackNoNetworkWithoutSpec: without Spec.Network nothing listens,
