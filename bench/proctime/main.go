@@ -10,6 +10,7 @@
 //	proctime stages < TRACE
 //	proctime cgjoin [-runs R] [-idle 100ms]
 //	proctime serve [-tls] ADDR BYTES
+//	proctime relay ADDR UPSTREAM
 //
 // LINES has one command per line: a label, then the argv, separated by
 // tabs; NAME=value words before the command set its environment. Each round runs every line once, starting one line further on
@@ -37,6 +38,15 @@
 // start again from a small cumulative time) and prints, per stage in
 // the order stages first appear, the median of its own duration and of
 // the cumulative time at which it ended, in milliseconds.
+//
+// serve serves a file of BYTES zero bytes over HTTP (HTTPS with -tls,
+// a self-signed certificate) on ADDR, at any path, ranges included.
+//
+// relay listens on ADDR (port 0: any, printed on stdout) and copies each
+// connection's bytes both ways to a connection of its own to UPSTREAM,
+// as Go's io.Copy does between two TCP sockets (splice(2)): one more hop
+// with nothing judged, the floor of what any proxy costs
+// (bench/proxy.sh).
 //
 // cgjoin measures what moving a process into a cgroup v1 costs on this
 // host (warden's parent does it once per run): R times, a fresh process
@@ -88,6 +98,8 @@ func main() {
 		err = cgjoinCmd(os.Args[2:])
 	case "serve":
 		err = serveCmd(os.Args[2:])
+	case "relay":
+		err = relayCmd(os.Args[2:])
 	default:
 		usage()
 	}
@@ -98,7 +110,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: proctime time -rounds N -warmup W [-gap D] [-samples FILE] [-pairs A:B,...] LINES | mem [-interval D] [-runs R] -- CMD... | stages < TRACE | cgjoin [-runs R] [-idle D] | serve [-tls] ADDR BYTES")
+	fmt.Fprintln(os.Stderr, "usage: proctime time -rounds N -warmup W [-gap D] [-samples FILE] [-pairs A:B,...] LINES | mem [-interval D] [-runs R] -- CMD... | stages < TRACE | cgjoin [-runs R] [-idle D] | serve [-tls] ADDR BYTES | relay ADDR UPSTREAM")
 	os.Exit(2)
 }
 
@@ -547,6 +559,40 @@ func serveCmd(args []string) error {
 		defer g.Close()
 		http.ServeContent(w, r, "bulk", time.Time{}, g)
 	}))
+}
+
+func relayCmd(args []string) error {
+	if len(args) != 2 {
+		usage()
+	}
+	l, err := net.Listen("tcp", args[0])
+	if err != nil {
+		return err
+	}
+	fmt.Println(l.Addr())
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return err
+		}
+		go func() {
+			defer c.Close()
+			u, err := net.Dial("tcp", args[1])
+			if err != nil {
+				return
+			}
+			defer u.Close()
+			done := make(chan struct{})
+			go func() {
+				io.Copy(u, c)
+				u.(*net.TCPConn).CloseWrite()
+				close(done)
+			}()
+			io.Copy(c, u)
+			c.(*net.TCPConn).CloseWrite()
+			<-done
+		}()
+	}
 }
 
 // selfSigned makes a certificate for serve -tls.
