@@ -134,10 +134,12 @@ func runRun(ctx context.Context, args []string) error {
 	if ap := openApprover(*noApprover); ap != nil {
 		defer ap.close()
 		o.Ask = ap
-	} else if state := contain.StateDir(); !*noApprover && serveRunning(state) {
-		// No terminal, but a person may answer through warden serve.
+	} else if state := contain.StateDir(); !*noApprover && state != "" {
+		// No terminal, but a person may answer through warden serve, if
+		// one runs: looked for at the run's first question only (most
+		// runs have none, and finding serve is a connection it takes).
 		proj, _ := filepath.Abs(*project)
-		o.Ask = &serveApprover{rec: rec, agent: *agent, project: proj, argv: argv}
+		o.Ask = &serveApprover{rec: rec, agent: *agent, project: proj, argv: argv, state: state}
 	}
 	<-notified
 	return runError(contain.Run(ctx, o))

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -432,6 +433,19 @@ type serveApprover struct {
 	project string
 	argv    []string
 	told    []string
+	// state is the state directory on whose socket a warden serve that
+	// answers listens; there says whether one did when first asked.
+	state string
+	once  sync.Once
+	there bool
+}
+
+// Present says whether a warden serve answers on the state directory's
+// socket: looked for at the run's first question, once
+// (contain.Absentable).
+func (a *serveApprover) Present() bool {
+	a.once.Do(func() { a.there = serveRunning(a.state) })
+	return a.there
 }
 
 // choose answers a numbered question (on-failure's "[1-N/N]"): each

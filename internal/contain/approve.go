@@ -55,15 +55,26 @@ func (p *plan) approveUntrusted() *Exit {
 	if an.Unresolved != "" {
 		why = "it cannot be analysed statically: " + an.Unresolved
 	}
-	if p.o.Ask == nil {
+	ask := p.approver()
+	if ask == nil {
 		return &Exit{Status: StatusRefused,
 			Msg:   fmt.Sprintf("not run: approval policy untrusted asks before running %s (%s), and there is no terminal to ask; a prompt with no approver is a deny", line, why),
 			Hints: []string{"run it from a terminal, or set sandbox.approval to on-request in the policy"}}
 	}
-	if ans := p.o.Ask.Ask(fmt.Sprintf("approval untrusted: run %s in the sandbox (%s)? [y/N]", line, why)); !yes(ans) {
+	if ans := ask.Ask(fmt.Sprintf("approval untrusted: run %s in the sandbox (%s)? [y/N]", line, why)); !yes(ans) {
 		return &Exit{Status: StatusRefused, Msg: "not run: the command was not approved"}
 	}
 	return nil
+}
+
+// approver is the run's approver, or nil when it has none: one that may
+// be absent ([Absentable]) is asked whether it is there at the run's
+// first question, not before.
+func (p *plan) approver() Approver {
+	if a, ok := p.o.Ask.(Absentable); ok && !a.Present() {
+		return nil
+	}
+	return p.o.Ask
 }
 
 // approvedWhere says where an approver's person answered: at the
@@ -105,13 +116,14 @@ func (p *plan) onFailure(res sandbox.Result) (sandbox.Spec, string, bool) {
 	for i, b := range bs {
 		fmt.Fprintf(&list, "\n  %d. %s", i+1, b.What)
 	}
-	if p.o.Ask == nil {
+	ask := p.approver()
+	if ask == nil {
 		p.o.Report.Say("note: the run failed and the sandbox blocked:" + list.String())
 		p.o.Report.Say("note: approval on-failure would offer to rerun with one of them allowed, but there is no terminal to ask (a prompt with no approver is a deny)")
 		return spec, "", false
 	}
-	p.o.Ask.Tell("the run failed and the sandbox blocked:" + list.String())
-	ans := p.o.Ask.Ask(fmt.Sprintf("approval on-failure: rerun once with one of them allowed? [1-%d/N]", len(bs)))
+	ask.Tell("the run failed and the sandbox blocked:" + list.String())
+	ans := ask.Ask(fmt.Sprintf("approval on-failure: rerun once with one of them allowed? [1-%d/N]", len(bs)))
 	n, err := strconv.Atoi(ans)
 	if err != nil || n < 1 || n > len(bs) {
 		return spec, "", false
@@ -122,7 +134,7 @@ func (p *plan) onFailure(res sandbox.Result) (sandbox.Spec, string, bool) {
 	next.AllowSyscalls = slices.Clone(spec.AllowSyscalls)
 	next.ReadWrite = slices.Clone(spec.ReadWrite)
 	b.Apply(&next)
-	where := approvedWhere(p.o.Ask)
+	where := approvedWhere(ask)
 	p.o.Report.Say(fmt.Sprintf("rerunning with %s, as approved %s", b.Allow, where))
 	return next, b.Allow + " (approved " + where + ", on-failure)", true
 }

@@ -118,6 +118,15 @@ type Approver interface {
 	Ask(question string) string
 }
 
+// Absentable is an [Approver] that may not be there, such as a person
+// answering through warden serve: Present is called at the run's first
+// question, if it has one, and the same answer is expected every time.
+// Not there, the run has no approver: a prompt is a deny.
+type Absentable interface {
+	Approver
+	Present() bool
+}
+
 // Options are one run's.
 type Options struct {
 	// Argv is the command.

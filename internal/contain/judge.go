@@ -65,10 +65,20 @@ func (p *plan) judge() (refusal *Exit, approved bool) {
 		line = fmt.Sprintf("%q", p.spec.Argv)
 	}
 	env := policy.Env{Now: time.Now(), NoApprover: p.o.Ask == nil}
-	_, dec, err := p.lp.Decide(&req, p.spec.Dir, env)
+	a, dec, err := p.lp.Decide(&req, p.spec.Dir, env)
 	if err != nil {
 		d.Verdict, d.Answered, d.Reason = action.Deny.String(), action.Deny.String(), err.Error()
 		return &Exit{Status: StatusRefused, Msg: fmt.Sprintf("not run: the command cannot be judged: %v", err)}, false
+	}
+	// An approver that may be absent (warden serve) is looked for only
+	// when the command is not simply allowed: not there, the command is
+	// judged as with no approver at all.
+	var ask Approver
+	if dec.Verdict != action.Allow {
+		if ask = p.approver(); ask == nil && !env.NoApprover {
+			env.NoApprover = true
+			dec, _ = p.lp.Engine.Evaluate(a, env)
+		}
 	}
 	rule := dec.Rule
 	if rule == "" {
@@ -80,17 +90,17 @@ func (p *plan) judge() (refusal *Exit, approved bool) {
 		return nil, false
 	case action.Prompt:
 		// The engine gives a prompt only when an approver is there.
-		p.o.Ask.Tell(fmt.Sprintf("%s: %s", rule, dec.Reason))
-		if yes(p.o.Ask.Ask(fmt.Sprintf("policy: run %s in the sandbox? [y/N]", line))) {
+		ask.Tell(fmt.Sprintf("%s: %s", rule, dec.Reason))
+		if yes(ask.Ask(fmt.Sprintf("policy: run %s in the sandbox? [y/N]", line))) {
 			d.Answered = action.Allow.String()
-			p.o.Report.Say(fmt.Sprintf("note: %s asked, and the command was approved %s", rule, approvedWhere(p.o.Ask)))
+			p.o.Report.Say(fmt.Sprintf("note: %s asked, and the command was approved %s", rule, approvedWhere(ask)))
 			return nil, true
 		}
 		d.Answered = action.Deny.String()
 		return &Exit{Status: StatusRefused, Msg: fmt.Sprintf("not run: %s: the command was not approved", rule)}, false
 	}
 	hints := []string{"'warden explain' shows the decision: {\"tool\":\"bash\",\"contained\":true,\"command\":…}"}
-	if p.o.Ask == nil {
+	if ask == nil {
 		hints = append(hints, "a command the policy asks about needs a terminal to ask at, or a hook with --wrap that asks in the agent's prompt")
 	}
 	return &Exit{Status: StatusRefused, Msg: fmt.Sprintf("not run: %s: %s", rule, dec.Reason), Hints: hints}, false
