@@ -32,9 +32,10 @@ import (
 	"warden.dev/warden/internal/sandbox/sandboxtest"
 )
 
-// startKeeper starts the test binary as a Keeper (keepForTest) and
-// returns its socket and process; the Keeper ends with the test.
-func startKeeper(t *testing.T) (string, *exec.Cmd) {
+// startKeeper starts the test binary as a Keeper (keepForTest), with env
+// added, and returns its socket and process; the Keeper ends with the
+// test.
+func startKeeper(t *testing.T, env ...string) (string, *exec.Cmd) {
 	t.Helper()
 	sandboxtest.RequireUserNS(t)
 	// A short path: a socket's is at most 108 bytes.
@@ -43,7 +44,7 @@ func startKeeper(t *testing.T) (string, *exec.Cmd) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	line, cmd := helper(t, nil, syscall.SIGTERM, envKeeper+"="+dir)
+	line, cmd := helper(t, nil, syscall.SIGTERM, append([]string{envKeeper + "=" + dir}, env...)...)
 	if line != "ready" {
 		t.Fatalf("the Keeper did not start: %q", line)
 	}
@@ -292,16 +293,7 @@ func TestWarmHandedOnce(t *testing.T) {
 // pause after it ended. So a script's loop of warden runs, each started
 // right after the last, takes an init every time.
 func TestWarmStartedWhenAsked(t *testing.T) {
-	sandboxtest.RequireUserNS(t)
-	dir, err := os.MkdirTemp("", "wk-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if line, _ := helper(t, nil, syscall.SIGTERM, envKeeper+"="+dir, envKeeperAsked+"=1"); line != "ready" {
-		t.Fatalf("the Keeper did not start: %q", line)
-	}
-	sock := filepath.Join(dir, WarmSocket)
+	sock, _ := startKeeper(t, envKeeperAsked+"=1")
 	seen := map[int]bool{}
 	take := func(when string) *exec.Cmd {
 		line, cmd := taker(t, sock)
