@@ -21,9 +21,8 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.InitArg {
 		sandbox.Init()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// Not run: the exit ends the signals' delivery, and stopping it
-	// first is a round trip to the runtime's signal thread per signal.
-	defer stop()
+	// Never stopped: the exit ends the signals' delivery, and stopping
+	// it first is a round trip to the runtime's signal thread per signal.
+	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	os.Exit(cli.Run(ctx, os.Args[1:]))
 }
