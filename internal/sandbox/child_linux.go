@@ -149,7 +149,9 @@ type initProc struct {
 // touches the mounts: those are made from the host's mount table as it
 // is when the run starts.
 type preworked struct {
-	loopback, hostname bool
+	// capped: the namespace's socket buffers are capped, which a run
+	// then does not do again when it mounts /proc.
+	loopback, hostname, capped bool
 	// listeners are the network listeners (bindListeners), bound once
 	// the namespace's socket buffers were capped, as a run binds them
 	// after mounting /proc; nil when either failed, to do again at the
@@ -164,8 +166,8 @@ func prework() preworked {
 	p.loopback = loopbackUp() == nil
 	p.hostname = unix.Sethostname([]byte(hostname)) == nil
 	// The namespace's /proc/sys/net through the host's /proc: net
-	// sysctls are the writer's namespace's. Written again at the run.
-	if limitSocketBuffers("/proc/sys") == nil {
+	// sysctls are the writer's namespace's.
+	if p.capped = limitSocketBuffers("/proc/sys") == nil; p.capped {
 		p.listeners, _ = bindListeners()
 	}
 	var cfg config
@@ -344,7 +346,7 @@ func (i *initProc) setupView() {
 	}
 	i.step("bound private tmpfs", i.boundPrivate)
 	i.step("mask sensitive paths", i.mask)
-	i.step("mount /proc", mountProc)
+	i.step("mount /proc", func() error { return mountProc(i.ahead.capped) })
 	i.step("mount /sys", i.mountSys)
 	i.step("enter new root", func() error {
 		if err := unix.Unmount(oldRoot, unix.MNT_DETACH); err != nil {

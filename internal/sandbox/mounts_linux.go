@@ -394,14 +394,18 @@ var (
 	procReadOnly = []string{"sys", "irq", "bus", "fs", "sysrq-trigger"}
 )
 
-func mountProc() error {
+// mountProc mounts the sandbox's /proc, and caps the namespace's socket
+// buffers before its /proc/sys is read-only, unless capped says a warm
+// init did already (prework).
+func mountProc(capped bool) error {
 	p := newRoot + "/proc"
 	if err := unix.Mount("proc", p, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return err
 	}
-	// Before /proc/sys is read-only.
-	if err := limitSocketBuffers(p + "/sys"); err != nil {
-		return err
+	if !capped {
+		if err := limitSocketBuffers(p + "/sys"); err != nil {
+			return err
+		}
 	}
 	for _, name := range procReadOnly {
 		sub := p + "/" + name
