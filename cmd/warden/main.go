@@ -21,8 +21,12 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.InitArg {
 		sandbox.Init()
 	}
-	// Never stopped: the exit ends the signals' delivery, and stopping
-	// it first is a round trip to the runtime's signal thread per signal.
-	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx := context.Background()
+	if cli.Interruptible(os.Args[1:]) {
+		// Never stopped: the exit ends the signals' delivery, and
+		// stopping it first is a round trip to the runtime's signal
+		// thread per signal.
+		ctx, _ = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	}
 	os.Exit(cli.Run(ctx, os.Args[1:]))
 }

@@ -45,25 +45,51 @@ type command struct {
 	name  string
 	usage string
 	run   func(ctx context.Context, args []string) error
+	// interruptible: SIGINT and SIGTERM cancel the context the command
+	// runs with (it then ends its children and connections, or passes
+	// them on), rather than end the process at once as they do a short
+	// command (see [Interruptible]).
+	interruptible bool
 }
 
 func commands() []command {
 	return []command{
-		{"explain", "decide one action (JSON on stdin) and show which rule decided and why", runExplain},
-		{"run", "run a command in the sandbox: filesystem, network, process, credentials, time", runRun},
-		{"net", "decide network destinations as the egress proxy would: check", runNet},
-		{"policy", "work on policy files: fmt, lint, enumerate, test, remember", runPolicy},
-		{"init", "set Warden up: write ~/.config/warden/policy.yaml, install the hooks of the agents on PATH", runInit},
-		{"hook", "answer an agent CLI's hook (claude-code, codex, gemini); install and uninstall it", runHook},
-		{"mcp", "MCP gateway: gate a server's tools/call and filter its tools/list: mcp -- SERVER CMD...", runMCP},
-		{"doctor", "report what containment this host offers and what a run enforces", runDoctor},
-		{"audit", "show what Warden decided and observed; export it as OCSF; verify its hash chain", runAudit},
-		{"serve", "the control plane: answer approvals, follow the audit, over an API on a Unix socket", runServe},
-		{"approvals", "list, show and answer the questions agents wait on: list, show, allow, deny, remember, watch", runApprovals},
-		{"version", "print the version", runVersion},
-		{"completion", "print shell completions: completion bash|zsh|fish", runCompletion},
-		{"man", "print a manual page in roff: man [COMMAND [SUBCOMMAND]]", runMan},
+		{"explain", "decide one action (JSON on stdin) and show which rule decided and why", runExplain, false},
+		{"run", "run a command in the sandbox: filesystem, network, process, credentials, time", runRun, false},
+		{"net", "decide network destinations as the egress proxy would: check", runNet, true},
+		{"policy", "work on policy files: fmt, lint, enumerate, test, remember", runPolicy, false},
+		{"init", "set Warden up: write ~/.config/warden/policy.yaml, install the hooks of the agents on PATH", runInit, true},
+		{"hook", "answer an agent CLI's hook (claude-code, codex, gemini); install and uninstall it", runHook, false},
+		{"mcp", "MCP gateway: gate a server's tools/call and filter its tools/list: mcp -- SERVER CMD...", runMCP, true},
+		{"doctor", "report what containment this host offers and what a run enforces", runDoctor, true},
+		{"audit", "show what Warden decided and observed; export it as OCSF; verify its hash chain", runAudit, true},
+		{"serve", "the control plane: answer approvals, follow the audit, over an API on a Unix socket", runServe, true},
+		{"approvals", "list, show and answer the questions agents wait on: list, show, allow, deny, remember, watch", runApprovals, true},
+		{"version", "print the version", runVersion, false},
+		{"completion", "print shell completions: completion bash|zsh|fish", runCompletion, false},
+		{"man", "print a manual page in roff: man [COMMAND [SUBCOMMAND]]", runMan, false},
 	}
+}
+
+// Interruptible reports whether the command line args (without the
+// program name) names a command that SIGINT and SIGTERM should reach as
+// a cancelled context: one that runs children, serves or waits. The
+// others are short, or write files only by rename, so the two signals
+// end them as they end any program, and they do not pay for a signal
+// handler: asking the Go runtime for the first one starts its signal
+// thread and waits for it, about 0.4 ms of every hook call an agent
+// makes. warden run asks for every signal itself, to pass it on to the
+// command (its context is never cancelled once the sandbox is built).
+func Interruptible(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.interruptible
+		}
+	}
+	return false
 }
 
 // Run runs the command line args (without the program name) and returns

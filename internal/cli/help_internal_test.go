@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestHelp walks every command and subcommand: each answers --help with
@@ -133,6 +135,29 @@ func TestCompletionAndMan(t *testing.T) {
 		if line != "" && !strings.HasPrefix(line, ".") && !strings.Contains(line, `\`) && !strings.Contains(page, line) {
 			t.Errorf("man run lacks the help line %q", line)
 			break
+		}
+	}
+}
+
+// TestInterruptible: the commands that start children, serve or wait
+// take SIGINT and SIGTERM as a cancelled context; the short ones, and
+// run (which asks for every signal itself), do not ask for them.
+func TestInterruptible(t *testing.T) {
+	want := map[string]bool{
+		"run": false, "mcp": true, "serve": true, "approvals": true, "audit": true, "doctor": true,
+		"init": true, "net": true, "hook": false, "explain": false, "policy": false, "version": false,
+		"completion": false, "man": false,
+	}
+	got := map[string]bool{}
+	for _, c := range commands() {
+		got[c.name] = Interruptible([]string{c.name, "--flag"})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Interruptible (-want +got):\n%s", diff)
+	}
+	for _, args := range [][]string{nil, {"help", "mcp"}, {"nosuch"}} {
+		if Interruptible(args) {
+			t.Errorf("Interruptible(%q) = true", args)
 		}
 	}
 }
