@@ -13,7 +13,10 @@
 #   3. as root, 100 MB from a server in a network namespace made here,
 #      fetched by curl inside `warden run` over HTTP (through the forward
 #      proxy and in a CONNECT tunnel) and HTTPS (a CONNECT tunnel), beside
-#      curl from the host; goal ≥ 0.9× direct;
+#      curl from the host; goal ≥ 0.9× direct; then again over a wire of
+#      1 Gbit/s (WARDEN_BENCH_WIRE, a rate as tc writes it: the veth
+#      shaped with tc's tbf), where the link rather than the processors
+#      bounds the transfer;
 #      and, the same way, the time of a small request on a new
 #      connection (curl's time_total), direct and through the proxy;
 #      goal: at most 0.2 ms more;
@@ -31,6 +34,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
+wire=${WARDEN_BENCH_WIRE:-1gbit} # the shaped pass's rate, as tc writes it
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/proxy.test" ./internal/proxy
@@ -151,6 +155,29 @@ else
 	echo "https-tunnel = a CONNECT tunnel the proxy does not intercept, spliced between the sockets;"
 	echo "relay = curl from the host through a bare relay on the host (proctime relay: one more hop, spliced, nothing judged), the floor of any proxy here"
 	echo "goal ≥ 0.9× direct: http-forward $(ratio "$(med http-forward)" "$(med http-direct)")×, https-tunnel $(ratio "$(med https-tunnel)" "$(med https-direct)")×"
+
+	echo
+	echo "== the same, over a wire of $wire: the server's side of the veth shaped (tc tbf), median of $rounds"
+	# Above, the processors are the wire: client, proxy and server share
+	# them, and every hop's copy is a cost. Here the link is, as between
+	# a machine and a package index.
+	if ! command -v tc > /dev/null || ! tc -n "$ns" qdisc add dev "${veth}b" root tbf rate "$wire" burst 1m latency 50ms 2> "$tmp/tc.err"; then
+		echo "skipped: tc cannot shape the veth: $(cat "$tmp/tc.err" 2> /dev/null || echo 'tc not found')"
+	else
+		: > "$tmp/e2e.txt"
+		for ((i = 0; i < rounds; i++)); do
+			fetch http-direct curl "$http"
+			fetch http-forward "$tmp/warden" run --policy "$tmp/policy.yaml" -- curl "$http"
+			fetch https-direct curl -k "$https"
+			fetch https-tunnel "$tmp/warden" run --policy "$tmp/policy.yaml" -- curl -k "$https"
+		done
+		tc -n "$ns" qdisc del dev "${veth}b" root
+		printf '%-34s %12s %10s\n' "path" "MB/s" "÷ direct"
+		for k in http-direct http-forward https-direct https-tunnel; do
+			printf '%-34s %12.0f %10s\n' "$k" "$(awk -v v="$(med "$k")" 'BEGIN {print v / 1e6}')" "$(ratio "$(med "$k")" "$(med "${k%%-*}-direct")")"
+		done
+		echo "over a $wire wire, goal ≥ 0.9× direct: http-forward $(ratio "$(med http-forward)" "$(med http-direct)")×, https-tunnel $(ratio "$(med https-tunnel)" "$(med https-direct)")×"
+	fi
 
 	echo
 	echo "== per request, through warden run: 128 bytes (a range of the same file), each on a new connection by a new curl, 40 a round, median of all"
