@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -25,10 +27,37 @@ import (
 const envChild = "WARDEN_SECCOMP_TEST_CHILD"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(envChild) != "" {
-		os.Exit(filteredChild())
+	switch os.Getenv(envChild) {
+	case "":
+		os.Exit(m.Run())
+	case "bench":
+		os.Exit(timedInstall())
 	}
-	os.Exit(m.Run())
+	os.Exit(filteredChild())
+}
+
+// timedInstall installs the filter as the sandbox does, with a listener
+// and the watched calls, and prints how long Install took, in
+// nanoseconds.
+func timedInstall() int {
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		fmt.Println("no_new_privs:", err)
+		return 1
+	}
+	opts := seccomp.Options{Notify: true, Watch: true}
+	// A warm sandbox init builds the program once ahead of its caller,
+	// so that Install runs warm code.
+	seccomp.Program(runtime.GOARCH, opts)
+	start := time.Now()
+	_, err := seccomp.Install(opts)
+	d := time.Since(start)
+	if err != nil {
+		fmt.Println("install:", err)
+		return 1
+	}
+	fmt.Println(d.Nanoseconds())
+	return 0
 }
 
 // filteredChild installs the filter in this (multi-threaded) process and
@@ -182,17 +211,24 @@ func TestInstallFiltersEveryThread(t *testing.T) {
 	}
 }
 
-func testInstall(t *testing.T, mode string) {
+// requireSeccomp skips unless the kernel has seccomp filters, and user
+// notification too when notify is set.
+func requireSeccomp(tb testing.TB, notify bool) {
+	tb.Helper()
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil || !strings.Contains(string(status), "Seccomp:") {
-		t.Skipf("requires seccomp: no Seccomp field in /proc/self/status (%v)", err)
+		tb.Skipf("requires seccomp: no Seccomp field in /proc/self/status (%v)", err)
 	}
-	if mode != "plain" {
+	if notify {
 		avail, _ := os.ReadFile("/proc/sys/kernel/seccomp/actions_avail")
 		if !strings.Contains(string(avail), "user_notif") {
-			t.Skipf("requires seccomp user notification: actions_avail is %q", strings.TrimSpace(string(avail)))
+			tb.Skipf("requires seccomp user notification: actions_avail is %q", strings.TrimSpace(string(avail)))
 		}
 	}
+}
+
+func testInstall(t *testing.T, mode string) {
+	requireSeccomp(t, mode != "plain")
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = append(os.Environ(), envChild+"="+mode)
 	out, err := cmd.CombinedOutput()
@@ -204,4 +240,29 @@ func testInstall(t *testing.T, mode string) {
 		}
 		t.Fatalf("the filter did not hold: %v", err)
 	}
+}
+
+// BenchmarkInstall measures Install in a new process each time: a filter
+// cannot be removed, and every filter a process holds adds to the cost of
+// the next. Most of Install's time is the kernel's: it compiles the
+// program and, to fill its action cache, runs it once for every syscall
+// number of the architecture. install-ns/op is Install's time in the
+// child; ns/op is dominated by starting the child.
+func BenchmarkInstall(b *testing.B) {
+	requireSeccomp(b, true)
+	var total time.Duration
+	for b.Loop() {
+		cmd := exec.Command("/proc/self/exe")
+		cmd.Env = append(os.Environ(), envChild+"=bench")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+		ns, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+		if err != nil {
+			b.Fatalf("the child printed %q", out)
+		}
+		total += time.Duration(ns)
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "install-ns/op")
 }
