@@ -33,8 +33,11 @@ func runRun(ctx context.Context, args []string) error {
 	// so every one is passed on. With a terminal of its own the command
 	// gets ^C from it; a SIGINT sent to warden goes to that terminal's
 	// foreground process group. Registering each signal is a round trip
-	// to the runtime's signal thread: begun here, beside the flags and
-	// the policy, and waited for before the run starts.
+	// to the runtime's signal thread: begun here, beside the flags, the
+	// policy, the judge and the sandbox's set-up, and waited for before
+	// the command may start (sandbox.Spec.SignalsReady). A signal that
+	// comes before then ends warden as it would any program, before the
+	// command ran.
 	sigs, notified := make(chan os.Signal, 8), make(chan struct{})
 	go func() {
 		signal.Notify(sigs, forwardedSignals...)
@@ -130,7 +133,7 @@ func runRun(ctx context.Context, args []string) error {
 	if sandboxTrace() {
 		o.Trace = Stderr
 	}
-	o.Signals = sigs
+	o.Signals, o.SignalsReady = sigs, notified
 	if ap := openApprover(*noApprover); ap != nil {
 		defer ap.close()
 		o.Ask = ap
@@ -141,7 +144,6 @@ func runRun(ctx context.Context, args []string) error {
 		proj, _ := filepath.Abs(*project)
 		o.Ask = &serveApprover{rec: rec, agent: *agent, project: proj, argv: argv, state: state}
 	}
-	<-notified
 	return runError(contain.Run(ctx, o))
 }
 

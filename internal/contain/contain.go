@@ -182,10 +182,12 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	Terminal       bool
 	Trace          io.Writer
-	// Signals are passed on to the command.
-	Signals <-chan os.Signal
-	Report  Reporter
-	Ask     Approver
+	// Signals are passed on to the command, once SignalsReady is
+	// closed ([sandbox.Spec.SignalsReady]).
+	Signals      <-chan os.Signal
+	SignalsReady <-chan struct{}
+	Report       Reporter
+	Ask          Approver
 	// Dirs are where Warden keeps its own, which no run may see.
 	Dirs Dirs
 	// Recorder is the store every run's record goes to; nil records

@@ -62,18 +62,19 @@ func newPlan(o Options) (_ *plan, err error) {
 		}
 	}()
 	p.spec = sandbox.Spec{
-		Argv:     o.Argv,
-		Project:  o.Project,
-		Mode:     sandbox.WorkspaceWrite,
-		Home:     o.Home,
-		Timeout:  o.Timeout,
-		Stdin:    o.Stdin,
-		Stdout:   o.Stdout,
-		Stderr:   o.Stderr,
-		Degraded: o.Degraded,
-		Terminal: o.Terminal,
-		Trace:    o.Trace,
-		Signals:  o.Signals,
+		Argv:         o.Argv,
+		Project:      o.Project,
+		Mode:         sandbox.WorkspaceWrite,
+		Home:         o.Home,
+		Timeout:      o.Timeout,
+		Stdin:        o.Stdin,
+		Stdout:       o.Stdout,
+		Stderr:       o.Stderr,
+		Degraded:     o.Degraded,
+		Terminal:     o.Terminal,
+		Trace:        o.Trace,
+		Signals:      o.Signals,
+		SignalsReady: o.SignalsReady,
 	}
 	spec := &p.spec
 	if spec.Project, err = Project(o.Project, o.Dir, o.Home); err != nil {

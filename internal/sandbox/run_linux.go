@@ -483,6 +483,9 @@ func (rn *runner) launch() error {
 			// Init may already have ended, having reported why (a
 			// setup step failed, the command is not found): that
 			// report is read below, and decides.
+			if spec.SignalsReady != nil {
+				<-spec.SignalsReady
+			}
 			parentEnd.Write(goMessage)
 			tr.mark("cgroup joined, go sent")
 			return nil

@@ -160,6 +160,12 @@ type Spec struct {
 	// one on to it through init, as a plain run would receive them. The
 	// timeout and ctx still kill the whole sandbox.
 	Signals <-chan os.Signal
+	// SignalsReady, when set, is closed once Signals carries every
+	// signal it is to carry (the caller registers them meanwhile, which
+	// takes the Go runtime a round trip per signal): init is let go on
+	// to the command only then, so that a signal sent once the command
+	// may run is the command's, never the end of the caller.
+	SignalsReady <-chan struct{}
 	// Degraded lists layers this run goes without, by the caller's
 	// explicit choice (warden run --degraded): [LayerLandlock],
 	// [LayerSeccomp], [LayerCgroup], [LayerWalk], [LayerHostUID]. Every
