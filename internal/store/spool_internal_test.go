@@ -28,9 +28,12 @@ func FuzzReadSpoolFile(f *testing.F) {
 		if err := os.WriteFile(p, b, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		evs, err := readSpoolFile(p)
+		evs, bad, err := readSpoolFile(p)
 		if err != nil {
 			return
+		}
+		if len(bad) > 0 && bad[len(bad)-1] != '\n' {
+			t.Fatalf("the lines set aside end unended: %q", bad)
 		}
 		for _, ev := range evs {
 			if _, err := json.Marshal(audit.Redact(ev)); err != nil {

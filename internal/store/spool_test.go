@@ -19,6 +19,9 @@ import (
 	"warden.dev/warden/internal/store"
 )
 
+// active is the spool's file that hooks append to.
+const active = "active.part"
+
 func spoolNames(t *testing.T, dir string) []string {
 	t.Helper()
 	ents, err := os.ReadDir(filepath.Join(dir, store.SpoolName))
@@ -47,8 +50,12 @@ func TestSpool(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, store.DBName)); !os.IsNotExist(err) {
 		t.Fatalf("a spooling recorder opened the store: %v", err)
 	}
-	if n := len(spoolNames(t, dir)); n != 5 {
-		t.Fatalf("%d spool files, want 5", n)
+	// One file, appended to: a file each would cost a new inode each.
+	if diff := cmp.Diff([]string{active}, spoolNames(t, dir)); diff != "" {
+		t.Fatalf("the spool (-want +got):\n%s", diff)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, store.SpoolName, active)); err != nil || strings.Count(string(b), "\n") != 5 {
+		t.Fatalf("the active file holds %q (%v), want 5 lines", b, err)
 	}
 	s := open(t, dir)
 	if diff := cmp.Diff([]string{"s0", "s1", "s2", "s3", "s4"}, subjects(t, s, store.Query{})); diff != "" {
@@ -73,12 +80,16 @@ func TestSpool(t *testing.T) {
 func TestSpoolOnce(t *testing.T) {
 	dir := t.TempDir()
 	sd := filepath.Join(dir, store.SpoolName)
-	// Spool, and keep copies of the files.
+	// Spool, the active file made a file of its own as an open does
+	// first, and keep copies of the files.
 	for i := range 3 {
 		r := &store.Recorder{Dir: dir, Spool: true}
 		if err := r.Write(decision("a", fmt.Sprintf("s%d", i), "allow")); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.Rename(filepath.Join(sd, active), filepath.Join(sd, "00000000000000000000-1-taken.jsonl")); err != nil {
+		t.Fatal(err)
 	}
 	copies := map[string][]byte{}
 	for _, n := range spoolNames(t, dir) {
@@ -209,25 +220,89 @@ func spooler(spec string) int {
 	return 0
 }
 
-// TestSpoolLong: a hook that finds the spool long opens the store and
-// takes it in.
+// TestSpoolLong: a hook that finds the spool long (256 KiB) opens the
+// store and takes it in.
 func TestSpoolLong(t *testing.T) {
 	dir := t.TempDir()
 	var want []string
-	for i := range 300 {
+	for i := range 1500 {
 		r := &store.Recorder{Dir: dir, Spool: true}
-		subj := fmt.Sprintf("s%03d", i)
+		subj := fmt.Sprintf("s%04d", i)
 		want = append(want, subj)
 		if err := r.Write(decision("a", subj, "allow")); err != nil {
 			t.Fatal(err)
 		}
 		r.Close()
 	}
-	if n := len(spoolNames(t, dir)); n >= 256 {
-		t.Errorf("the spool holds %d files: a long spool was not taken in", n)
+	if _, err := os.Stat(filepath.Join(dir, store.DBName)); err != nil {
+		t.Errorf("the spool was never taken in: %v", err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, store.SpoolName, active)); err == nil && fi.Size() >= 256<<10 {
+		t.Errorf("the active file holds %d bytes: a long spool was not taken in", fi.Size())
 	}
 	got := subjects(t, open(t, dir), store.Query{})
 	if !slices.Equal(got, want) {
 		t.Errorf("events: %d, want %d in order", len(got), len(want))
+	}
+}
+
+// TestSpoolTornLine: a hook that died in the middle of its write left
+// its line unended in the active file; the next hook's line still
+// stands alone, the open takes in every whole line, in order, and sets
+// the torn one aside. What is not a regular file where the active file
+// goes is set aside too, never waited on or followed, and spooling goes
+// on.
+func TestSpoolTornLine(t *testing.T) {
+	dir := t.TempDir()
+	sd := filepath.Join(dir, store.SpoolName)
+	r := &store.Recorder{Dir: dir, Spool: true}
+	if err := r.Write(decision("a", "before", "allow")); err != nil {
+		t.Fatal(err)
+	}
+	torn := `{"Schema":1,"Kind":"decis`
+	f, err := os.OpenFile(filepath.Join(sd, active), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(torn)
+	f.Close()
+	r = &store.Recorder{Dir: dir, Spool: true}
+	if err := r.Write(decision("a", "after", "allow")); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, dir)
+	if diff := cmp.Diff([]string{"before", "after"}, subjects(t, s, store.Query{})); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	names := spoolNames(t, dir)
+	if len(names) != 1 || !strings.HasSuffix(names[0], ".jsonl.bad") {
+		t.Fatalf("the spool after: %v, want the torn line's file set aside", names)
+	}
+	if b, _ := os.ReadFile(filepath.Join(sd, names[0])); string(b) != torn+"\n" {
+		t.Errorf("set aside: %q, want the torn line", b)
+	}
+	s.Close()
+
+	for _, plant := range []func(string) error{
+		func(p string) error { return unix.Mkfifo(p, 0o600) },
+		func(p string) error { return os.Symlink("/dev/zero", p) },
+	} {
+		os.RemoveAll(sd)
+		os.Mkdir(sd, 0o700)
+		if err := plant(filepath.Join(sd, active)); err != nil {
+			t.Fatal(err)
+		}
+		r := &store.Recorder{Dir: dir, Spool: true}
+		if err := r.Write(decision("a", "refused", "allow")); err == nil {
+			t.Errorf("spooled into %v", spoolNames(t, dir))
+		}
+		open(t, dir).Close()
+		if diff := cmp.Diff([]string{active + ".bad"}, spoolNames(t, dir)); diff != "" {
+			t.Errorf("the spool after (-want +got):\n%s", diff)
+		}
+		r = &store.Recorder{Dir: dir, Spool: true}
+		if err := r.Write(decision("a", "again", "allow")); err != nil {
+			t.Errorf("spooling once the file was set aside: %v", err)
+		}
 	}
 }
