@@ -32,6 +32,10 @@ package store
 // the store's last commits with synchronous NORMAL) is set aside as
 // NAME.bad; a writer that died in the middle of its write left a line
 // unended, which the next writer ends, so that only that line is lost.
+// The lock is waited for briefly (lockWait): a process stopped while it
+// holds it stops nobody, a writer then writing a complete file of its
+// own, renamed into place, and the open leaving the active file for a
+// later one.
 //
 // Spool files written one per call, by earlier versions, are taken in
 // the same way.
@@ -133,6 +137,13 @@ func Spool(dir string, evs []audit.Event) (long bool, err error) {
 	// renames it.
 	for range 8 {
 		size, again, err := appendActive(sd, b.Bytes())
+		if errors.Is(err, errActiveHeld) {
+			// Whoever holds the lock is stuck (a process stopped
+			// in the middle of its write): this call's events go
+			// to a file of their own, which is taken in all the
+			// same.
+			return false, spoolOwn(sd, b.Bytes())
+		}
 		if err != nil {
 			return false, &Error{What: "spool", Err: err, Hint: "make " + sd + " writable by this user"}
 		}
@@ -141,6 +152,29 @@ func Spool(dir string, evs []audit.Event) (long bool, err error) {
 		}
 	}
 	return false, &Error{What: "spool", Err: errors.New("its active file was renamed at every try")}
+}
+
+// spoolOwn writes b, whole, to a new complete spool file of the spool
+// sd, renamed into place.
+func spoolOwn(sd string, b []byte) error {
+	name := spoolFileName()
+	tmp := filepath.Join(sd, "."+name+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return &Error{What: "spool", Err: err, Hint: "make " + sd + " writable by this user"}
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(sd, name))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return &Error{What: "spool", Err: err}
+	}
+	return nil
 }
 
 // appendActive appends b, whole, to the active file of the spool sd,
@@ -189,13 +223,34 @@ func appendActive(sd string, b []byte) (size int64, again bool, err error) {
 	return size, false, nil
 }
 
+// lockWait is how long a process waits for the active file's lock,
+// which a writer holds for one write: past it, the holder is stuck.
+const lockWait = 200 * time.Millisecond
+
+// errActiveHeld is lockActive's report that the lock stayed held for
+// lockWait.
+var errActiveHeld = errors.New("the spool's active file stays locked")
+
 // lockActive takes the lock of fd, opened from the spool's active file
 // path, and returns the file's status: nil when path no longer names the
 // file fd is (it was renamed, by whoever held the lock before), or when
-// it is not a regular file (an error).
+// it is not a regular file (an error). It waits for the lock at most
+// lockWait ([errActiveHeld]): a process stopped while it holds it must
+// not stop every hook and every open of the store.
 func lockActive(fd int, path string) (*unix.Stat_t, error) {
-	if err := unix.Flock(fd, unix.LOCK_EX); err != nil {
-		return nil, err
+	deadline := time.Now().Add(lockWait)
+	for pause := 20 * time.Microsecond; ; pause = min(2*pause, 5*time.Millisecond) {
+		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			return nil, errActiveHeld
+		}
+		time.Sleep(pause)
 	}
 	var st, cur unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
@@ -248,6 +303,9 @@ func takeActive(sd string) error {
 	switch {
 	case errors.As(err, &notRegular):
 		return os.Rename(path, path+".bad")
+	case errors.Is(err, errActiveHeld):
+		// Taken in by a later open, once its holder is gone.
+		return nil
 	case err != nil:
 		return &Error{What: "spool", Err: err}
 	case st == nil:

@@ -306,3 +306,45 @@ func TestSpoolTornLine(t *testing.T) {
 		}
 	}
 }
+
+// TestSpoolLockHeld: a process stopped while it holds the active file's
+// lock stops neither the hooks nor the opens of the store: a hook's
+// events then go to a file of their own, which the open takes in; the
+// active file's are taken in by an open once the lock is let go (each
+// event once; the two files are not in the order their events were
+// spooled).
+func TestSpoolLockHeld(t *testing.T) {
+	dir := t.TempDir()
+	sd := filepath.Join(dir, store.SpoolName)
+	r := &store.Recorder{Dir: dir, Spool: true}
+	if err := r.Write(decision("a", "held", "allow")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(sd, active))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	r = &store.Recorder{Dir: dir, Spool: true}
+	if err := r.Write(decision("a", "beside", "allow")); err != nil {
+		t.Fatalf("spooling beside a held lock: %v", err)
+	}
+	s := open(t, dir)
+	if diff := cmp.Diff([]string{"beside"}, subjects(t, s, store.Query{})); diff != "" {
+		t.Errorf("events while the lock is held (-want +got):\n%s", diff)
+	}
+	s.Close()
+	unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	s = open(t, dir)
+	got := subjects(t, s, store.Query{})
+	slices.Sort(got)
+	if diff := cmp.Diff([]string{"beside", "held"}, got); diff != "" {
+		t.Errorf("events once it is let go, each once (-want +got):\n%s", diff)
+	}
+	if names := spoolNames(t, dir); len(names) != 0 {
+		t.Errorf("the spool still holds %v", names)
+	}
+}
