@@ -84,12 +84,18 @@ func Interruptible(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
+	c, ok := lookup(args[0])
+	return ok && c.interruptible
+}
+
+// lookup finds the command called name.
+func lookup(name string) (command, bool) {
 	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.interruptible
+		if c.name == name {
+			return c, true
 		}
 	}
-	return false
+	return command{}, false
 }
 
 // Run runs the command line args (without the program name) and returns
@@ -113,11 +119,11 @@ func Run(ctx context.Context, args []string) (code int) {
 	case args[0] == "help":
 		return runHelp(ctx, args[1:])
 	}
+	if c, ok := lookup(args[0]); ok {
+		return exitCode(c.run(ctx, args[1:]))
+	}
 	var names []string
 	for _, c := range commands() {
-		if c.name == args[0] {
-			return exitCode(c.run(ctx, args[1:]))
-		}
 		names = append(names, c.name)
 	}
 	errorWithHint(fmt.Sprintf("unknown command %q", args[0]), suggest("warden ", args[0], names), "run 'warden help' for the list of commands")

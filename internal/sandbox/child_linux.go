@@ -389,9 +389,7 @@ func (i *initProc) setupView() {
 	if i.cfg.Network {
 		i.step("make network listeners", i.makeListeners)
 	} else {
-		for _, fd := range i.ahead.listeners {
-			unix.Close(fd)
-		}
+		closeFDs(i.ahead.listeners)
 		i.ahead.listeners = nil
 	}
 	if i.cfg.Terminal != nil {

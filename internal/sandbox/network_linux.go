@@ -70,11 +70,7 @@ var listenerKinds = []struct {
 func (i *initProc) makeListeners() error {
 	fds := i.ahead.listeners
 	i.ahead.listeners = nil
-	defer func() {
-		for _, fd := range fds {
-			unix.Close(fd)
-		}
-	}()
+	defer func() { closeFDs(fds) }()
 	if fds == nil {
 		var err error
 		if fds, err = bindListeners(); err != nil {
@@ -98,9 +94,7 @@ func bindListeners() ([]int, error) {
 	for _, k := range listenerKinds {
 		fd, err := bindSocket(k.typ, k.addr)
 		if err != nil {
-			for _, fd := range fds {
-				unix.Close(fd)
-			}
+			closeFDs(fds)
 			return nil, fmt.Errorf("%s listener on %s: %w", k.kind, k.addr, err)
 		}
 		fds = append(fds, fd)
