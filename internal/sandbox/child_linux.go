@@ -4,6 +4,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,12 +52,14 @@ func Init() {
 		close(sigsReady)
 	}()
 	ctl := os.NewFile(ctlFD, "sandbox-control")
-	var ahead preworked
+	i := &initProc{ctl: ctl, sigs: sigs, sigsReady: sigsReady}
 	if len(os.Args) > 2 && os.Args[2] == warmArg {
 		// Started ahead of time by warden serve (warm_linux.go): what
-		// no caller's configuration changes is done while it waits, and
-		// the caller that takes it sends its streams and umask first.
-		ahead = prework()
+		// no caller's configuration changes is done while it waits, the
+		// mounts no view needs among it, and the caller that takes it
+		// sends its streams and umask first.
+		i.ahead = prework()
+		i.premount()
 		if err := adopted(); err != nil {
 			os.Exit(125)
 		}
@@ -67,8 +70,12 @@ func Init() {
 	// once it is planned (the fields setupBase read unchanged).
 	buf := make([]byte, 1<<20)
 	base := receiveConfig(ctl, buf, nil)
-	i := &initProc{cfg: base, ctl: ctl, sigs: sigs, sigsReady: sigsReady, ahead: ahead}
-	i.setupBase()
+	i.cfg = base
+	if i.ahead.mounted != nil {
+		i.adoptMounts()
+	} else {
+		i.setupBase()
+	}
 	// A root caller's idmapped mounts come with the whole
 	// configuration. So do the cgroup v1 tasks files it joins, after
 	// them.
@@ -138,6 +145,17 @@ type initProc struct {
 	covers []string
 	// ahead is what a warm init did before its caller took it.
 	ahead preworked
+	// propagation is how the mounts copied from the host's are made to
+	// propagate, in the first step: private, or, for mounts made ahead,
+	// slave until a run takes them (premount).
+	propagation uintptr
+	// maskMade: maskFile exists; procSys: /proc and /sys are mounted
+	// already (premount).
+	maskMade, procSys bool
+	// failed, while soft, is the first step that failed, which ends
+	// init only at the run; the steps after it do nothing.
+	soft   bool
+	failed *report
 }
 
 // preworked is what an init warden serve started ahead of time does
@@ -145,9 +163,9 @@ type initProc struct {
 // namespace's loopback up, its socket buffers capped and its listeners
 // bound, and its host name set, which no configuration changes, and the
 // configuration's and reports' JSON codecs and the seccomp program built
-// once, so that their first use is not on the run's path. Nothing of it
-// touches the mounts: those are made from the host's mount table as it
-// is when the run starts.
+// once, so that their first use is not on the run's path; and the mounts
+// no view needs, which premount makes so that the run still sees the
+// host's mount table as it is when the run starts.
 type preworked struct {
 	// capped: the namespace's socket buffers are capped, which a run
 	// then does not do again when it mounts /proc.
@@ -157,6 +175,12 @@ type preworked struct {
 	// after mounting /proc; nil when either failed, to do again at the
 	// run. Closed at the run if it has no network.
 	listeners []int
+	// mounted is the base configuration the mounts no view needs were
+	// made for ahead (premount), /proc and /sys with them; nil when
+	// none were. failed is the step of them that failed, if one did:
+	// the run that takes this init then fails with it.
+	mounted *baseConfig
+	failed  *report
 }
 
 // prework does a warm init's work ahead of its caller (see preworked).
@@ -224,8 +248,12 @@ func send(ctl *os.File, r report) {
 
 func jsonReport(r report) ([]byte, error) { return json.Marshal(r) }
 
-// step runs one setup step; any error stops init (fail closed).
+// step runs one setup step; any error stops init (fail closed), or,
+// while soft, every step after it, and init at the run.
 func (i *initProc) step(name string, f func() error) {
+	if i.failed != nil {
+		return
+	}
 	var t0 time.Time
 	if i.cfg.Trace {
 		t0 = time.Now()
@@ -242,11 +270,16 @@ func (i *initProc) step(name string, f func() error) {
 		}
 		return
 	}
+	r := report{Error: name + ": " + err.Error(), Hint: hintFor(err)}
 	var se *stepError
 	if errors.As(err, &se) {
-		fail(i.ctl, name+": "+se.what, se.hint)
+		r = report{Error: name + ": " + se.what, Hint: se.hint}
 	}
-	fail(i.ctl, name+": "+err.Error(), hintFor(err))
+	if i.soft {
+		i.failed = &r
+		return
+	}
+	fail(i.ctl, r.Error, r.Hint)
 }
 
 // traceSince reports, when the run is traced, a step that took since t0.
@@ -281,7 +314,7 @@ const (
 // scratch. It reads only the fields of config.base.
 func (i *initProc) setupBase() {
 	i.step("make mounts private", func() error {
-		return unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, "")
+		return unix.Mount("", "/", "", unix.MS_REC|cmp.Or(i.propagation, unix.MS_PRIVATE), "")
 	})
 	i.step("prepare new root", func() error {
 		// bubblewrap's double pivot: a small tmpfs becomes / while the
@@ -302,6 +335,13 @@ func (i *initProc) setupBase() {
 		}
 		return unix.Chdir("/")
 	})
+	i.setupTree()
+}
+
+// setupTree makes the mounts of setupBase in the new root: the host's
+// tree read-only, and over it the private tmpfs, /dev, /tmp, /run and
+// the exec scratch.
+func (i *initProc) setupTree() {
 	i.step("bind / read-only", func() error {
 		if err := unix.Mount(oldRoot, newRoot, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return err
@@ -339,6 +379,11 @@ func (i *initProc) setupBase() {
 // the view (the home, the binds, the masks), /proc and /sys over it, the
 // new root entered, the network and the terminal.
 func (i *initProc) setupView() {
+	if i.procSys && i.viewBelow("/proc", "/sys") {
+		// Made ahead, they would be under what the view binds there, not
+		// over it as in a run that makes them now.
+		i.step("unmount /proc and /sys made ahead", i.unmountProcSys)
+	}
 	i.step("hide home", i.hideHome)
 	i.step("bind project", i.bindAll)
 	if i.cfg.Network {
@@ -346,8 +391,11 @@ func (i *initProc) setupView() {
 	}
 	i.step("bound private tmpfs", i.boundPrivate)
 	i.step("mask sensitive paths", i.mask)
-	i.step("mount /proc", func() error { return mountProc(i.ahead.capped) })
-	i.step("mount /sys", i.mountSys)
+	if !i.procSys {
+		i.step("mount /proc", func() error { return mountProc(i.ahead.capped) })
+		i.step("mount /sys", i.mountSys)
+	}
+	i.step("bind the run's cgroup", i.bindCgroup)
 	i.step("enter new root", func() error {
 		if err := unix.Unmount(oldRoot, unix.MNT_DETACH); err != nil {
 			return err

@@ -322,7 +322,7 @@ func openNoLinks(p, name string) (int, error) {
 func fdPath(fd int) string { return fmt.Sprintf("%s/proc/self/fd/%d", oldRoot, fd) }
 
 func (i *initProc) mask() error {
-	if err := makeMaskFile(); err != nil {
+	if err := i.makeMaskFile(); err != nil {
 		return fmt.Errorf("mask file: %w", err)
 	}
 	for _, p := range i.cfg.Masks {
@@ -355,7 +355,11 @@ func (i *initProc) mask() error {
 // point.
 const maskFile = "/mask/file"
 
-func makeMaskFile() error {
+func (i *initProc) makeMaskFile() error {
+	if i.maskMade {
+		return nil
+	}
+	i.maskMade = true
 	dir := filepath.Dir(maskFile)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return err
@@ -446,9 +450,7 @@ var sysMasks = []string{
 
 // mountSys replaces the host's /sys with a fresh read-only sysfs of the
 // sandbox's network namespace (init's user namespace owns it, so it may),
-// sysMasks covered, and the run's own cgroup v2 directory, read-only, as
-// /sys/fs/cgroup where the run has one; else /sys/fs/cgroup is empty. In
-// the command's cgroup namespace that directory is "/".
+// sysMasks covered. Its /sys/fs/cgroup is empty until bindCgroup.
 func (i *initProc) mountSys() error {
 	p := newRoot + "/sys"
 	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
@@ -472,7 +474,18 @@ func (i *initProc) mountSys() error {
 			return fmt.Errorf("mask %s: %w", sub, err)
 		}
 	}
+	return nil
+}
+
+// bindCgroup shows the run's own cgroup v2 directory, read-only, as the
+// sandbox's /sys/fs/cgroup where the run has one (config.CgroupV2). In
+// the command's cgroup namespace that directory is "/".
+func (i *initProc) bindCgroup() error {
 	if i.cfg.CgroupV2 == "" {
+		return nil
+	}
+	p := newRoot + "/sys"
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	cg := p + "/fs/cgroup"

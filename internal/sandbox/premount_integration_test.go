@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The Warden Authors
+
+//go:build integration && linux
+
+package sandbox
+
+// The mounts a warm init makes before a run takes it (premount_linux.go):
+// the run's view must be the one a run that makes them itself gets, the
+// host's mounts as they are when the run starts, whatever changed on the
+// host in between.
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
+
+	"warden.dev/warden/internal/sandbox/sandboxtest"
+)
+
+// mountTable is /proc/self/mountinfo as a run's command reads it, each
+// mount as its root, mount point, options, file system, source and
+// super options (no ids, no device numbers), sorted.
+func mountTable(t *testing.T, spec Spec) []string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	spec.Argv = []string{"cat", "/proc/self/mountinfo"}
+	spec.Stdout, spec.Stderr, spec.Timeout = &out, &errb, time.Minute
+	res, err := Run(context.Background(), spec)
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("warm %v: %v (status %d)\n%s", spec.Warm != "", err, res.ExitCode, errb.String())
+	}
+	if res.Warm != (spec.Warm != "") {
+		t.Fatalf("Result.Warm = %v, want %v", res.Warm, spec.Warm != "")
+	}
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		left, right, ok := strings.Cut(line, " - ")
+		f := strings.Fields(left)
+		if !ok || len(f) < 6 {
+			t.Fatalf("mountinfo line %q", line)
+		}
+		rows = append(rows, strings.Join(f[3:6], " ")+" - "+right)
+	}
+	slices.Sort(rows)
+	return rows
+}
+
+// waitPremounted waits until the init the Keeper of pid keeps has made
+// its mounts ahead (the last, /sys, is in its mount table).
+func waitPremounted(t *testing.T, keeper int) {
+	t.Helper()
+	for range 6000 {
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+			if err != nil {
+				continue
+			}
+			// The parent's pid is the second field after the command's ")".
+			_, rest, _ := strings.Cut(string(stat), ") ")
+			if f := strings.Fields(rest); len(f) < 2 || f[1] != strconv.Itoa(keeper) {
+				continue
+			}
+			mi, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "mountinfo"))
+			if bytes.Contains(mi, []byte(" "+newRoot+"/sys ")) {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the Keeper's init made no mounts ahead within a minute")
+}
+
+// TestWarmMountsAsCold: a run that takes an init whose mounts were made
+// ahead sees the very mount table (each mount's flags, file system and
+// options) a run that makes them itself sees: in each mode, with the
+// private tmpfs bounded, with the home hidden.
+func TestWarmMountsAsCold(t *testing.T) {
+	sock, _ := startKeeper(t)
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		spec Spec
+	}{
+		{"workspace-write", Spec{Mode: WorkspaceWrite}},
+		{"read-only", Spec{Mode: ReadOnly}},
+		{"full-access", Spec{Mode: FullAccess}},
+		{"disk bounded", Spec{Mode: ReadOnly, Limits: Limits{Disk: 8 << 20, Inodes: 1000}}},
+		{"home hidden", Spec{Mode: WorkspaceWrite, HideHome: true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			project := t.TempDir()
+			if tt.spec.HideHome {
+				dir, err := os.MkdirTemp(home, "warden-premount-")
+				if err != nil {
+					t.Skipf("no project below the home: %v", err)
+				}
+				t.Cleanup(func() { os.RemoveAll(dir) })
+				project = dir
+			}
+			cold := tt.spec
+			cold.Project = project
+			warm := cold
+			warm.Warm = sock
+			if diff := cmp.Diff(mountTable(t, cold), mountTable(t, warm)); diff != "" {
+				t.Errorf("mount table, made by the run (-) and ahead (+):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestWarmFollowsHostMounts attacks the mounts made ahead with the
+// host's own: once the Keeper's init has made them, the host unmounts a
+// file system that held a secret and mounts another. The run must not
+// see the one unmounted, must see the new one, and read-only: what it
+// writes there never arrives. A run that makes its mounts itself is the
+// control.
+func TestWarmFollowsHostMounts(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	// Visible in the sandbox through the host's read-only tree (not
+	// below /tmp, which is private there), and shared, as systemd makes
+	// the host's mounts, so that a mount below it reaches the init's
+	// copy of the tree.
+	dir, err := os.MkdirTemp("/var/tmp", "warden-premount-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		unix.Unmount(dir, unix.MNT_DETACH)
+		os.RemoveAll(dir)
+	})
+	// The command's uid searches it.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mount(dir, dir, "", unix.MS_BIND, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mount("", dir, "", unix.MS_SHARED, ""); err != nil {
+		t.Fatal(err)
+	}
+	gone, fresh := filepath.Join(dir, "gone"), filepath.Join(dir, "new")
+	for _, d := range []string{gone, fresh} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := unix.Mount("secret", gone, "tmpfs", 0, "size=64k"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(gone, "secret"), []byte("s3cret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sock, keeper := startKeeper(t)
+	waitPremounted(t, keeper.Process.Pid)
+	if err := unix.Unmount(gone, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mount("fresh", fresh, "tmpfs", 0, "size=64k"); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Unmount(fresh, unix.MNT_DETACH)
+	if err := os.WriteFile(filepath.Join(fresh, "marker"), []byte("marker\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "cat " + gone + "/secret; cat " + fresh + "/marker; echo planted > " + fresh + "/planted"
+	for _, warm := range []bool{true, false} {
+		var out bytes.Buffer
+		spec := Spec{Project: t.TempDir(), Argv: sh(script), Stdout: &out, Stderr: &out, Timeout: time.Minute}
+		if warm {
+			spec.Warm = sock
+		}
+		res, err := Run(context.Background(), spec)
+		if err != nil {
+			t.Fatalf("warm %v: %v\n%s", warm, err, out.String())
+		}
+		if res.Warm != warm {
+			t.Fatalf("Result.Warm = %v, want %v", res.Warm, warm)
+		}
+		if strings.Contains(out.String(), "s3cret") {
+			t.Errorf("warm %v: the run read a file system the host had unmounted before it started:\n%s", warm, out.String())
+		}
+		if !strings.Contains(out.String(), "marker") {
+			t.Errorf("warm %v: the run did not see a file system the host mounted before it started:\n%s", warm, out.String())
+		}
+		if !strings.Contains(out.String(), "Read-only file system") || res.ExitCode == 0 {
+			t.Errorf("warm %v: writing below the host's new mount: status %d, want a read-only refusal:\n%s", warm, res.ExitCode, out.String())
+		}
+		if _, err := os.Stat(filepath.Join(fresh, "planted")); err == nil {
+			t.Fatalf("warm %v: the run wrote into the host's new mount", warm)
+		}
+	}
+}
+
+// TestWarmMountsAsColdUnprivileged: the same for a caller that is not
+// root, whose inits have no idmapped mounts and a user namespace of its
+// own.
+func TestWarmMountsAsColdUnprivileged(t *testing.T) {
+	rerunAsNobody(t, "^TestWarmMountsAsCold$")
+}
