@@ -8,7 +8,8 @@ package sandbox
 // Go runtime's start in init come to about half of `warden run -- true`.
 // A [Keeper] (warden serve) does that part before it is asked: it keeps
 // one init started, blocked on its control socket, and hands it to the
-// next run that asks on [WarmSocket]. The run then goes on exactly as a
+// next run that asks on [WarmSocket]; the init makes the mounts no view
+// needs meanwhile (premount_linux.go). The run then goes on exactly as a
 // cold one (its own configuration, view, cgroup, rlimits, streams, egress
 // and post-run check), but for three things that follow from init not
 // being its child:
