@@ -126,14 +126,23 @@ func TestWarmMountsAsCold(t *testing.T) {
 // host's own: once the Keeper's init has made them, the host unmounts a
 // file system that held a secret and mounts another. The run must not
 // see the one unmounted, must see the new one, and read-only: what it
-// writes there never arrives. A run that makes its mounts itself is the
-// control.
+// writes there never arrives. Below a shared mount, as systemd makes the
+// host's, the changes reach the init's copy of the tree; below a private
+// one they do not, and the Keeper must hand over an init started after
+// them. A run that makes its mounts itself is the control.
 func TestWarmFollowsHostMounts(t *testing.T) {
 	sandboxtest.RequireRoot(t)
+	for _, tt := range []struct {
+		name        string
+		propagation uintptr
+	}{{"shared", unix.MS_SHARED}, {"private", unix.MS_PRIVATE}} {
+		t.Run(tt.name, func(t *testing.T) { checkFollowsHostMounts(t, tt.propagation) })
+	}
+}
+
+func checkFollowsHostMounts(t *testing.T, propagation uintptr) {
 	// Visible in the sandbox through the host's read-only tree (not
-	// below /tmp, which is private there), and shared, as systemd makes
-	// the host's mounts, so that a mount below it reaches the init's
-	// copy of the tree.
+	// below /tmp, which is private there).
 	dir, err := os.MkdirTemp("/var/tmp", "warden-premount-")
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +158,7 @@ func TestWarmFollowsHostMounts(t *testing.T) {
 	if err := unix.Mount(dir, dir, "", unix.MS_BIND, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := unix.Mount("", dir, "", unix.MS_SHARED, ""); err != nil {
+	if err := unix.Mount("", dir, "", propagation, ""); err != nil {
 		t.Fatal(err)
 	}
 	gone, fresh := filepath.Join(dir, "gone"), filepath.Join(dir, "new")

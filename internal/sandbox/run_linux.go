@@ -110,7 +110,7 @@ type runner struct {
 	warm    int
 	warmErr error
 	warmAsk *WarmAsk
-	cgc     chan cgroupMade // the run's cgroup, once made
+	cgc     chan any // the run's cgroup, once made: a cgroupMade
 	// cgWaited says cgc was read (waitCgroup); cg and cgErr are what it
 	// gave.
 	cgWaited bool
@@ -270,13 +270,15 @@ func (rn *runner) plan() error {
 	tr.mark("configuration")
 	// The cgroup is made while init starts, too: init is joined to it
 	// before it gets its configuration, and killed if it cannot be had.
-	cgc := make(chan cgroupMade, 1)
+	cgc := make(chan any, 1)
 	rn.cgc = cgc
 	if slices.Contains(spec.Degraded, LayerCgroup) {
 		cgc <- cgroupMade{noCgroup(spec.Limits), nil}
 	} else if made := spec.Cgroup.take(spec.Limits); made != nil {
-		// Begun while the command was judged.
-		go func() { cgc <- (<-made).(cgroupMade) }()
+		// Begun while the command was judged; read straight from
+		// there, with no goroutine between, that would wait for a
+		// processor.
+		rn.cgc = made
 	} else {
 		go func() {
 			cg, err := newCgroup(spec.Limits)
@@ -311,7 +313,7 @@ func (rn *runner) plan() error {
 func (rn *runner) waitCgroup() {
 	if !rn.cgWaited {
 		rn.cgWaited = true
-		m := <-rn.cgc
+		m := (<-rn.cgc).(cgroupMade)
 		rn.cg, rn.cgErr = m.cg, m.err
 		rn.tr.mark("cgroup")
 	}

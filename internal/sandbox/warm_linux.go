@@ -239,6 +239,12 @@ type Keeper struct {
 	stop    chan struct{} // closed by Close
 	done    chan struct{} // closed when the starting thread has ended
 	once    sync.Once
+	// mounts is serve's /proc/self/mountinfo, which polls as changed
+	// once serve's mount table has (mountGen): a descriptor the Go
+	// runtime's poller never has, whose polls would take the change.
+	mounts   int
+	mountsMu sync.Mutex
+	gen      uint64 // changes seen, under mountsMu
 }
 
 // spare is an init a Keeper started, and the run cgroup made with it.
@@ -251,6 +257,9 @@ type spare struct {
 	// cgroups own names (spareCgroup).
 	cg  *runCgroup
 	own string
+	// gen is the Keeper's mountGen before the init was started: its
+	// copy of the host's mount table is the one of then.
+	gen uint64
 }
 
 // NewKeeper listens on dir's [WarmSocket] (replacing a stale one) and
@@ -269,6 +278,13 @@ func NewKeeper(dir string) (*Keeper, error) {
 	k := &Keeper{ln: ln, hostID: os.Getuid() == 0, self: self, idmap: -1,
 		ready: make(chan *spare, 1), taken: make(chan struct{}, 1), ended: make(chan struct{}, 1),
 		want: make(chan struct{}, 1), failed: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
+	// Opened before the first init copies the mount table.
+	if k.mounts, err = unix.Open("/proc/self/mountinfo", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+		ln.Close()
+		os.Remove(path)
+		k.closeIdmap()
+		return nil, fmt.Errorf("warm sandbox: %w", err)
+	}
 	if k.hostID {
 		// Where it cannot be made, each run makes its own and says why.
 		k.idmapOwner = owner{uint32(os.Getuid()), uint32(os.Getgid())}
@@ -287,6 +303,7 @@ func NewKeeper(dir string) (*Keeper, error) {
 		ln.Close()
 		os.Remove(path)
 		k.closeIdmap()
+		unix.Close(k.mounts)
 		return nil, fmt.Errorf("warm sandbox: %w", err)
 	}
 	go k.serve()
@@ -302,7 +319,23 @@ func (k *Keeper) Close() error {
 	})
 	<-k.done
 	k.closeIdmap()
+	unix.Close(k.mounts)
 	return nil
+}
+
+// mountGen counts the changes of serve's mount table seen so far. An
+// init's mount namespace is a copy of serve's, made when it starts: where
+// the host's mounts do not propagate (private), a change after that is
+// not in it. Such an init is never handed over: a run gets the host's
+// mounts as they are when it starts, as a cold run does.
+func (k *Keeper) mountGen() uint64 {
+	k.mountsMu.Lock()
+	defer k.mountsMu.Unlock()
+	fds := []unix.PollFd{{Fd: int32(k.mounts), Events: unix.POLLPRI}}
+	if n, err := unix.Poll(fds, 0); err != nil || (n > 0 && fds[0].Revents&(unix.POLLPRI|unix.POLLERR) != 0) {
+		k.gen++
+	}
+	return k.gen
 }
 
 // closeIdmap closes the Keeper's user namespace, if it has one: the
@@ -383,6 +416,7 @@ start:
 
 // start starts one init, blocked on its control socket.
 func (k *Keeper) start() (*spare, error) {
+	gen := k.mountGen()
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
@@ -413,7 +447,7 @@ func (k *Keeper) start() (*spare, error) {
 		parentEnd.Close()
 		return nil, err
 	}
-	sp := &spare{pid: pid, ctl: parentEnd, pidfd: pidfd, ended: make(chan warmStatus, 1)}
+	sp := &spare{pid: pid, ctl: parentEnd, pidfd: pidfd, ended: make(chan warmStatus, 1), gen: gen}
 	go sp.reap()
 	sp.cg, sp.own = spareCgroup()
 	return sp, nil
@@ -553,6 +587,21 @@ func (k *Keeper) handOver(c *net.UnixConn) {
 // next returns the init ready, or the one being started, which it asks
 // for at once; nil and why when none comes within readyWait.
 func (k *Keeper) next() (*spare, string) {
+	for range 2 {
+		sp, why := k.nextReady()
+		if sp == nil || sp.gen == k.mountGen() {
+			return sp, why
+		}
+		// Its mounts are the host's of before a change: a new one, at
+		// once.
+		sp.discard()
+		notify(k.taken)
+	}
+	return nil, "the host's mounts keep changing"
+}
+
+// nextReady takes the init ready, or waits for one a while.
+func (k *Keeper) nextReady() (*spare, string) {
 	select {
 	case sp := <-k.ready:
 		return sp, ""
