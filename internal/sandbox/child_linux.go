@@ -53,6 +53,10 @@ func Init() {
 	}()
 	ctl := os.NewFile(ctlFD, "sandbox-control")
 	i := &initProc{ctl: ctl, sigs: sigs, sigsReady: sigsReady}
+	// The set-up makes what the command sees (mount points, the exec
+	// scratch's directory, resolv.conf) as 0755 and 0644 whatever the
+	// caller's umask, which is the command's (runCommand).
+	i.umask = unix.Umask(0o022)
 	if len(os.Args) > 2 && os.Args[2] == warmArg {
 		// Started ahead of time by warden serve (warm_linux.go): what
 		// no caller's configuration changes is done while it waits, the
@@ -60,7 +64,8 @@ func Init() {
 		// sends its streams and umask first.
 		i.ahead = prework()
 		i.premount()
-		if err := adopted(); err != nil {
+		var err error
+		if i.umask, err = adopted(); err != nil {
 			os.Exit(125)
 		}
 	}
@@ -152,6 +157,8 @@ type initProc struct {
 	// maskMade: maskFile exists; procSys: /proc and /sys are mounted
 	// already (premount).
 	maskMade, procSys bool
+	// umask is the caller's, which the command gets.
+	umask int
 	// failed, while soft, is the first step that failed, which ends
 	// init only at the run; the steps after it do nothing.
 	soft   bool
@@ -724,6 +731,7 @@ func (i *initProc) runCommand() {
 	if !filepath.IsAbs(path) {
 		path, _ = filepath.Abs(path)
 	}
+	unix.Umask(i.umask)
 	// Close everything from 3 up (the control socket included) in the
 	// command; init's own descriptors are close-on-exec already.
 	if err := unix.CloseRange(ctlFD, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {

@@ -78,7 +78,7 @@ func (i *initProc) mountPrivate() error {
 		if err := unix.Mkdir(p, 0o700); err != nil {
 			return fmt.Errorf("mkdir %s: %w", p, err)
 		}
-		// chmod, not mkdir's mode: the umask (the command's) stays as it is.
+		// chmod, not mkdir's mode, which the umask would cut.
 		if err := unix.Chmod(p, d.mode); err != nil {
 			return fmt.Errorf("chmod %s: %w", p, err)
 		}

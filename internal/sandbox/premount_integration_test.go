@@ -13,6 +13,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -210,6 +211,73 @@ func checkFollowsHostMounts(t *testing.T, propagation uintptr) {
 		}
 		if _, err := os.Stat(filepath.Join(fresh, "planted")); err == nil {
 			t.Fatalf("warm %v: the run wrote into the host's new mount", warm)
+		}
+	}
+}
+
+// TestSetupWhateverTheUmask: what init makes for the command is usable
+// whatever the caller's umask, and whatever warden serve's, which made
+// part of it ahead: the exec scratch's directory in /run, the mount
+// points of a project below a hidden home, the DNS stub's resolv.conf.
+// The command still gets the caller's umask. Cold and warm, from a
+// Keeper whose umask is 077.
+func TestSetupWhateverTheUmask(t *testing.T) {
+	sock, _ := startKeeper(t)
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	below, err := os.MkdirTemp(home, "warden-umask-")
+	if err != nil {
+		t.Skipf("no project below the home: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(below) })
+	deep := filepath.Join(below, "a", "b")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		spec Spec
+		want string
+	}{
+		{"exec scratch", Spec{Argv: sh(`umask; printf '#!/bin/sh\necho scratch ran\n' > /run/warden/exec/x && chmod 755 /run/warden/exec/x && /run/warden/exec/x`)},
+			"%04o\nscratch ran\n"},
+		{"hidden home", Spec{Project: deep, HideHome: true, Argv: sh(`umask; pwd`)}, "%04o\n" + deep + "\n"},
+	}
+	if _, err := os.Stat("/run"); err != nil {
+		cases = cases[1:]
+	}
+	if rc, err := hostResolvConf(); err == nil && rc != "" {
+		cases = append(cases, struct {
+			name string
+			spec Spec
+			want string
+		}{"resolv.conf", Spec{Network: &Network{Serve: func(l Listeners) { l.Close() }}, Argv: sh(`umask; grep -c 127.0.0.53 /etc/resolv.conf`)}, "%04o\n1\n"})
+	}
+	for _, tt := range cases {
+		for _, mask := range []int{0o077, 0o022} {
+			for _, warm := range []bool{false, true} {
+				var out bytes.Buffer
+				spec := tt.spec
+				if spec.Project == "" {
+					spec.Project = t.TempDir()
+				}
+				spec.Stdout, spec.Stderr, spec.Timeout = &out, &out, time.Minute
+				if warm {
+					spec.Warm = sock
+				}
+				old := unix.Umask(mask)
+				res, err := Run(context.Background(), spec)
+				unix.Umask(old)
+				if err != nil || res.Warm != warm {
+					t.Errorf("%s, umask %04o, warm %v: %v (warm %v)\n%s", tt.name, mask, warm, err, res.Warm, out.String())
+					continue
+				}
+				if want := fmt.Sprintf(tt.want, mask); out.String() != want || res.ExitCode != 0 {
+					t.Errorf("%s, umask %04o, warm %v: status %d, output %q, want 0 and %q", tt.name, mask, warm, res.ExitCode, out.String(), want)
+				}
+			}
 		}
 	}
 }

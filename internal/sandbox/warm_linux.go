@@ -193,27 +193,27 @@ func isServe(fd int) error {
 }
 
 // adopted is init's side of a hand-over: it waits for the caller's
-// streams and umask, and takes them as its own.
-func adopted() error {
+// streams, takes them as its own, and returns the caller's umask, the
+// command's.
+func adopted() (umask int, err error) {
 	buf := make([]byte, 256)
 	oob := make([]byte, unix.CmsgSpace(3*4))
 	n, oobn, err := recvRights(ctlFD, buf, oob)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	fds := rightsIn(oob[:oobn])
 	defer closeFDs(fds)
 	var m adoptMsg
 	if n == 0 || len(fds) != 3 || json.Unmarshal(buf[:n], &m) != nil {
-		return errors.New("bad hand-over")
+		return 0, errors.New("bad hand-over")
 	}
 	for i, fd := range fds {
 		if err := unix.Dup3(fd, i, 0); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	unix.Umask(m.Umask)
-	return nil
+	return m.Umask, nil
 }
 
 // Keeper keeps a sandbox init started ahead of time and hands it over on
