@@ -57,14 +57,15 @@ func mountTable(t *testing.T, spec Spec) []string {
 }
 
 // waitPremounted waits until the init the Keeper of pid keeps has made
-// its mounts ahead (the last, /sys, is in its mount table).
-func waitPremounted(t *testing.T, keeper int) {
+// its mounts ahead (the last, /sys, is in its mount table), and returns
+// its pid; one other than not.
+func waitPremounted(t *testing.T, keeper, not int) int {
 	t.Helper()
-	for range 6000 {
+	for range 3000 {
 		ents, _ := os.ReadDir("/proc")
 		for _, e := range ents {
 			stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-			if err != nil {
+			if err != nil || e.Name() == strconv.Itoa(not) {
 				continue
 			}
 			// The parent's pid is the second field after the command's ")".
@@ -74,12 +75,34 @@ func waitPremounted(t *testing.T, keeper int) {
 			}
 			mi, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "mountinfo"))
 			if bytes.Contains(mi, []byte(" "+newRoot+"/sys ")) {
-				return
+				pid, _ := strconv.Atoi(e.Name())
+				return pid
 			}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("the Keeper's init made no mounts ahead within a minute")
+	t.Fatal("the Keeper kept no init with its mounts made ahead within 30 s")
+	return 0
+}
+
+// TestWarmReplacedWhenMountsChange: when serve's mount table changes,
+// the init it keeps ready is replaced at once by one started after the
+// change, before any run asks for it.
+func TestWarmReplacedWhenMountsChange(t *testing.T) {
+	sandboxtest.RequireRoot(t)
+	_, keeper := startKeeper(t)
+	before := waitPremounted(t, keeper.Process.Pid, 0)
+	dir := t.TempDir()
+	if err := unix.Mount("changed", dir, "tmpfs", 0, "size=64k"); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Unmount(dir, unix.MNT_DETACH)
+	if after := waitPremounted(t, keeper.Process.Pid, before); after == before {
+		t.Fatalf("the init kept ready is still %d", before)
+	}
+	if err := unix.Kill(before, 0); err == nil {
+		t.Errorf("the init kept before the change, %d, is still alive", before)
+	}
 }
 
 // TestWarmMountsAsCold: a run that takes an init whose mounts were made
@@ -127,21 +150,29 @@ func TestWarmMountsAsCold(t *testing.T) {
 // host's own: once the Keeper's init has made them, the host unmounts a
 // file system that held a secret and mounts another. The run must not
 // see the one unmounted, must see the new one, and read-only: what it
-// writes there never arrives. Below a shared mount, as systemd makes the
-// host's, the changes reach the init's copy of the tree; below a private
-// one they do not, and the Keeper must hand over an init started after
-// them. A run that makes its mounts itself is the control.
+// writes there never arrives. Below a private mount the changes never
+// reach the init's copy of the tree, and the Keeper must hand over an
+// init started after them. Below a shared one, as systemd makes the
+// host's, they do, and the init itself must follow them: a Keeper that
+// keeps its init across the change (as one that has not seen it yet
+// would) is attacked too. A run that makes its mounts itself is the
+// control.
 func TestWarmFollowsHostMounts(t *testing.T) {
 	sandboxtest.RequireRoot(t)
 	for _, tt := range []struct {
 		name        string
 		propagation uintptr
-	}{{"shared", unix.MS_SHARED}, {"private", unix.MS_PRIVATE}} {
-		t.Run(tt.name, func(t *testing.T) { checkFollowsHostMounts(t, tt.propagation) })
+		env         []string
+	}{
+		{"private", unix.MS_PRIVATE, nil},
+		{"shared", unix.MS_SHARED, nil},
+		{"shared, the init kept", unix.MS_SHARED, []string{envKeeperStale + "=1"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { checkFollowsHostMounts(t, tt.propagation, tt.env) })
 	}
 }
 
-func checkFollowsHostMounts(t *testing.T, propagation uintptr) {
+func checkFollowsHostMounts(t *testing.T, propagation uintptr, env []string) {
 	// Visible in the sandbox through the host's read-only tree (not
 	// below /tmp, which is private there).
 	dir, err := os.MkdirTemp("/var/tmp", "warden-premount-")
@@ -174,8 +205,8 @@ func checkFollowsHostMounts(t *testing.T, propagation uintptr) {
 	if err := os.WriteFile(filepath.Join(gone, "secret"), []byte("s3cret\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sock, keeper := startKeeper(t)
-	waitPremounted(t, keeper.Process.Pid)
+	sock, keeper := startKeeper(t, env...)
+	waitPremounted(t, keeper.Process.Pid, 0)
 	if err := unix.Unmount(gone, 0); err != nil {
 		t.Fatal(err)
 	}

@@ -118,6 +118,9 @@ func takeForTest(path string) int {
 const (
 	envKeeper      = "WARDEN_TEST_KEEPER"
 	envKeeperAsked = "WARDEN_TEST_KEEPER_ASKED"
+	// envKeeperStale keeps an init ready across changes of the mount
+	// table (testOnlyKeepAcrossMountChanges).
+	envKeeperStale = "WARDEN_TEST_KEEPER_STALE"
 )
 
 // keeperMsgqueue is the soft RLIMIT_MSGQUEUE of keepForTest, which the
@@ -142,6 +145,7 @@ func keepForTest(dir string) int {
 	if os.Getenv(envKeeperAsked) != "" {
 		refillAfter, refillPause, readyWait, testOnlyKeeperWaits = time.Hour, time.Hour, time.Minute, false
 	}
+	testOnlyKeepAcrossMountChanges = os.Getenv(envKeeperStale) != ""
 	k, err := NewKeeper(dir)
 	if err != nil {
 		fmt.Println(err)

@@ -245,6 +245,11 @@ type Keeper struct {
 	mounts   int
 	mountsMu sync.Mutex
 	gen      uint64 // changes seen, under mountsMu
+	// watch is another descriptor of it, which watchMounts waits on,
+	// until unwatch (an eventfd) is written; watched is closed when it
+	// has returned.
+	watch, unwatch int
+	watched        chan struct{}
 }
 
 // spare is an init a Keeper started, and the run cgroup made with it.
@@ -279,10 +284,9 @@ func NewKeeper(dir string) (*Keeper, error) {
 		ready: make(chan *spare, 1), taken: make(chan struct{}, 1), ended: make(chan struct{}, 1),
 		want: make(chan struct{}, 1), failed: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	// Opened before the first init copies the mount table.
-	if k.mounts, err = unix.Open("/proc/self/mountinfo", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+	if err := k.openMounts(); err != nil {
 		ln.Close()
 		os.Remove(path)
-		k.closeIdmap()
 		return nil, fmt.Errorf("warm sandbox: %w", err)
 	}
 	if k.hostID {
@@ -303,9 +307,11 @@ func NewKeeper(dir string) (*Keeper, error) {
 		ln.Close()
 		os.Remove(path)
 		k.closeIdmap()
-		unix.Close(k.mounts)
+		k.closeMounts()
 		return nil, fmt.Errorf("warm sandbox: %w", err)
 	}
+	k.watched = make(chan struct{})
+	go k.watchMounts()
 	go k.serve()
 	return k, nil
 }
@@ -316,11 +322,69 @@ func (k *Keeper) Close() error {
 	k.once.Do(func() {
 		close(k.stop)
 		k.ln.Close()
+		// The watcher first, so that no init it took out to check is
+		// put back after the starter has discarded the one ready.
+		unix.Write(k.unwatch, []byte{1, 0, 0, 0, 0, 0, 0, 0})
 	})
+	<-k.watched
 	<-k.done
 	k.closeIdmap()
-	unix.Close(k.mounts)
+	k.closeMounts()
 	return nil
+}
+
+// openMounts opens what mountGen and watchMounts read: descriptors the Go
+// runtime's poller never holds, whose own polls would take a change.
+func (k *Keeper) openMounts() error {
+	k.mounts, k.watch, k.unwatch = -1, -1, -1
+	var err error
+	if k.mounts, err = unix.Open("/proc/self/mountinfo", unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
+		if k.watch, err = unix.Open("/proc/self/mountinfo", unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
+			k.unwatch, err = unix.Eventfd(0, unix.EFD_CLOEXEC)
+		}
+	}
+	if err != nil {
+		k.closeMounts()
+	}
+	return err
+}
+
+func (k *Keeper) closeMounts() {
+	for _, fd := range []*int{&k.mounts, &k.watch, &k.unwatch} {
+		if *fd >= 0 {
+			unix.Close(*fd)
+			*fd = -1
+		}
+	}
+}
+
+// watchMounts replaces the init ready as soon as serve's mount table
+// changes, rather than when a run asks for it (next), so that the run
+// does not wait for one started anew.
+func (k *Keeper) watchMounts() {
+	defer close(k.watched)
+	fds := []unix.PollFd{{Fd: int32(k.watch), Events: unix.POLLPRI}, {Fd: int32(k.unwatch), Events: unix.POLLIN}}
+	for {
+		if _, err := unix.Poll(fds, -1); err == unix.EINTR {
+			continue
+		} else if err != nil || fds[1].Revents != 0 {
+			return
+		}
+		if fds[0].Revents&(unix.POLLPRI|unix.POLLERR) == 0 || testOnlyKeepAcrossMountChanges {
+			continue
+		}
+		select {
+		case sp := <-k.ready:
+			if sp.gen == k.mountGen() {
+				k.ready <- sp
+				continue
+			}
+			sp.discard()
+			notify(k.taken)
+			notify(k.want)
+		default:
+		}
+	}
 }
 
 // mountGen counts the changes of serve's mount table seen so far. An
@@ -589,7 +653,7 @@ func (k *Keeper) handOver(c *net.UnixConn) {
 func (k *Keeper) next() (*spare, string) {
 	for range 2 {
 		sp, why := k.nextReady()
-		if sp == nil || sp.gen == k.mountGen() {
+		if sp == nil || testOnlyKeepAcrossMountChanges || sp.gen == k.mountGen() {
 			return sp, why
 		}
 		// Its mounts are the host's of before a change: a new one, at
@@ -668,6 +732,11 @@ var readyWait = 50 * time.Millisecond
 // ready wait for the next however long it takes: tests that run every
 // sandbox through a Keeper (WARDEN_TEST_WARM) check that each did.
 var testOnlyKeeperWaits bool
+
+// testOnlyKeepAcrossMountChanges makes a Keeper hand over the init ready
+// however serve's mount table changed since it started: tests attack the
+// init's own following of the host's mounts with it.
+var testOnlyKeepAcrossMountChanges bool
 
 // mayHave says whether the caller on c may have an init: it must be no
 // more confined than serve itself.
