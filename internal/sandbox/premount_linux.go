@@ -25,14 +25,16 @@ import (
 
 // likelyBase is the base configuration of a run of the default mode,
 // without a terminal, whose cgroup bounds its memory: what premount
-// makes the mounts for. ExecScratch is what buildConfig finds on this
-// host.
+// makes the mounts for.
 func likelyBase() config {
-	var c config
-	if fi, err := os.Stat("/run"); err == nil && fi.IsDir() {
-		c.ExecScratch = true
-	}
-	return c
+	return config{ExecScratch: hasExecScratch()}
+}
+
+// hasExecScratch says whether a run has the exec scratch: it is mounted
+// in the sandbox's /run, which exists where the host has one.
+func hasExecScratch() bool {
+	fi, err := os.Stat("/run")
+	return err == nil && fi.IsDir()
 }
 
 // premount makes, in a warm init, the mounts of setupBase for

@@ -270,16 +270,17 @@ func (rn *runner) plan() error {
 	tr.mark("configuration")
 	// The cgroup is made while init starts, too: init is joined to it
 	// before it gets its configuration, and killed if it cannot be had.
-	cgc := make(chan any, 1)
-	rn.cgc = cgc
 	if slices.Contains(spec.Degraded, LayerCgroup) {
-		cgc <- cgroupMade{noCgroup(spec.Limits), nil}
+		rn.cgc = make(chan any, 1)
+		rn.cgc <- cgroupMade{noCgroup(spec.Limits), nil}
 	} else if made := spec.Cgroup.take(spec.Limits); made != nil {
 		// Begun while the command was judged; read straight from
 		// there, with no goroutine between, that would wait for a
 		// processor.
 		rn.cgc = made
 	} else {
+		cgc := make(chan any, 1)
+		rn.cgc = cgc
 		go func() {
 			cg, err := newCgroup(spec.Limits)
 			cgc <- cgroupMade{cg, err}
@@ -588,11 +589,7 @@ func buildConfig(spec Spec) (*config, error) {
 		// unless the caller named that layer degraded.
 		HostID: os.Getuid() == 0 && !slices.Contains(spec.Degraded, LayerHostUID),
 	}
-	// The scratch is mounted in the sandbox's /run, which exists where
-	// the host has one.
-	if fi, err := os.Stat("/run"); err == nil && fi.IsDir() {
-		cfg.ExecScratch = true
-	}
+	cfg.ExecScratch = hasExecScratch()
 	if spec.Network != nil {
 		if spec.Network.Serve == nil {
 			return nil, &SetupError{What: "network: no one to serve its listeners", Hint: "this is a bug in warden; please report it"}

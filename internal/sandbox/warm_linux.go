@@ -379,9 +379,7 @@ func (k *Keeper) watchMounts() {
 				k.ready <- sp
 				continue
 			}
-			sp.discard()
-			notify(k.taken)
-			notify(k.want)
+			k.replace(sp)
 		default:
 		}
 	}
@@ -656,12 +654,17 @@ func (k *Keeper) next() (*spare, string) {
 		if sp == nil || testOnlyKeepAcrossMountChanges || sp.gen == k.mountGen() {
 			return sp, why
 		}
-		// Its mounts are the host's of before a change: a new one, at
-		// once.
-		sp.discard()
-		notify(k.taken)
+		k.replace(sp)
 	}
 	return nil, "the host's mounts keep changing"
+}
+
+// replace discards sp, taken from ready, whose mounts are the host's of
+// before a change, and has the next init started at once.
+func (k *Keeper) replace(sp *spare) {
+	sp.discard()
+	notify(k.taken)
+	notify(k.want)
 }
 
 // nextReady takes the init ready, or waits for one a while.
