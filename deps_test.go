@@ -192,7 +192,8 @@ func packages(t *testing.T) []string {
 //   - Only cmd/warden imports internal/cli: cli is wiring, and nothing
 //     below it reaches back up.
 //   - internal/audit is a leaf: every package that produces a record can
-//     import it, so it imports no Warden package.
+//     import it, so it imports no Warden package but internal/jsonw,
+//     which imports none.
 //   - Test helpers (a package named …test) are imported by tests only.
 //   - The engine and the file format below the wiring (hook, config,
 //     egress) import no cli.
@@ -207,8 +208,11 @@ func TestLayers(t *testing.T) {
 			}
 		}
 	}
-	if got := imports(t, "internal/audit"); len(got) > 0 {
+	if got := imports(t, "internal/audit"); len(got) > 1 || len(got) == 1 && got[0] != "internal/jsonw" {
 		t.Errorf("internal/audit imports %v: the record is a leaf every producer can import", got)
+	}
+	if got := imports(t, "internal/jsonw"); len(got) > 0 {
+		t.Errorf("internal/jsonw imports %v: the record's encoder imports no Warden package", got)
 	}
 }
 

@@ -29,9 +29,9 @@
 // event to a writer; [File] replaces one file with each event, atomically
 // and never through a link. A store is one more sink.
 //
-// This package is a leaf: it imports no other Warden package, so every
-// package that produces a record (sandbox, proxy, the adapters) can speak
-// its types.
+// This package is a leaf: it imports no other Warden package but jsonw,
+// its encoder, which imports none, so every package that produces a
+// record (sandbox, proxy, the adapters) can speak its types.
 package audit
 
 import (
@@ -40,6 +40,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"warden.dev/warden/internal/jsonw"
 )
 
 // Schema is the version of the record's shape written by this Warden.
@@ -157,44 +159,27 @@ func (e *Event) newBody() (any, error) {
 	return nil, fmt.Errorf("audit: unknown kind %q", e.Kind)
 }
 
-// header is the part of the JSON form every kind shares.
-type header struct {
-	Schema int        `json:"schema"`
-	Kind   Kind       `json:"kind"`
-	Time   *time.Time `json:"time,omitempty"`
-}
-
 // MarshalJSON writes the event as one flat object: the header, then the
 // body's fields.
 func (e Event) MarshalJSON() ([]byte, error) {
-	b, own, err := e.body()
+	body, own, err := e.body()
 	if err != nil {
 		return nil, err
 	}
-	h := header{Schema: e.Schema, Kind: e.Kind}
+	w := jsonw.NewWriter(make([]byte, 0, 1024))
+	w.Open()
+	w.Int("schema", int64(e.Schema))
+	w.Str("kind", string(e.Kind))
 	if !own {
-		t := e.Time
-		h.Time = &t
+		w.Time("time", e.Time)
 	}
-	hb, err := json.Marshal(h)
-	if err != nil {
-		return nil, err
+	if !appendFields(w, body) {
+		if err := marshalReflect(w, e.Kind, body); err != nil {
+			return nil, err
+		}
 	}
-	bb, err := marshal(b)
-	if err != nil {
-		return nil, err
-	}
-	bb = bytes.TrimSpace(bb)
-	if len(bb) < 2 || bb[0] != '{' {
-		return nil, fmt.Errorf("audit: a %s body is not an object", e.Kind)
-	}
-	out := make([]byte, 0, len(hb)+len(bb))
-	out = append(out, hb[:len(hb)-1]...)
-	if len(bb) == 2 {
-		return append(out, '}'), nil
-	}
-	out = append(out, ',')
-	return append(out, bb[1:]...), nil
+	w.Close()
+	return w.Bytes()
 }
 
 // UnmarshalJSON reads the flat form [Event.MarshalJSON] writes. A record

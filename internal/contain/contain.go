@@ -42,7 +42,6 @@ package contain
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -280,11 +279,6 @@ func Run(ctx context.Context, o Options) error {
 	// run: a cancelled context would not end it (the timeout and SIGKILL
 	// still do).
 	ctx = context.WithoutCancel(ctx)
-	// The record's JSON encoders are built while the command runs, not
-	// after it (a first encoding of the record's types is a few hundred
-	// microseconds of reflection).
-	go json.Marshal([]audit.Event{audit.RunEvent(time.Time{}, &audit.Run{}), audit.NetworkEvent(&audit.NetworkAttempt{}),
-		audit.SyscallEvent(time.Time{}, &audit.Syscall{})})
 	res, out := p.execute(ctx, p.spec)
 	// rerunFrom is where the last attempt's network attempts start.
 	rerunFrom := 0
