@@ -60,19 +60,23 @@ func fill(r *rand.Rand, v reflect.Value, depth int) {
 			b[i] = byte(r.IntN(256))
 		}
 		v.SetString(string(b))
-	case reflect.Int, reflect.Int64:
-		switch r.IntN(4) {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		switch n := r.Int64() >> (64 - v.Type().Bits()); r.IntN(4) {
 		case 0:
 		case 1:
 			v.SetInt(int64(r.IntN(100)))
 		case 2:
-			v.SetInt(-r.Int64())
+			v.SetInt(-n)
 		default:
-			v.SetInt(r.Int64())
+			v.SetInt(n)
 		}
-	case reflect.Uint64:
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		if r.IntN(3) > 0 {
-			v.SetUint(r.Uint64())
+			v.SetUint(r.Uint64() >> (64 - v.Type().Bits()))
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			fill(r, v.Index(i), depth+1)
 		}
 	case reflect.Bool:
 		v.SetBool(r.IntN(2) == 0)

@@ -138,7 +138,7 @@ func catchAll(r *Rule) bool {
 // for a lint finding about an interpreter-wide prefix.
 func suggestCommand(prefix []string) string {
 	name := programName(prefix[0])
-	p := programs[name]
+	p := programs()[name]
 	head := strings.Join(prefix, " ")
 	switch p.kind {
 	case interpreter:

@@ -6,6 +6,7 @@ package policy
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // This file holds the one table of programs that run code they are given,
@@ -80,9 +81,10 @@ type program struct {
 
 // programs is the table, by [programName]. An entry needs a reason to be
 // here: each one runs code that its arguments choose or that the project
-// defines.
-var programs = func() map[string]program {
-	m := map[string]program{}
+// defines. Built on first use: every Warden process, a sandbox's init
+// too, would pay for it at start-up.
+var programs = sync.OnceValue(func() map[string]program {
+	m := make(map[string]program, 128)
 	set := func(p program, names ...string) {
 		for _, n := range names {
 			if _, dup := m[n]; dup {
@@ -132,7 +134,7 @@ var programs = func() map[string]program {
 	set(program{kind: tool, takes: []string{"exec"}}, "bundle")
 	set(program{kind: tool, code: []string{"run", "test", "build"}}, "dotnet", "swift")
 	return m
-}()
+})
 
 // programName is the bare name of a program: no directory, lower case, and
 // no version suffix (python3.12 → python, php8 → php).
@@ -170,7 +172,7 @@ func commandReach(prefix []string) reach {
 
 // tableReach is commandReach for the program's name alone.
 func tableReach(prefix []string) reach {
-	p, known := programs[programName(prefix[0])]
+	p, known := programs()[programName(prefix[0])]
 	if !known {
 		return reachSaid
 	}

@@ -143,7 +143,7 @@ func TestCommandReach(t *testing.T) {
 // (the table panics at start-up otherwise), by its normalised name, and
 // what takes the code is given only where the kind reads it.
 func TestProgramTable(t *testing.T) {
-	for name, p := range programs {
+	for name, p := range programs() {
 		if programName(name) != name {
 			t.Errorf("program %q is listed under a name that programName changes to %q: it would never be found", name, programName(name))
 		}

@@ -140,7 +140,7 @@ func describeCode(argv []string) string {
 	if len(argv) == 0 {
 		return "the command runs code"
 	}
-	p, known := programs[programName(argv[0])]
+	p, known := programs()[programName(argv[0])]
 	switch {
 	case known && (p.kind == runner || p.kind == testRunner):
 		return cmd + " runs the project's code"

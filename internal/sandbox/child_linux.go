@@ -121,8 +121,8 @@ func receiveConfig(ctl *os.File, buf []byte, oob *[]byte) config {
 	} else if oobn > 0 {
 		closeFDs(rightsIn(space[:oobn]))
 	}
-	var cfg config
-	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
+	cfg, err := decodeConfig(buf[:n])
+	if err != nil {
 		fail(ctl, "decode configuration: "+err.Error(), "")
 	}
 	return cfg
@@ -202,8 +202,8 @@ func prework() preworked {
 		p.listeners, _ = bindListeners()
 	}
 	var cfg config
-	if b, err := json.Marshal(cfg); err == nil {
-		json.Unmarshal(b, &cfg)
+	if b, err := cfg.marshal(); err == nil {
+		decodeConfig(b)
 	}
 	json.Marshal(report{})
 	for _, watch := range []bool{false, true} {

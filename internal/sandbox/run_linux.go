@@ -27,7 +27,6 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -428,7 +427,7 @@ func (rn *runner) launch() error {
 		func() error {
 			// What init's first mounts need (config.base): they are
 			// made while the view is planned.
-			b, err := json.Marshal(cfg)
+			b, err := cfg.marshal()
 			if err != nil {
 				return &SetupError{What: "encode configuration: " + err.Error()}
 			}
@@ -468,7 +467,7 @@ func (rn *runner) launch() error {
 			defer closeFDs(leave)
 			cfg.CgroupJoin, cfg.CgroupLeave = joins, len(leave) > 0
 			fds = append(append(fds, tasks...), leave...)
-			if msg, err = json.Marshal(cfg); err != nil {
+			if msg, err = cfg.marshal(); err != nil {
 				return &SetupError{What: "encode configuration: " + err.Error()}
 			}
 			var rights []byte

@@ -180,6 +180,39 @@ func TestAdversarialSecretsMaskedPaths(t *testing.T) {
 	wantHidden(t, o, []string{"control-beside-credential", "control-config", "control-state", "control-glob-neighbour"})
 }
 
+// TestAdversarialSecretsNamesNotUTF8: a home, a project directory and a
+// path of Spec.Mask whose names are not UTF-8 (a Latin-1 é, a byte an
+// agent chose). init gets its configuration as JSON, whose strings are
+// UTF-8: each such path reached it as another one, and init skips a mask
+// it does not find, so ~/.ssh/id_rsa below a home named in Latin-1, an
+// .env in a directory the agent named so, or a masked credential came
+// out of the sandbox.
+func TestAdversarialSecretsNamesNotUTF8(t *testing.T) {
+	parent := plantHome(t, nil)
+	home := filepath.Join(parent, "caf\xe9")
+	writeFiles(t, home, map[string]string{
+		".ssh/id_rsa":      canary + " private key below a Latin-1 home",
+		".aws/credentials": canary + " AWS credentials below a Latin-1 home",
+		"notes.txt":        "control-home-notes",
+	})
+	creds := plantHome(t, map[string]string{"\xff\xfe/token": canary + " masked credential", "\xff\xfe/ordinary": "control-beside-mask"})
+	project := openProject(t)
+	writeFiles(t, project, map[string]string{"sub\xff/.env": canary + " project .env below a name that is not UTF-8",
+		"sub\xff/notes.txt": "control-project-notes"})
+	// The command names them by glob: its arguments and environment
+	// went through the same JSON.
+	script := fmt.Sprintf(`cat "$HOME/notes.txt" %[1]s/caf*/.ssh/id_rsa %[1]s/caf*/.aws/credentials %[1]s/caf*/notes.txt `+
+		`sub*/.env sub*/notes.txt %[2]s/*/token %[2]s/*/ordinary 2>&1; grep -r %[3]s %[1]s . %[2]s 2>/dev/null; true`,
+		parent, creds, canary)
+	o := run(t, Spec{Project: project, Home: home, Mask: []string{filepath.Join(creds, "\xff\xfe/token")},
+		Mode: WorkspaceWrite, Argv: sh(script)})
+	wantHidden(t, o, []string{"control-home-notes", "control-beside-mask", "control-project-notes"})
+	// $HOME came through as it is, too.
+	if strings.Count(o.stdout, "control-home-notes") < 2 {
+		t.Errorf("$HOME/notes.txt was not read inside: the home's path did not reach the command as it is")
+	}
+}
+
 // TestAdversarialSecretsHiddenHome runs with the home hidden: a canary in
 // ~/notes.txt and the home's other files are not there at all, the
 // project under the home is writable, a read-only path the policy lists is
