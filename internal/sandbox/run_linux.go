@@ -27,6 +27,7 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -203,6 +204,10 @@ func prepare(spec Spec) *prepared {
 	go func() {
 		defer close(pr.viewed)
 		pr.v, pr.viewErr = planView(spec, pr.cfg.Project)
+		// encoding/json's decoder of init's reports, built here, while
+		// the command is judged, rather than when the command's end is
+		// reported and the run waits for it.
+		json.Unmarshal([]byte(`{}`), new(report))
 	}()
 	return pr
 }
