@@ -21,6 +21,8 @@ import (
 	"encoding/json"
 	"errors"
 	"unicode/utf8"
+
+	"warden.dev/warden/internal/jsonw"
 )
 
 // errNotObject is Members' error for input that is not a JSON object.
@@ -103,9 +105,9 @@ func setString(input []byte, name, value string) (json.RawMessage, error) {
 		out := make([]byte, 0, len(input)+len(sep)+jsonStringLen(name)+1+vlen)
 		out = append(out, input[:closing]...)
 		out = append(out, sep...)
-		out = appendJSONString(out, name)
+		out = jsonw.AppendString(out, name)
 		out = append(out, ':')
-		out = appendJSONString(out, value)
+		out = jsonw.AppendString(out, value)
 		return append(out, input[closing:]...), nil
 	}
 	n := len(input)
@@ -116,13 +118,13 @@ func setString(input []byte, name, value string) (json.RawMessage, error) {
 	prev := 0
 	for _, sp := range spans {
 		out = append(out, input[prev:sp.vs]...)
-		out = appendJSONString(out, value)
+		out = jsonw.AppendString(out, value)
 		prev = sp.ve
 	}
 	return append(out, input[prev:]...), nil
 }
 
-// jsonStringLen is the length of s encoded by [appendJSONString].
+// jsonStringLen is the length of s encoded by [jsonw.AppendString].
 func jsonStringLen(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
@@ -148,57 +150,6 @@ func jsonStringLen(s string) int {
 		i += size
 	}
 	return n
-}
-
-// appendJSONString appends s as a JSON string, as encoding/json writes it
-// without HTML escaping (FuzzAppendJSONString): invalid UTF-8 becomes
-// U+FFFD, and U+2028 and U+2029 are escaped.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case c == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			start = i + size
-		case c == '\u2028' || c == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
-			start = i + size
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
 
 func skipSpace(b []byte, i int) int {

@@ -7,11 +7,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"warden.dev/warden/internal/jsonw"
 )
 
-// FuzzAppendJSONString: appendJSONString writes what encoding/json
-// writes without HTML escaping, and jsonStringLen is its length.
-func FuzzAppendJSONString(f *testing.F) {
+// FuzzJSONStringLen: jsonStringLen is the length of what
+// jsonw.AppendString writes, which is what encoding/json writes without
+// HTML escaping.
+func FuzzJSONStringLen(f *testing.F) {
 	for _, s := range []string{"", "ls -la", "a\"b\\c", "\x00\x01\b\f\n\r\t\x7f", "é\u2028\u2029", "\xff\xfe", "<&>", "日本"} {
 		f.Add(s)
 	}
@@ -22,9 +25,9 @@ func FuzzAppendJSONString(f *testing.F) {
 		if err := enc.Encode(s); err != nil {
 			t.Fatal(err)
 		}
-		got := appendJSONString(nil, s)
+		got := jsonw.AppendString(nil, s)
 		if w := bytes.TrimSuffix(want.Bytes(), []byte("\n")); !bytes.Equal(got, w) {
-			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, w)
+			t.Fatalf("jsonw.AppendString(%q) = %s, want %s", s, got, w)
 		}
 		if n := jsonStringLen(s); n != len(got) {
 			t.Fatalf("jsonStringLen(%q) = %d, want %d", s, n, len(got))

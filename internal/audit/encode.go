@@ -20,16 +20,16 @@ import (
 
 // appendFields writes the fields of a body encoded here, and reports
 // whether body is one of them.
-func appendFields(e *jsonw.Writer, body any) bool {
+func appendFields(w *jsonw.Writer, body any) bool {
 	switch b := body.(type) {
 	case *Decision:
-		b.fields(e)
+		b.fields(w)
 	case *Run:
-		b.fields(e)
+		b.fields(w)
 	case *NetworkAttempt:
-		b.fields(e)
+		b.fields(w)
 	case *Syscall:
-		b.fields(e)
+		b.fields(w)
 	default:
 		return false
 	}
@@ -53,170 +53,170 @@ func marshalReflect(w *jsonw.Writer, kind Kind, body any) error {
 	return nil
 }
 
-func (d *Decision) fields(e *jsonw.Writer) {
-	e.Str("surface", d.Surface)
-	e.StrOmit("agent", d.Agent)
-	e.StrOmit("session", d.Session)
-	e.StrOmit("project", d.Project)
-	e.Str("tool", d.Tool)
-	e.StrOmit("subject", d.Subject)
-	e.StrsOmit("classes", d.Classes)
-	e.Str("verdict", d.Verdict)
-	e.Str("answered", d.Answered)
-	e.StrOmit("rule", d.Rule)
-	e.StrOmit("scope", d.Scope)
-	e.StrOmit("reason", d.Reason)
-	e.BoolOmit("contained", d.Contained)
-	e.StrOmit("policy", d.Policy)
-	e.StrOmit("policy_path", d.PolicyPath)
+func (d *Decision) fields(w *jsonw.Writer) {
+	w.Str("surface", d.Surface)
+	w.StrOmit("agent", d.Agent)
+	w.StrOmit("session", d.Session)
+	w.StrOmit("project", d.Project)
+	w.Str("tool", d.Tool)
+	w.StrOmit("subject", d.Subject)
+	w.StrsOmit("classes", d.Classes)
+	w.Str("verdict", d.Verdict)
+	w.Str("answered", d.Answered)
+	w.StrOmit("rule", d.Rule)
+	w.StrOmit("scope", d.Scope)
+	w.StrOmit("reason", d.Reason)
+	w.BoolOmit("contained", d.Contained)
+	w.StrOmit("policy", d.Policy)
+	w.StrOmit("policy_path", d.PolicyPath)
 }
 
-func (r *Run) fields(e *jsonw.Writer) {
-	e.Str("id", r.ID)
-	e.StrOmit("agent", r.Agent)
-	e.StrOmit("task", r.Task)
-	e.Strs("command", r.Command)
-	e.Str("command_sha256", r.CommandSHA256)
-	e.Str("project", r.Project)
-	e.Str("mode", r.Mode)
-	e.Time("started_at", r.StartedAt)
-	jsonw.ObjectOmit(e, "decision", r.Decision, (*RunDecision).fields)
-	e.Int("status", int64(r.Status))
-	e.StrOmit("error", r.Error)
-	e.Int("exit_code", int64(r.ExitCode))
-	e.Int("signal", int64(r.Signal))
-	e.Bool("timed_out", r.TimedOut)
-	e.Int("duration_ms", r.DurationMS)
-	e.Int("peak_memory_bytes", r.PeakMemoryBytes)
-	e.Int("cpu_time_ms", r.CPUTimeMS)
-	e.Bool("oom_killed", r.OOMKilled)
-	e.Bool("pids_limit_hit", r.PidsLimitHit)
-	e.Str("cgroup", r.Cgroup)
-	jsonw.Object(e, "limits", &r.Limits, (*Limits).fields)
-	e.Strs("unenforced", r.Unenforced)
-	e.Strs("degraded", r.Degraded)
-	jsonw.Object(e, "stdout", &r.Stdout, (*Output).fields)
-	jsonw.Object(e, "stderr", &r.Stderr, (*Output).fields)
-	jsonw.List(e, "network_attempts", r.NetworkAttempts, (*NetworkAttempt).fields)
-	jsonw.ObjectOmit(e, "network_limits", r.NetworkLimits, (*NetworkLimits).fields)
-	jsonw.List(e, "blocked_syscalls", r.BlockedSyscalls, (*Syscall).fields)
-	e.Str("blocked_syscalls_how", r.BlockedSyscallsHow)
-	jsonw.List(e, "files_written", r.FilesWritten, (*FileChange).fields)
-	e.Int("files_written_total", int64(r.FilesWrittenTotal))
-	e.BoolOmit("files_written_truncated", r.FilesWrittenTruncated)
-	jsonw.List(e, "refused_paths", r.RefusedPaths, (*Refusal).fields)
-	jsonw.List(e, "quarantined", r.Quarantined, (*Quarantined).fields)
-	jsonw.List(e, "not_recorded", r.NotRecorded, (*NotRecorded).fields)
-	e.Str("policy_revision", r.PolicyRevision)
-	e.StrOmit("policy_path", r.PolicyPath)
-	e.Str("approval", r.Approval)
-	e.BoolOmit("denied", r.Denied)
-	jsonw.ObjectOmit(e, "first_attempt", r.FirstAttempt, (*Attempt).fields)
+func (r *Run) fields(w *jsonw.Writer) {
+	w.Str("id", r.ID)
+	w.StrOmit("agent", r.Agent)
+	w.StrOmit("task", r.Task)
+	w.Strs("command", r.Command)
+	w.Str("command_sha256", r.CommandSHA256)
+	w.Str("project", r.Project)
+	w.Str("mode", r.Mode)
+	w.Time("started_at", r.StartedAt)
+	jsonw.ObjectOmit(w, "decision", r.Decision, (*RunDecision).fields)
+	w.Int("status", int64(r.Status))
+	w.StrOmit("error", r.Error)
+	w.Int("exit_code", int64(r.ExitCode))
+	w.Int("signal", int64(r.Signal))
+	w.Bool("timed_out", r.TimedOut)
+	w.Int("duration_ms", r.DurationMS)
+	w.Int("peak_memory_bytes", r.PeakMemoryBytes)
+	w.Int("cpu_time_ms", r.CPUTimeMS)
+	w.Bool("oom_killed", r.OOMKilled)
+	w.Bool("pids_limit_hit", r.PidsLimitHit)
+	w.Str("cgroup", r.Cgroup)
+	jsonw.Object(w, "limits", &r.Limits, (*Limits).fields)
+	w.Strs("unenforced", r.Unenforced)
+	w.Strs("degraded", r.Degraded)
+	jsonw.Object(w, "stdout", &r.Stdout, (*Output).fields)
+	jsonw.Object(w, "stderr", &r.Stderr, (*Output).fields)
+	jsonw.List(w, "network_attempts", r.NetworkAttempts, (*NetworkAttempt).fields)
+	jsonw.ObjectOmit(w, "network_limits", r.NetworkLimits, (*NetworkLimits).fields)
+	jsonw.List(w, "blocked_syscalls", r.BlockedSyscalls, (*Syscall).fields)
+	w.Str("blocked_syscalls_how", r.BlockedSyscallsHow)
+	jsonw.List(w, "files_written", r.FilesWritten, (*FileChange).fields)
+	w.Int("files_written_total", int64(r.FilesWrittenTotal))
+	w.BoolOmit("files_written_truncated", r.FilesWrittenTruncated)
+	jsonw.List(w, "refused_paths", r.RefusedPaths, (*Refusal).fields)
+	jsonw.List(w, "quarantined", r.Quarantined, (*Quarantined).fields)
+	jsonw.List(w, "not_recorded", r.NotRecorded, (*NotRecorded).fields)
+	w.Str("policy_revision", r.PolicyRevision)
+	w.StrOmit("policy_path", r.PolicyPath)
+	w.Str("approval", r.Approval)
+	w.BoolOmit("denied", r.Denied)
+	jsonw.ObjectOmit(w, "first_attempt", r.FirstAttempt, (*Attempt).fields)
 }
 
-func (d *RunDecision) fields(e *jsonw.Writer) {
-	e.Str("by", d.By)
-	e.Str("verdict", d.Verdict)
-	e.StrOmit("rule", d.Rule)
-	e.StrOmit("reason", d.Reason)
-	e.StrOmit("answered", d.Answered)
-	e.StrOmit("grant", d.Grant)
-	e.StrOmit("grant_refused", d.GrantRefused)
+func (d *RunDecision) fields(w *jsonw.Writer) {
+	w.Str("by", d.By)
+	w.Str("verdict", d.Verdict)
+	w.StrOmit("rule", d.Rule)
+	w.StrOmit("reason", d.Reason)
+	w.StrOmit("answered", d.Answered)
+	w.StrOmit("grant", d.Grant)
+	w.StrOmit("grant_refused", d.GrantRefused)
 }
 
-func (a *Attempt) fields(e *jsonw.Writer) {
-	e.Int("status", int64(a.Status))
-	jsonw.List(e, "blocked_syscalls", a.BlockedSyscalls, (*Syscall).fields)
-	e.Str("approved", a.Approved)
+func (a *Attempt) fields(w *jsonw.Writer) {
+	w.Int("status", int64(a.Status))
+	jsonw.List(w, "blocked_syscalls", a.BlockedSyscalls, (*Syscall).fields)
+	w.Str("approved", a.Approved)
 }
 
-func (l *Limits) fields(e *jsonw.Writer) {
-	e.Int("memory_bytes", l.MemoryBytes)
-	e.Int("pids", l.Pids)
-	e.Float("cpu", l.CPU)
-	e.Int("nofile", l.Nofile)
-	e.Int("fsize_bytes", l.FsizeBytes)
-	e.Int("disk_bytes", l.DiskBytes)
-	e.Int("inodes", l.Inodes)
-	e.Int("timeout_ms", l.TimeoutMS)
-	e.Int("output_bytes", l.OutputBytes)
-	e.Str("timeout_source", l.TimeoutSource)
+func (l *Limits) fields(w *jsonw.Writer) {
+	w.Int("memory_bytes", l.MemoryBytes)
+	w.Int("pids", l.Pids)
+	w.Float("cpu", l.CPU)
+	w.Int("nofile", l.Nofile)
+	w.Int("fsize_bytes", l.FsizeBytes)
+	w.Int("disk_bytes", l.DiskBytes)
+	w.Int("inodes", l.Inodes)
+	w.Int("timeout_ms", l.TimeoutMS)
+	w.Int("output_bytes", l.OutputBytes)
+	w.Str("timeout_source", l.TimeoutSource)
 }
 
-func (o *Output) fields(e *jsonw.Writer) {
-	e.Str("text", o.Text)
-	e.Int("head_bytes", int64(o.HeadBytes))
-	e.Int("tail_bytes", int64(o.TailBytes))
-	e.Int("total_bytes", o.TotalBytes)
-	e.Int("cut_bytes", o.CutBytes)
+func (o *Output) fields(w *jsonw.Writer) {
+	w.Str("text", o.Text)
+	w.Int("head_bytes", int64(o.HeadBytes))
+	w.Int("tail_bytes", int64(o.TailBytes))
+	w.Int("total_bytes", o.TotalBytes)
+	w.Int("cut_bytes", o.CutBytes)
 }
 
-func (n *NotRecorded) fields(e *jsonw.Writer) {
-	e.Str("field", n.Field)
-	e.Str("reason", n.Reason)
+func (n *NotRecorded) fields(w *jsonw.Writer) {
+	w.Str("field", n.Field)
+	w.Str("reason", n.Reason)
 }
 
-func (s *Syscall) fields(e *jsonw.Writer) {
-	e.StrOmit("run_id", s.RunID)
-	e.Str("syscall", s.Syscall)
-	e.Str("errno", s.Errno)
-	e.Int("count", int64(s.Count))
-	e.Int("pid", int64(s.PID))
-	e.Str("command", s.Command)
-	e.Uints("args", s.Args)
+func (s *Syscall) fields(w *jsonw.Writer) {
+	w.StrOmit("run_id", s.RunID)
+	w.Str("syscall", s.Syscall)
+	w.Str("errno", s.Errno)
+	w.Int("count", int64(s.Count))
+	w.Int("pid", int64(s.PID))
+	w.Str("command", s.Command)
+	w.Uints("args", s.Args)
 }
 
-func (f *FileChange) fields(e *jsonw.Writer) {
-	e.Str("path", f.Path)
-	e.Str("kind", f.Kind)
-	e.Int("size", f.Size)
+func (f *FileChange) fields(w *jsonw.Writer) {
+	w.Str("path", f.Path)
+	w.Str("kind", f.Kind)
+	w.Int("size", f.Size)
 }
 
-func (r *Refusal) fields(e *jsonw.Writer) {
-	e.Str("path", r.Path)
-	e.Str("kind", r.Kind)
-	e.Str("error", r.Error)
+func (r *Refusal) fields(w *jsonw.Writer) {
+	w.Str("path", r.Path)
+	w.Str("kind", r.Kind)
+	w.Str("error", r.Error)
 }
 
-func (q *Quarantined) fields(e *jsonw.Writer) {
-	e.Str("path", q.Path)
-	e.Str("why", q.Why)
-	e.StrOmit("moved_to", q.MovedTo)
-	e.StrOmit("error", q.Error)
+func (q *Quarantined) fields(w *jsonw.Writer) {
+	w.Str("path", q.Path)
+	w.Str("why", q.Why)
+	w.StrOmit("moved_to", q.MovedTo)
+	w.StrOmit("error", q.Error)
 }
 
-func (a *NetworkAttempt) fields(e *jsonw.Writer) {
-	e.Str("run_id", a.RunID)
-	e.Time("time", a.Time)
-	e.IntOmit("duration_ms", a.DurationMS)
-	e.Str("via", a.Via)
-	e.Str("host", a.Host)
-	e.IntOmit("port", int64(a.Port))
-	e.StrOmit("method", a.Method)
-	e.StrOmit("protocol", a.Protocol)
-	e.StrOmit("path", a.Path)
-	e.StrOmit("binary", a.Binary)
-	e.Str("verdict", a.Verdict)
-	e.Str("rule", a.Rule)
-	e.StrOmit("reason", a.Reason)
-	e.StrOmit("addr", a.Addr)
-	e.IntOmit("status", int64(a.Status))
-	e.Int("bytes_up", a.BytesUp)
-	e.Int("bytes_down", a.BytesDown)
-	e.BoolOmit("intercepted", a.Intercepted)
-	e.StrsOmit("credentials_injected", a.Injected)
-	e.StrsOmit("placeholders_flagged", a.Flagged)
-	e.StrOmit("limit", a.Limit)
+func (a *NetworkAttempt) fields(w *jsonw.Writer) {
+	w.Str("run_id", a.RunID)
+	w.Time("time", a.Time)
+	w.IntOmit("duration_ms", a.DurationMS)
+	w.Str("via", a.Via)
+	w.Str("host", a.Host)
+	w.IntOmit("port", int64(a.Port))
+	w.StrOmit("method", a.Method)
+	w.StrOmit("protocol", a.Protocol)
+	w.StrOmit("path", a.Path)
+	w.StrOmit("binary", a.Binary)
+	w.Str("verdict", a.Verdict)
+	w.Str("rule", a.Rule)
+	w.StrOmit("reason", a.Reason)
+	w.StrOmit("addr", a.Addr)
+	w.IntOmit("status", int64(a.Status))
+	w.Int("bytes_up", a.BytesUp)
+	w.Int("bytes_down", a.BytesDown)
+	w.BoolOmit("intercepted", a.Intercepted)
+	w.StrsOmit("credentials_injected", a.Injected)
+	w.StrsOmit("placeholders_flagged", a.Flagged)
+	w.StrOmit("limit", a.Limit)
 }
 
-func (l *NetworkLimits) fields(e *jsonw.Writer) {
-	e.Int("dns_names", int64(l.DNSNames))
-	e.Int("dns_names_given", int64(l.DNSNamesGiven))
-	e.Int("dns_refused", int64(l.DNSRefused))
-	e.Int("connections", int64(l.Connections))
-	e.Int("connections_refused", int64(l.ConnectionsRefused))
-	e.Int("pending", int64(l.Pending))
-	e.Int("pending_refused", int64(l.PendingRefused))
-	e.Int("tunnels", int64(l.Tunnels))
-	e.Int("tunnels_refused", int64(l.TunnelsRefused))
+func (l *NetworkLimits) fields(w *jsonw.Writer) {
+	w.Int("dns_names", int64(l.DNSNames))
+	w.Int("dns_names_given", int64(l.DNSNamesGiven))
+	w.Int("dns_refused", int64(l.DNSRefused))
+	w.Int("connections", int64(l.Connections))
+	w.Int("connections_refused", int64(l.ConnectionsRefused))
+	w.Int("pending", int64(l.Pending))
+	w.Int("pending_refused", int64(l.PendingRefused))
+	w.Int("tunnels", int64(l.Tunnels))
+	w.Int("tunnels_refused", int64(l.TunnelsRefused))
 }

@@ -213,6 +213,13 @@ func List[T any](w *Writer, k string, v []T, fields func(*T, *Writer)) {
 	w.b = append(w.b, ']')
 }
 
+// ListOmit is a list of objects with omitempty: absent when empty.
+func ListOmit[T any](w *Writer, k string, v []T, fields func(*T, *Writer)) {
+	if len(v) > 0 {
+		List(w, k, v, fields)
+	}
+}
+
 // Object writes v as an object, written by fields.
 func Object[T any](w *Writer, k string, v *T, fields func(*T, *Writer)) {
 	w.Key(k)

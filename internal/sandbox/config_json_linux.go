@@ -116,9 +116,7 @@ func (c *config) marshal() ([]byte, error) {
 	w.StrOmit("home", wireString(c.Home))
 	w.Strs("masks", wireStrings(c.Masks))
 	w.StrOmit("fail_at", wireString(c.FailAt))
-	if len(c.CommandRlimits) > 0 {
-		jsonw.List(w, "command_rlimits", c.CommandRlimits, (*rlimit).fields)
-	}
+	jsonw.ListOmit(w, "command_rlimits", c.CommandRlimits, (*rlimit).fields)
 	w.IntOmit("tmpfs_size", c.TmpfsSize)
 	w.IntOmit("tmpfs_inodes", c.TmpfsInodes)
 	w.StrsOmit("allow_syscalls", wireStrings(c.AllowSyscalls))
@@ -132,9 +130,7 @@ func (c *config) marshal() ([]byte, error) {
 	w.BoolOmit("host_id", c.HostID)
 	w.StrsOmit("idmapped", wireStrings(c.Idmapped))
 	w.StrOmit("cgroup_v2", wireString(c.CgroupV2))
-	if len(c.CgroupJoin) > 0 {
-		jsonw.List(w, "cgroup_join", c.CgroupJoin, (*cgroupJoin).fields)
-	}
+	jsonw.ListOmit(w, "cgroup_join", c.CgroupJoin, (*cgroupJoin).fields)
 	w.BoolOmit("cgroup_leave", c.CgroupLeave)
 	w.BoolOmit("trace", c.Trace)
 	if c.Terminal != nil {

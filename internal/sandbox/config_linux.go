@@ -9,9 +9,11 @@ import "warden.dev/warden/internal/audit"
 // writes; /tmp and /dev/shm are noexec. It lives in the sandbox's /run.
 const execScratch = "/run/warden/exec"
 
-// config is what the parent sends init on fd 3, as one JSON message. All
-// paths are absolute and free of symbolic links (the parent resolved them
-// on the host), so init can mount on them below the new root.
+// config is what the parent sends init on fd 3, as one JSON message
+// (config.marshal, decodeConfig: a string that is not UTF-8 travels in
+// another form). All paths are absolute and free of symbolic links (the
+// parent resolved them on the host), so init can mount on them below the
+// new root.
 type config struct {
 	Argv    []string `json:"argv"`
 	Env     []string `json:"env"`
