@@ -107,7 +107,7 @@ func homeSensitive(home, project string) (found []string, truncated bool) {
 		return nil, false
 	}
 	home = filepath.Clean(home)
-	f, err := os.Open(home)
+	f, err := openDir(home)
 	if err != nil {
 		// Nothing of the home can be listed, so nothing can be
 		// skipped: every fixed place is a candidate.
@@ -185,12 +185,13 @@ func (w *homeWalk) walk(top []os.DirEntry) {
 			if w.dirs++; w.dirs > maxHomeDirs {
 				return
 			}
-			if slowFS(l.dir) {
-				continue
-			}
-			f, err := os.Open(l.dir)
+			f, err := openDir(l.dir)
 			if err != nil {
 				continue // unreadable here is unreadable inside too
+			}
+			if slowFS(f) {
+				f.Close()
+				continue
 			}
 			ents, _ = f.ReadDir(-1)
 			f.Close()

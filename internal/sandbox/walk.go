@@ -21,7 +21,6 @@ package sandbox
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -169,7 +168,7 @@ type walkRead struct {
 // read lists one directory: what to mask and protect in it, and what to
 // read next.
 func (w *walker) read(dir walkDir, r *walkRead) {
-	f, err := os.Open(dir.path)
+	f, err := openDir(dir.path)
 	if err != nil {
 		return // unreadable here is unreadable inside too
 	}

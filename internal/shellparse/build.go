@@ -8,36 +8,41 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
 
 // buildTools run code from the project: runs_code.
-var buildTools = map[string]bool{
-	"cmake": true, "ninja": true, "bazel": true, "bazelisk": true, "gradle": true,
-	"gradlew": true, "mvn": true, "mvnw": true, "ant": true, "rake": true, "just": true, "task": true,
-	"meson": true, "scons": true, "tox": true, "nox": true, "pytest": true, "py.test": true, "jest": true,
-	"vitest": true, "mocha": true, "phpunit": true, "rspec": true, "configure": true,
-	"sbt": true, "mix": true, "dotnet": true, "swift": true, "xcodebuild": true, "tsc": true, "webpack": true,
-	"vite": true, "turbo": true, "nx": true, "lerna": true, "pre-commit": true,
-	"emacs": true, "nano": true, "code": true, "rustc": true,
-	"gcc": true, "cc": true, "clang": true, "clang++": true, "c++": true, "g++": true, "javac": true, "java": true, "ld": true,
-}
+var buildTools = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"cmake": true, "ninja": true, "bazel": true, "bazelisk": true, "gradle": true,
+		"gradlew": true, "mvn": true, "mvnw": true, "ant": true, "rake": true, "just": true, "task": true,
+		"meson": true, "scons": true, "tox": true, "nox": true, "pytest": true, "py.test": true, "jest": true,
+		"vitest": true, "mocha": true, "phpunit": true, "rspec": true, "configure": true,
+		"sbt": true, "mix": true, "dotnet": true, "swift": true, "xcodebuild": true, "tsc": true, "webpack": true,
+		"vite": true, "turbo": true, "nx": true, "lerna": true, "pre-commit": true,
+		"emacs": true, "nano": true, "code": true, "rustc": true,
+		"gcc": true, "cc": true, "clang": true, "clang++": true, "c++": true, "g++": true, "javac": true, "java": true, "ld": true,
+	}
+})
 
 // goValFlags are the go command's flags that take a value when it is not
 // given with =.
-var goValFlags = map[string]bool{"C": true, "o": true, "p": true, "exec": true, "toolexec": true, "vettool": true,
-	"tags": true, "ldflags": true, "gcflags": true, "asmflags": true, "gccgoflags": true, "mod": true, "modfile": true,
-	"overlay": true, "pgo": true, "pkgdir": true, "buildmode": true, "compiler": true, "installsuffix": true,
-	"covermode": true, "coverpkg": true, "run": true, "skip": true, "bench": true, "benchtime": true, "count": true,
-	"cpu": true, "parallel": true, "timeout": true, "coverprofile": true, "cpuprofile": true, "memprofile": true,
-	"blockprofile": true, "mutexprofile": true, "trace": true, "outputdir": true, "fuzz": true, "fuzztime": true,
-	"fuzzminimizetime": true, "shuffle": true, "list": true, "f": true, "json": false, "debug-actiongraph": true,
-	"debug-runtime-trace": true, "debug-trace": true, "benchmem": false, "failfast": false, "fullpath": false,
-	"reuse": true, "u": false, "t": false, "x": false, "n": false, "v": false, "race": false, "msan": false,
-	"asan": false, "cover": false, "trimpath": false, "work": false, "a": false, "buildvcs": true, "go": true,
-	"printf": false, "vet": true, "args": false, "tool": true, "c": false, "i": false, "m": false, "e": false,
-	"file": true, "r": true, "w": false, "l": false, "d": false, "s": false}
+var goValFlags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"C": true, "o": true, "p": true, "exec": true, "toolexec": true, "vettool": true,
+		"tags": true, "ldflags": true, "gcflags": true, "asmflags": true, "gccgoflags": true, "mod": true, "modfile": true,
+		"overlay": true, "pgo": true, "pkgdir": true, "buildmode": true, "compiler": true, "installsuffix": true,
+		"covermode": true, "coverpkg": true, "run": true, "skip": true, "bench": true, "benchtime": true, "count": true,
+		"cpu": true, "parallel": true, "timeout": true, "coverprofile": true, "cpuprofile": true, "memprofile": true,
+		"blockprofile": true, "mutexprofile": true, "trace": true, "outputdir": true, "fuzz": true, "fuzztime": true,
+		"fuzzminimizetime": true, "shuffle": true, "list": true, "f": true, "json": false, "debug-actiongraph": true,
+		"debug-runtime-trace": true, "debug-trace": true, "benchmem": false, "failfast": false, "fullpath": false,
+		"reuse": true, "u": false, "t": false, "x": false, "n": false, "v": false, "race": false, "msan": false,
+		"asan": false, "cover": false, "trimpath": false, "work": false, "a": false, "buildvcs": true, "go": true,
+		"printf": false, "vet": true, "args": false, "tool": true, "c": false, "i": false, "m": false, "e": false,
+		"file": true, "r": true, "w": false, "l": false, "d": false, "s": false}
+})
 
 // goArgs splits the go command's arguments into flags (name → values) and
 // operands.
@@ -54,7 +59,7 @@ func goArgs(args []field) (flags map[string][]field, ops []field) {
 			break
 		}
 		n, v, has := strings.Cut(strings.TrimLeft(f.s, "-"), "=")
-		if !has && goValFlags[n] && j+1 < len(args) {
+		if !has && goValFlags()[n] && j+1 < len(args) {
 			j++
 			flags[n] = append(flags[n], args[j])
 			continue
@@ -183,7 +188,7 @@ func (a *analyzer) makeCmd(e *env, args []field) (bool, bool) {
 
 func buildPrograms() map[string]handler {
 	m := map[string]handler{}
-	for n := range buildTools {
+	for n := range buildTools() {
 		m[n] = func(a *analyzer, e *env, c call) (bool, bool) {
 			a.flag(action.FlagRunsCode)
 			return false, true

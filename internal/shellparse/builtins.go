@@ -9,23 +9,26 @@ package shellparse
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
 
 // pathless read-only programs: operands are not paths.
-var pathless = map[string]bool{
-	"echo": true, "printf": true, "pwd": true, "true": true, "false": true, ":": true, "test": true, "[": true,
-	"which": true, "type": true, "whoami": true, "id": true, "date": true, "uname": true, "basename": true,
-	"dirname": true, "tr": true, "seq": true, "sleep": true, "yes": true, "whereis": true, "locate": true,
-	"expr": true, "dirs": true, "jobs": true, "wait": true, "shift": true, "return": true, "exit": true,
-	"break": true, "continue": true, "read": true, "getopts": true, "hash": true, "umask": true,
-	"ulimit": true, "shopt": true, "unset": true, "local": true, "set": true, "alias": true, "unalias": true,
-	"let": true, "groups": true, "tty": true, "nproc": true, "arch": true, "uptime": true, "cal": true,
-	"printf_": true, "lsb_release": true, "hostname": true, "history": true, "help": true, "man": true,
-	"logname": true, "users": true, "who": true, "w": true, "free": true, "ps": true, "top": true,
-	"fg": true, "bg": true, "kill": false,
-}
+var pathless = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "pwd": true, "true": true, "false": true, ":": true, "test": true, "[": true,
+		"which": true, "type": true, "whoami": true, "id": true, "date": true, "uname": true, "basename": true,
+		"dirname": true, "tr": true, "seq": true, "sleep": true, "yes": true, "whereis": true, "locate": true,
+		"expr": true, "dirs": true, "jobs": true, "wait": true, "shift": true, "return": true, "exit": true,
+		"break": true, "continue": true, "read": true, "getopts": true, "hash": true, "umask": true,
+		"ulimit": true, "shopt": true, "unset": true, "local": true, "set": true, "alias": true, "unalias": true,
+		"let": true, "groups": true, "tty": true, "nproc": true, "arch": true, "uptime": true, "cal": true,
+		"printf_": true, "lsb_release": true, "hostname": true, "history": true, "help": true, "man": true,
+		"logname": true, "users": true, "who": true, "w": true, "free": true, "ps": true, "top": true,
+		"fg": true, "bg": true, "kill": false,
+	}
+})
 
 // cd, pushd and popd change the working directory and $OLDPWD. cd alone
 // goes to $HOME (unknown: the caller may have changed it), cd - to $OLDPWD, which is known once the command has
@@ -82,7 +85,7 @@ func (a *analyzer) cd(e *env, name string, args []field) {
 
 func builtinPrograms() map[string]handler {
 	m := map[string]handler{}
-	for n, ok := range pathless {
+	for n, ok := range pathless() {
 		if ok {
 			m[n] = (*analyzer).pathlessCmd
 		}

@@ -12,6 +12,7 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -19,9 +20,11 @@ import (
 // containerRead are the container engine commands that only list or
 // report: they reach no registry, but still the engine's daemon, which
 // runs as root, so they are runs_code like every other.
-var containerRead = map[string]bool{
-	"ps": true, "images": true, "version": true, "info": true, "help": true, "--version": true,
-}
+var containerRead = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ps": true, "images": true, "version": true, "info": true, "help": true, "--version": true,
+	}
+})
 
 // container: docker, podman and nerdctl. The engine runs images' code
 // outside the caller's containment, as the daemon's user: every command
@@ -66,7 +69,7 @@ func (a *analyzer) container(e *env, c call) (listing, known bool) {
 			}
 		}
 	}
-	if containerRead[sub] {
+	if containerRead()[sub] {
 		a.flag(action.FlagRunsCode)
 		return len(optVals(opts, "-H", "--host", "--url")) == 0, true
 	}

@@ -15,6 +15,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -500,13 +501,15 @@ func (a *analyzer) homePath(e *env, rel string, acc action.Access) {
 
 // partitionList are the arguments with which a partition editor only
 // reports.
-var partitionList = map[string][]string{
-	"fdisk":  {"-l", "--list"},
-	"sfdisk": {"-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size", "-V", "--verify"},
-	"gdisk":  {"-l"},
-	"sgdisk": {"-p", "--print", "-v", "--verify", "-i", "--info"},
-	"parted": {"-l", "--list", "-s", "--script", "-m", "--machine", "print", "unit", "s", "b", "kb", "mb", "gb", "mib", "gib", "%", "chs", "cyl", "compact"},
-}
+var partitionList = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"fdisk":  {"-l", "--list"},
+		"sfdisk": {"-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size", "-V", "--verify"},
+		"gdisk":  {"-l"},
+		"sgdisk": {"-p", "--print", "-v", "--verify", "-i", "--info"},
+		"parted": {"-l", "--list", "-s", "--script", "-m", "--machine", "print", "unit", "s", "b", "kb", "mb", "gb", "mib", "gib", "%", "chs", "cyl", "compact"},
+	}
+})
 
 // partitionCmd: partition editors rewrite the partition table of the
 // device they are given, which loses what it held: fileDelete, unless
@@ -518,7 +521,7 @@ func (a *analyzer) partitionCmd(e *env, c call) (bool, bool) {
 		switch {
 		case f.dyn:
 			list = false
-		case slices.Contains(partitionList[c.name], strings.ToLower(f.s)):
+		case slices.Contains(partitionList()[c.name], strings.ToLower(f.s)):
 			// parted's mode options and units are no listing by themselves.
 			listing = listing || c.name != "parted" || f.s == "-l" || f.s == "--list" || f.s == "print"
 		case !strings.HasPrefix(f.s, "/"):

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -62,39 +63,41 @@ type gitSub struct {
 	runs  bool
 }
 
-var gitSubs = map[string]gitSub{
-	"status": {ro: true}, "diff": {ro: true}, "log": {ro: true}, "show": {ro: true}, "rev-parse": {ro: true},
-	"ls-files": {ro: true}, "ls-tree": {ro: true}, "cat-file": {ro: true}, "blame": {ro: true}, "annotate": {ro: true},
-	"describe": {ro: true}, "shortlog": {ro: true}, "grep": {ro: true}, "rev-list": {ro: true}, "name-rev": {ro: true},
-	"merge-base": {ro: true}, "show-ref": {ro: true}, "for-each-ref": {ro: true}, "whatchanged": {ro: true},
-	"version": {ro: true}, "help": {ro: true}, "count-objects": {ro: true}, "check-ignore": {ro: true},
-	"check-attr": {ro: true}, "var": {ro: true}, "cherry": {ro: true}, "range-diff": {ro: true},
-	"show-branch": {ro: true}, "verify-commit": {ro: true}, "verify-tag": {ro: true}, "fsck": {ro: true},
-	"diff-tree": {ro: true}, "diff-files": {ro: true}, "diff-index": {ro: true}, "check-ref-format": {ro: true},
-	"branch": {ro: true}, "tag": {ro: true}, "remote": {ro: true}, "config": {ro: true}, "stash": {ro: true},
-	"reflog": {ro: true}, "worktree": {ro: true},
-	"commit":    {class: action.GitCommit},
-	"push":      {class: action.GitPush},
-	"fetch":     {class: action.NetworkEgress, net: true},
-	"pull":      {class: action.NetworkEgress, net: true},
-	"clone":     {class: action.NetworkEgress, net: true},
-	"ls-remote": {class: action.NetworkEgress, net: true},
-	"clean":     {},
-	"rm":        {},
-	"add":       {}, "checkout": {}, "switch": {}, "restore": {}, "reset": {}, "merge": {}, "rebase": {},
-	"cherry-pick": {}, "revert": {}, "am": {}, "apply": {}, "init": {}, "gc": {}, "prune": {}, "bisect": {},
-	"notes": {}, "sparse-checkout": {}, "format-patch": {}, "archive": {}, "mv": {}, "repack": {},
-	"pack-refs": {}, "replace": {}, "update-index": {}, "update-ref": {}, "symbolic-ref": {}, "write-tree": {},
-	"commit-tree": {}, "read-tree": {}, "hash-object": {}, "checkout-index": {}, "mktree": {}, "maintenance": {},
-	"restore-": {}, "lfs": {class: action.NetworkEgress, net: true}, "submodule": {},
-	"send-email":   {class: action.NetworkEgress, net: true},
-	"request-pull": {}, "bundle": {},
-	"difftool": {runs: true}, "mergetool": {runs: true}, "filter-branch": {}, "filter-repo": {runs: true},
-	"daemon": {class: action.NetworkEgress, runs: true}, "instaweb": {class: action.NetworkEgress, runs: true},
-	"gui": {runs: true}, "citool": {runs: true},
-	"credential": {class: action.SecretAccess}, "credential-store": {class: action.SecretAccess},
-	"credential-cache": {class: action.SecretAccess},
-}
+var gitSubs = sync.OnceValue(func() map[string]gitSub {
+	return map[string]gitSub{
+		"status": {ro: true}, "diff": {ro: true}, "log": {ro: true}, "show": {ro: true}, "rev-parse": {ro: true},
+		"ls-files": {ro: true}, "ls-tree": {ro: true}, "cat-file": {ro: true}, "blame": {ro: true}, "annotate": {ro: true},
+		"describe": {ro: true}, "shortlog": {ro: true}, "grep": {ro: true}, "rev-list": {ro: true}, "name-rev": {ro: true},
+		"merge-base": {ro: true}, "show-ref": {ro: true}, "for-each-ref": {ro: true}, "whatchanged": {ro: true},
+		"version": {ro: true}, "help": {ro: true}, "count-objects": {ro: true}, "check-ignore": {ro: true},
+		"check-attr": {ro: true}, "var": {ro: true}, "cherry": {ro: true}, "range-diff": {ro: true},
+		"show-branch": {ro: true}, "verify-commit": {ro: true}, "verify-tag": {ro: true}, "fsck": {ro: true},
+		"diff-tree": {ro: true}, "diff-files": {ro: true}, "diff-index": {ro: true}, "check-ref-format": {ro: true},
+		"branch": {ro: true}, "tag": {ro: true}, "remote": {ro: true}, "config": {ro: true}, "stash": {ro: true},
+		"reflog": {ro: true}, "worktree": {ro: true},
+		"commit":    {class: action.GitCommit},
+		"push":      {class: action.GitPush},
+		"fetch":     {class: action.NetworkEgress, net: true},
+		"pull":      {class: action.NetworkEgress, net: true},
+		"clone":     {class: action.NetworkEgress, net: true},
+		"ls-remote": {class: action.NetworkEgress, net: true},
+		"clean":     {},
+		"rm":        {},
+		"add":       {}, "checkout": {}, "switch": {}, "restore": {}, "reset": {}, "merge": {}, "rebase": {},
+		"cherry-pick": {}, "revert": {}, "am": {}, "apply": {}, "init": {}, "gc": {}, "prune": {}, "bisect": {},
+		"notes": {}, "sparse-checkout": {}, "format-patch": {}, "archive": {}, "mv": {}, "repack": {},
+		"pack-refs": {}, "replace": {}, "update-index": {}, "update-ref": {}, "symbolic-ref": {}, "write-tree": {},
+		"commit-tree": {}, "read-tree": {}, "hash-object": {}, "checkout-index": {}, "mktree": {}, "maintenance": {},
+		"restore-": {}, "lfs": {class: action.NetworkEgress, net: true}, "submodule": {},
+		"send-email":   {class: action.NetworkEgress, net: true},
+		"request-pull": {}, "bundle": {},
+		"difftool": {runs: true}, "mergetool": {runs: true}, "filter-branch": {}, "filter-repo": {runs: true},
+		"daemon": {class: action.NetworkEgress, runs: true}, "instaweb": {class: action.NetworkEgress, runs: true},
+		"gui": {runs: true}, "citool": {runs: true},
+		"credential": {class: action.SecretAccess}, "credential-store": {class: action.SecretAccess},
+		"credential-cache": {class: action.SecretAccess},
+	}
+})
 
 // git analyses git [global options] subcommand [args].
 func (a *analyzer) git(e *env, idx int, args []field) (bool, bool) {
@@ -189,7 +192,7 @@ func (a *analyzer) gitAliased(e *env, idx int, args []field, expand bool) (bool,
 		// that a rule on "git push" sees it.
 		idx = a.record(e, append([]field{{s: "git"}}, args[i:]...), nil, nil)
 	}
-	info, ok := gitSubs[sub]
+	info, ok := gitSubs()[sub]
 	if val, isAlias := aliases[sub]; !ok && isAlias {
 		// An alias given on the command line: "!cmd" is shell code run
 		// with the remaining arguments, anything else a git command line.

@@ -16,6 +16,7 @@ import (
 	"net/netip"
 	"path"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -514,21 +515,23 @@ func (a *analyzer) trap(e *env, args []field) {
 
 // interpreters maps each interpreter to its family, which sets the
 // options that carry inline code.
-var interpreters = map[string]string{
-	"sh": "shell", "bash": "shell", "zsh": "shell", "dash": "shell", "ksh": "shell", "mksh": "shell",
-	"ash": "shell", "yash": "shell", "posh": "shell", "rbash": "shell", "busybox": "shell",
-	"python": "python", "pypy": "python",
-	"perl": "perl", "ruby": "ruby", "irb": "irb", "node": "node", "nodejs": "node",
-	"php": "php", "lua": "lua", "luajit": "lua", "rscript": "rscript", "tclsh": "tclsh", "wish": "tclsh",
-	"osascript": "osascript", "pwsh": "pwsh", "powershell": "pwsh", "fish": "fish", "csh": "csh", "tcsh": "csh",
-	"jshell": "jshell", "groovy": "groovy", "scala": "scala", "elixir": "elixir", "erl": "erl",
-}
+var interpreters = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"sh": "shell", "bash": "shell", "zsh": "shell", "dash": "shell", "ksh": "shell", "mksh": "shell",
+		"ash": "shell", "yash": "shell", "posh": "shell", "rbash": "shell", "busybox": "shell",
+		"python": "python", "pypy": "python",
+		"perl": "perl", "ruby": "ruby", "irb": "irb", "node": "node", "nodejs": "node",
+		"php": "php", "lua": "lua", "luajit": "lua", "rscript": "rscript", "tclsh": "tclsh", "wish": "tclsh",
+		"osascript": "osascript", "pwsh": "pwsh", "powershell": "pwsh", "fish": "fish", "csh": "csh", "tcsh": "csh",
+		"jshell": "jshell", "groovy": "groovy", "scala": "scala", "elixir": "elixir", "erl": "erl",
+	}
+})
 
 func interpreterPrograms() map[string]handler {
 	m := map[string]handler{}
-	for n := range interpreters {
+	for n := range interpreters() {
 		m[n] = func(a *analyzer, e *env, c call) (bool, bool) {
-			return a.interp(e, interpreters[c.name], c.name, c.args)
+			return a.interp(e, interpreters()[c.name], c.name, c.args)
 		}
 	}
 	m["eval"] = func(a *analyzer, e *env, c call) (bool, bool) { a.eval(e, c.args); return true, true }
@@ -538,4 +541,4 @@ func interpreterPrograms() map[string]handler {
 }
 
 // interpFamily returns the family of an interpreter name, "" for others.
-func interpFamily(name string) string { return interpreters[canonical(name)] }
+func interpFamily(name string) string { return interpreters()[canonical(name)] }

@@ -10,16 +10,19 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
 
 // netOnly programs contact the network without being fetchers for
 // download-and-execute purposes.
-var netOnly = map[string]bool{
-	"ping": true, "ping6": true, "dig": true, "nslookup": true, "host": true, "traceroute": true,
-	"mosh": true, "mtr": true, "whois": true, "nmap": true,
-}
+var netOnly = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ping": true, "ping6": true, "dig": true, "nslookup": true, "host": true, "traceroute": true,
+		"mosh": true, "mtr": true, "whois": true, "nmap": true,
+	}
+})
 
 // remoteHost returns the host of an scp/rsync operand [user@]host:path or
 // rsync://host/…, or "".
@@ -448,7 +451,7 @@ func networkPrograms() map[string]handler {
 		return false, true
 	}, "ssh", "sftp", "mosh")
 	m["openssl"] = (*analyzer).openssl
-	for n := range netOnly {
+	for n := range netOnly() {
 		m[n] = (*analyzer).netOnlyCmd
 	}
 	return m

@@ -213,8 +213,10 @@ var managers = sync.OnceValue(func() map[string]manager {
 })
 
 // pkgAliases are names that share another manager's command line.
-var pkgAliases = map[string]string{"pip3": "pip", "mamba": "conda", "micromamba": "conda", "apt-get": "apt",
-	"aptitude": "apt", "yum": "dnf", "microdnf": "dnf", "tdnf": "dnf"}
+var pkgAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{"pip3": "pip", "mamba": "conda", "micromamba": "conda", "apt-get": "apt",
+		"aptitude": "apt", "yum": "dnf", "microdnf": "dnf", "tdnf": "dnf"}
+})
 
 // after returns the arguments after the first static word equal to w:
 // what a verb such as exec or run is given, options included.
@@ -272,7 +274,7 @@ func (a *analyzer) registry(opts []opt, names ...string) {
 
 // pkg handles package managers by their table.
 func (a *analyzer) pkg(e *env, name string, args []field) (bool, bool) {
-	if n, ok := pkgAliases[name]; ok {
+	if n, ok := pkgAliases()[name]; ok {
 		name = n
 	}
 	m, ok := managers()[name]
@@ -556,7 +558,7 @@ func packagePrograms() map[string]handler {
 	for _, n := range managerNames {
 		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.pkg(e, c.name, c.args) }
 	}
-	for n := range pkgAliases {
+	for n := range pkgAliases() {
 		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.pkg(e, c.name, c.args) }
 	}
 	m["cargo"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.cargo(e, c.args) }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -38,25 +39,27 @@ type wrapper struct {
 	permute bool
 }
 
-var wrappers = map[string]wrapper{
-	"nice":       {flags: "", vals: "n --adjustment", numeric: true},
-	"nohup":      {},
-	"timeout":    {flags: "v --preserve-status --foreground --verbose", vals: "s k --signal --kill-after", skip: 1},
-	"stdbuf":     {vals: "i o e --input --output --error"},
-	"setsid":     {flags: "c f w --ctty --fork --wait"},
-	"doas":       {flags: "n s L", vals: "u C"},
-	"pkexec":     {flags: "--disable-internal-agent --keep-cwd", vals: "--user"},
-	"time":       {flags: "p v a q --verbose --portability --append --quiet", vals: "f o --format --output"},
-	"exec":       {flags: "c l", vals: "a"},
-	"command":    {flags: "p v V"},
-	"builtin":    {},
-	"chroot":     {flags: "--skip-chdir", vals: "--userspec --groups"},
-	"unbuffer":   {flags: "p"},
-	"caffeinate": {flags: "d i m s u"},
-	"ionice":     {flags: "t", vals: "c n p P u --class --classdata"},
-	"chrt":       {flags: "b d f i o r a m v"},
-	"taskset":    {flags: "a p c --all-tasks --cpu-list"},
-}
+var wrappers = sync.OnceValue(func() map[string]wrapper {
+	return map[string]wrapper{
+		"nice":       {flags: "", vals: "n --adjustment", numeric: true},
+		"nohup":      {},
+		"timeout":    {flags: "v --preserve-status --foreground --verbose", vals: "s k --signal --kill-after", skip: 1},
+		"stdbuf":     {vals: "i o e --input --output --error"},
+		"setsid":     {flags: "c f w --ctty --fork --wait"},
+		"doas":       {flags: "n s L", vals: "u C"},
+		"pkexec":     {flags: "--disable-internal-agent --keep-cwd", vals: "--user"},
+		"time":       {flags: "p v a q --verbose --portability --append --quiet", vals: "f o --format --output"},
+		"exec":       {flags: "c l", vals: "a"},
+		"command":    {flags: "p v V"},
+		"builtin":    {},
+		"chroot":     {flags: "--skip-chdir", vals: "--userspec --groups"},
+		"unbuffer":   {flags: "p"},
+		"caffeinate": {flags: "d i m s u"},
+		"ionice":     {flags: "t", vals: "c n p P u --class --classdata"},
+		"chrt":       {flags: "b d f i o r a m v"},
+		"taskset":    {flags: "a p c --all-tasks --cpu-list"},
+	}
+})
 
 // hasWord reports whether w is one of the space-separated words of list.
 func hasWord(list, w string) bool {
@@ -157,7 +160,7 @@ func peelArgs(w wrapper, args []field) (opts []opt, cmd []field, bad string) {
 
 // peel handles the wrappers of the table; handled is false for others.
 func (a *analyzer) peel(e *env, name string, args []field) (ro, known, handled bool) {
-	w, ok := wrappers[name]
+	w, ok := wrappers()[name]
 	if !ok {
 		return false, false, false
 	}
@@ -442,7 +445,7 @@ func (a *analyzer) flock(e *env, args []field) (bool, bool) {
 
 func wrapperPrograms() map[string]handler {
 	m := map[string]handler{}
-	for n := range wrappers {
+	for n := range wrappers() {
 		m[n] = func(a *analyzer, e *env, c call) (bool, bool) {
 			ro, known, _ := a.peel(e, c.name, c.args)
 			return ro, known
@@ -452,7 +455,7 @@ func wrapperPrograms() map[string]handler {
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.sudo(e, c.name, c.args) }, "sudo", "sudoedit")
 	m["su"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.su(e, c.args) }
 	m["flock"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.flock(e, c.args) }
-	for n := range simpleWrappers {
+	for n := range simpleWrappers() {
 		m[n] = func(a *analyzer, e *env, c call) (bool, bool) { return a.simpleWrapper(e, c.name, c.args) }
 	}
 	m["bwrap"] = func(a *analyzer, e *env, c call) (bool, bool) { return a.bwrap(e, c.args) }

@@ -23,11 +23,13 @@ import (
 
 // rebindVars are variables whose value changes which program a name runs,
 // where cd goes, what a glob matches or what code a shell runs first.
-var rebindVars = map[string]bool{
-	"PATH": true, "BASH_ENV": true, "ENV": true, "CDPATH": true, "GLOBIGNORE": true, "BASHOPTS": true,
-	"SHELLOPTS": true, "PROMPT_COMMAND": true, "BASH_CMDS": true, "BASH_ALIASES": true, "EXECIGNORE": true,
-	"POSIXLY_CORRECT": true, "BASH_LOADABLES_PATH": true,
-}
+var rebindVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"PATH": true, "BASH_ENV": true, "ENV": true, "CDPATH": true, "GLOBIGNORE": true, "BASHOPTS": true,
+		"SHELLOPTS": true, "PROMPT_COMMAND": true, "BASH_CMDS": true, "BASH_ALIASES": true, "EXECIGNORE": true,
+		"POSIXLY_CORRECT": true, "BASH_LOADABLES_PATH": true,
+	}
+})
 
 // rebindAssign matches text that, evaluated as arithmetic (a variable's
 // value used in $((x)), a declare -i variable), assigns one of
@@ -53,7 +55,7 @@ func (a *analyzer) rebindVar(name string) {
 	case "IFS":
 		a.ifs = true
 	}
-	if rebindVars[base] {
+	if rebindVars()[base] {
 		a.unresolved(rebindWhy(base))
 	}
 }

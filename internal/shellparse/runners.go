@@ -22,7 +22,7 @@ func (a *analyzer) runuser(e *env, opts []opt, ops, args []field) (bool, bool) {
 	a.flag(action.FlagPrivilegeEscalation)
 	if !hasOpt(opts, "-u", "--user") {
 		// su style: options may follow the user name.
-		w := simpleWrappers["runuser"]
+		w := simpleWrappers()["runuser"]
 		w.permute = true
 		var ok bool
 		if opts, ops, ok = a.grammar("runuser", w, args); !ok {

@@ -12,6 +12,7 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -149,12 +150,14 @@ func (a *analyzer) systemdRun(e *env, c call) (bool, bool) {
 }
 
 // systemctlRead are the systemctl verbs that change nothing.
-var systemctlRead = map[string]bool{
-	"status": true, "show": true, "cat": true, "list-units": true, "list-unit-files": true, "list-timers": true,
-	"list-sockets": true, "list-dependencies": true, "list-jobs": true, "list-machines": true, "list-paths": true,
-	"list-automounts": true, "is-active": true, "is-enabled": true, "is-failed": true, "is-system-running": true,
-	"help": true, "get-default": true, "show-environment": true, "--version": true,
-}
+var systemctlRead = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"status": true, "show": true, "cat": true, "list-units": true, "list-unit-files": true, "list-timers": true,
+		"list-sockets": true, "list-dependencies": true, "list-jobs": true, "list-machines": true, "list-paths": true,
+		"list-automounts": true, "is-active": true, "is-enabled": true, "is-failed": true, "is-system-running": true,
+		"help": true, "get-default": true, "show-environment": true, "--version": true,
+	}
+})
 
 // systemctl: a verb that is not a read starts, stops or installs units,
 // whose code runs outside the caller's containment; enable, link, edit,
@@ -175,7 +178,7 @@ func (a *analyzer) systemctl(e *env, c call) (bool, bool) {
 		}
 		verb = ops[0].s
 	}
-	if verb == "" || systemctlRead[verb] {
+	if verb == "" || systemctlRead()[verb] {
 		return len(optVals(opts, "-H", "--host")) == 0, true
 	}
 	a.flag(action.FlagRunsCode)

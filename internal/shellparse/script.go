@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -66,8 +67,10 @@ const maxAlts = 4
 
 // passWrappers run the command they are given with the same standard
 // input and output.
-var passWrappers = map[string]bool{"env": true, "nice": true, "timeout": true, "command": true, "builtin": true,
-	"nohup": true, "stdbuf": true, "sudo": true, "doas": true, "exec": true, "ionice": true, "chrt": true, "time": true}
+var passWrappers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"env": true, "nice": true, "timeout": true, "command": true, "builtin": true,
+		"nohup": true, "stdbuf": true, "sudo": true, "doas": true, "exec": true, "ionice": true, "chrt": true, "time": true}
+})
 
 // lastCmd returns the index of the command a simple command recorded at
 // start runs, through wrappers that keep its input and output: the only
@@ -77,7 +80,7 @@ func (a *analyzer) lastCmd(start int) (int, bool) {
 		return 0, false
 	}
 	for _, inv := range a.inv[start : len(a.inv)-1] {
-		if inv.Dynamic || len(inv.Argv) == 0 || !passWrappers[inv.Argv[0]] {
+		if inv.Dynamic || len(inv.Argv) == 0 || !passWrappers()[inv.Argv[0]] {
 			return 0, false
 		}
 	}
@@ -546,7 +549,7 @@ func (a *analyzer) noteOutput(e *env, s *syntax.Stmt, start, paths0 int, writes 
 	meta := true
 	for _, inv := range a.inv[start:] {
 		// tee's files are written below, with what it reads.
-		meta = meta && len(inv.Argv) > 0 && (keepsContent[inv.Argv[0]] || inv.Argv[0] == "tee")
+		meta = meta && len(inv.Argv) > 0 && (keepsContent()[inv.Argv[0]] || inv.Argv[0] == "tee")
 	}
 	if !meta {
 		for _, p := range a.writes[min(paths0, len(a.writes)):] {
@@ -640,9 +643,11 @@ func (a *analyzer) writtenText(e *env, file string) (string, bool, bool) {
 
 // keepsContent are the programs that change a file without changing
 // what it holds, and the wrappers that run them.
-var keepsContent = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "touch": true, "chattr": true,
-	"setfacl": true, "mkdir": true, "sudo": true, "doas": true, "env": true, "nice": true, "command": true,
-	"builtin": true, "timeout": true, "nohup": true}
+var keepsContent = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"chmod": true, "chown": true, "chgrp": true, "touch": true, "chattr": true,
+		"setfacl": true, "mkdir": true, "sudo": true, "doas": true, "env": true, "nice": true, "command": true,
+		"builtin": true, "timeout": true, "nohup": true}
+})
 
 // runScript analyses a file run as a program: by the interpreter of
 // family fam (name as called), or, when fam is "", as an executable whose

@@ -27,6 +27,7 @@ package shellparse
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -114,9 +115,11 @@ func secretName(l string) bool {
 
 // preciseFamilies report every path operand themselves: the operand scan
 // leaves them alone.
-var preciseFamilies = map[string]bool{
-	"text tools": true, "file tools": true, "find and xargs": true, "git": true, "builtins": true,
-}
+var preciseFamilies = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"text tools": true, "file tools": true, "find and xargs": true, "git": true, "builtins": true,
+	}
+})
 
 // operands reports a read of every static operand of invocation i (the
 // program name, its arguments args) that names a sensitive file and was
@@ -124,7 +127,7 @@ var preciseFamilies = map[string]bool{
 // timeout 5 CMD), recorded as the next invocation, is its own: its
 // operands are left to it.
 func (a *analyzer) operands(e *env, i int, name string, args []field) {
-	if preciseFamilies[table().familyOf[canonical(name)]] {
+	if preciseFamilies()[table().familyOf[canonical(name)]] {
 		return
 	}
 	if i+1 < len(a.inv) {

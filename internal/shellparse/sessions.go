@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -57,8 +58,10 @@ func (a *analyzer) script(e *env, opts []opt, ops []field) (bool, bool) {
 // reads as text: Enter submits a line; C-c, C-u and C-d end it (what was
 // typed is analysed all the same). Other keys edit the line or recall
 // history (BSpace, Tab, Up, C-r): the text run is then unknown.
-var tmuxKeys = map[string]string{"Enter": "\n", "C-m": "\n", "KPEnter": "\n", "C-j": "\n", "Space": " ",
-	"C-c": "\n", "C-u": "\n", "C-d": "\n", "C-l": ""}
+var tmuxKeys = sync.OnceValue(func() map[string]string {
+	return map[string]string{"Enter": "\n", "C-m": "\n", "KPEnter": "\n", "C-j": "\n", "Space": " ",
+		"C-c": "\n", "C-u": "\n", "C-d": "\n", "C-l": ""}
+})
 
 // tmux analyses the commands of a tmux command line, separated by ";":
 // new-session, new-window, split-window, respawn-pane and the like run a
@@ -191,7 +194,7 @@ func (a *analyzer) tmuxCommand(e *env, part []field) (bool, bool) {
 				a.unresolved("cannot be analysed statically: keys typed into a tmux pane: " + k.s)
 				return false, false
 			}
-			if t, ok := tmuxKeys[k.s]; ok && !hasOpt(opts, "-l") {
+			if t, ok := tmuxKeys()[k.s]; ok && !hasOpt(opts, "-l") {
 				b.WriteString(t)
 				continue
 			}

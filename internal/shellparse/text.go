@@ -9,6 +9,7 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -16,15 +17,17 @@ import (
 // readOnly lists programs that only read, with the short options of each
 // that take a value (so that the value is not taken for a path). A nil
 // entry in pathless means the operands are not paths.
-var readOnly = map[string]string{
-	"ls": "ITw", "cat": "", "head": "nc", "tail": "ncs", "more": "", "wc": "",
-	"stat": "cf", "file": "fmP", "nl": "bdfhilnsvw", "od": "AjNSstw", "hexdump": "efns", "xxd": "cglnos",
-	"strings": "not", "md5sum": "", "sha1sum": "", "sha224sum": "", "sha256sum": "", "sha384sum": "",
-	"sha512sum": "", "b2sum": "l", "cksum": "a", "diff": "CFILUWxSX", "cmp": "inI", "comm": "",
-	"tree": "LIPoH", "du": "Bdt", "tac": "s", "column": "cstoNRHWl", "fold": "w", "fmt": "wgp",
-	"paste": "d", "join": "aejot12", "expand": "t", "unexpand": "t", "realpath": "", "readlink": "",
-	"cut": "bcdf", "look": "t", "lsattr": "", "getfacl": "", "zless": "", "bat": "lmHr", "jq": "",
-}
+var readOnly = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"ls": "ITw", "cat": "", "head": "nc", "tail": "ncs", "more": "", "wc": "",
+		"stat": "cf", "file": "fmP", "nl": "bdfhilnsvw", "od": "AjNSstw", "hexdump": "efns", "xxd": "cglnos",
+		"strings": "not", "md5sum": "", "sha1sum": "", "sha224sum": "", "sha256sum": "", "sha384sum": "",
+		"sha512sum": "", "b2sum": "l", "cksum": "a", "diff": "CFILUWxSX", "cmp": "inI", "comm": "",
+		"tree": "LIPoH", "du": "Bdt", "tac": "s", "column": "cstoNRHWl", "fold": "w", "fmt": "wgp",
+		"paste": "d", "join": "aejot12", "expand": "t", "unexpand": "t", "realpath": "", "readlink": "",
+		"cut": "bcdf", "look": "t", "lsattr": "", "getfacl": "", "zless": "", "bat": "lmHr", "jq": "",
+	}
+})
 
 // grep-like commands: a pattern, then files; -r with no file reads ".".
 func (a *analyzer) grep(e *env, name string, args []field) bool {
@@ -225,7 +228,7 @@ func (a *analyzer) awk(e *env, args []field) bool {
 
 func textPrograms() map[string]handler {
 	m := map[string]handler{}
-	for n := range readOnly {
+	for n := range readOnly() {
 		m[n] = (*analyzer).readOnlyCmd
 	}
 	claim(m, func(a *analyzer, e *env, c call) (bool, bool) { return a.grep(e, c.name, c.args), true },
@@ -242,7 +245,7 @@ func textPrograms() map[string]handler {
 
 // readOnlyCmd handles the programs of readOnly.
 func (a *analyzer) readOnlyCmd(e *env, c call) (bool, bool) {
-	opts, ops := scan(c.args, readOnly[c.name], nil, false)
+	opts, ops := scan(c.args, readOnly()[c.name], nil, false)
 	if c.name == "jq" && !hasOpt(opts, "-f", "--from-file") && len(ops) > 0 {
 		ops = ops[1:] // the filter
 	}

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -498,30 +499,32 @@ const (
 )
 
 // dangerousEnv are variables whose value changes which code runs.
-var dangerousEnv = map[string]int{
-	"PATH": envOther, "LD_PRELOAD": envOther, "LD_LIBRARY_PATH": envOther, "LD_AUDIT": envOther,
-	"BASH_ENV": envScript, "ENV": envScript, "PROMPT_COMMAND": envCommand, "SHELLOPTS": envOther,
-	"BASHOPTS": envOther, "PS4": envOther,
-	"NODE_OPTIONS": envOptions, "NODE_PATH": envOther, "PYTHONPATH": envOther, "PYTHONSTARTUP": envScript,
-	"PYTHONHOME": envOther, "PYTHONWARNINGS": envOther,
-	"PERL5OPT": envOptions, "PERL5LIB": envOther, "PERLLIB": envOther, "PERL5DB": envOther,
-	"RUBYOPT": envOptions, "RUBYLIB": envOther,
-	"JAVA_TOOL_OPTIONS": envOptions, "_JAVA_OPTIONS": envOptions, "JDK_JAVA_OPTIONS": envOptions,
-	"EDITOR": envCommand, "VISUAL": envCommand, "FCEDIT": envCommand, "SUDO_EDITOR": envCommand,
-	"PAGER": envCommand, "MANPAGER": envCommand, "SYSTEMD_PAGER": envCommand, "BAT_PAGER": envCommand,
-	"LESSOPEN": envCommand, "LESSCLOSE": envCommand,
-	"SSH_ASKPASS": envCommand, "SUDO_ASKPASS": envCommand,
-	"GIT_SSH": envCommand, "GIT_SSH_COMMAND": envCommand, "GIT_EDITOR": envCommand, "GIT_PAGER": envCommand,
-	"GIT_EXTERNAL_DIFF": envCommand, "GIT_ASKPASS": envCommand, "GIT_EXEC_PATH": envOther,
-	"GIT_PROXY_COMMAND": envCommand, "GIT_SEQUENCE_EDITOR": envCommand,
-	"GIT_CONFIG": envOther, "GIT_CONFIG_GLOBAL": envOther, "GIT_CONFIG_SYSTEM": envOther,
-	"GIT_CONFIG_PARAMETERS": envOther, "GIT_CONFIG_COUNT": envOther, "GIT_TEMPLATE_DIR": envOther,
-	"GIT_DIR": envOther, "GIT_COMMON_DIR": envOther,
-}
+var dangerousEnv = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"PATH": envOther, "LD_PRELOAD": envOther, "LD_LIBRARY_PATH": envOther, "LD_AUDIT": envOther,
+		"BASH_ENV": envScript, "ENV": envScript, "PROMPT_COMMAND": envCommand, "SHELLOPTS": envOther,
+		"BASHOPTS": envOther, "PS4": envOther,
+		"NODE_OPTIONS": envOptions, "NODE_PATH": envOther, "PYTHONPATH": envOther, "PYTHONSTARTUP": envScript,
+		"PYTHONHOME": envOther, "PYTHONWARNINGS": envOther,
+		"PERL5OPT": envOptions, "PERL5LIB": envOther, "PERLLIB": envOther, "PERL5DB": envOther,
+		"RUBYOPT": envOptions, "RUBYLIB": envOther,
+		"JAVA_TOOL_OPTIONS": envOptions, "_JAVA_OPTIONS": envOptions, "JDK_JAVA_OPTIONS": envOptions,
+		"EDITOR": envCommand, "VISUAL": envCommand, "FCEDIT": envCommand, "SUDO_EDITOR": envCommand,
+		"PAGER": envCommand, "MANPAGER": envCommand, "SYSTEMD_PAGER": envCommand, "BAT_PAGER": envCommand,
+		"LESSOPEN": envCommand, "LESSCLOSE": envCommand,
+		"SSH_ASKPASS": envCommand, "SUDO_ASKPASS": envCommand,
+		"GIT_SSH": envCommand, "GIT_SSH_COMMAND": envCommand, "GIT_EDITOR": envCommand, "GIT_PAGER": envCommand,
+		"GIT_EXTERNAL_DIFF": envCommand, "GIT_ASKPASS": envCommand, "GIT_EXEC_PATH": envOther,
+		"GIT_PROXY_COMMAND": envCommand, "GIT_SEQUENCE_EDITOR": envCommand,
+		"GIT_CONFIG": envOther, "GIT_CONFIG_GLOBAL": envOther, "GIT_CONFIG_SYSTEM": envOther,
+		"GIT_CONFIG_PARAMETERS": envOther, "GIT_CONFIG_COUNT": envOther, "GIT_TEMPLATE_DIR": envOther,
+		"GIT_DIR": envOther, "GIT_COMMON_DIR": envOther,
+	}
+})
 
 // envKindOf returns how name changes which code runs, 0 if it does not.
 func envKindOf(n string) int {
-	if k := dangerousEnv[n]; k != 0 {
+	if k := dangerousEnv()[n]; k != 0 {
 		return k
 	}
 	if strings.HasPrefix(n, "GIT_CONFIG_") || strings.HasPrefix(n, "DYLD_") || strings.HasPrefix(n, "BASH_FUNC_") || strings.HasPrefix(n, "LD_") && n != "LD_BIND_NOW" {

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"warden.dev/warden/internal/action"
 )
@@ -39,38 +40,40 @@ func (a *analyzer) grammar(name string, w wrapper, args []field) (opts []opt, op
 
 // simpleWrappers run the command of their operands, with the option
 // grammar given; the handler of each reads the options that matter.
-var simpleWrappers = map[string]wrapper{
-	"unshare": {flags: "f r c --fork --map-root-user --map-current-user --map-auto",
-		vals:     "R w S G --propagation --setgroups --root --wd --setuid --setgid --monotonic --boottime --map-user --map-group --map-users --map-groups",
-		optional: "m u i n p U C T --mount --uts --ipc --net --pid --user --cgroup --time --kill-child --mount-proc --mount-binfmt"},
-	"nsenter": {flags: "a F Z e c --all --no-fork --follow-context --preserve-credentials --keep-caps --env --join-cgroup",
-		vals:     "t S G W --target --setuid --setgid --wdns",
-		optional: "m u i n p U C T r w --mount --uts --ipc --net --pid --user --cgroup --time --root --wd"},
-	"strace": {flags: "c C d D f F h i k n q r t T v V w x y z Z --summary-only --summary --follow-forks --output-separately " +
-		"--seccomp-bpf --no-abbrev --raw --verbose --debug --help --version --summary-wall-clock --kill-on-exit " +
-		"--instruction-pointer --stack-trace --successful-only --failed-only",
-		vals: "a b e E I o O p P s S u U X --trace --signal --status --output --attach --user --env --string-limit --columns " +
-			"--argv0 --trace-path --abbrev --read --write --fault --inject --summary-columns --summary-sort-by " +
-			"--summary-syscall-overhead --const-print-style --trace-fds",
-		optional: "--quiet --decode-fds --decode-pids --secontext --timestamps --syscall-times --absolute-timestamps " +
-			"--relative-timestamps --strings-in-hex --tips --daemonize"},
-	"ltrace": {flags: "b c C f h i L r S t T V --demangle --help --version --no-signals",
-		vals: "a A D e F l n o p s u w x --align --indent --library --output --where --config"},
-	"faketime":    {flags: "m f --exclude-monotonic --disable-shm", vals: "p --date-prog", skip: 1},
-	"torsocks":    {flags: "i d q --isolate --debug --quiet --shell", vals: "u p a P --user --pass --address --port"},
-	"proxychains": {flags: "q", vals: "f"}, "proxychains4": {flags: "q", vals: "f"},
-	"sshpass": {flags: "v h V", vals: "f d p P", optional: "e"},
-	"watch": {flags: "b c d e g h p t v x w r C --beep --color --no-color --errexit --chgexit --exec --precise --no-title " +
-		"--no-wrap --no-linewrap --no-rerun --help --version",
-		vals: "n q s --interval --equexit --shell", optional: "--differences"},
-	"entr":    {flags: "a c d n p r s z"},
-	"script":  {flags: "a e f q k d p r --append --return --flush --quiet --force", vals: "c T I O B m E o F --command --log-timing --log-in --log-out --log-io --logging-format --echo --output-limit", optional: "t --timing", permute: true},
-	"runuser": {flags: "l m p f P --login --preserve-environment --fast --pty", vals: "u g G s w c --user --group --supp-group --shell --whitelist-environment --command --session-command"},
-}
+var simpleWrappers = sync.OnceValue(func() map[string]wrapper {
+	return map[string]wrapper{
+		"unshare": {flags: "f r c --fork --map-root-user --map-current-user --map-auto",
+			vals:     "R w S G --propagation --setgroups --root --wd --setuid --setgid --monotonic --boottime --map-user --map-group --map-users --map-groups",
+			optional: "m u i n p U C T --mount --uts --ipc --net --pid --user --cgroup --time --kill-child --mount-proc --mount-binfmt"},
+		"nsenter": {flags: "a F Z e c --all --no-fork --follow-context --preserve-credentials --keep-caps --env --join-cgroup",
+			vals:     "t S G W --target --setuid --setgid --wdns",
+			optional: "m u i n p U C T r w --mount --uts --ipc --net --pid --user --cgroup --time --root --wd"},
+		"strace": {flags: "c C d D f F h i k n q r t T v V w x y z Z --summary-only --summary --follow-forks --output-separately " +
+			"--seccomp-bpf --no-abbrev --raw --verbose --debug --help --version --summary-wall-clock --kill-on-exit " +
+			"--instruction-pointer --stack-trace --successful-only --failed-only",
+			vals: "a b e E I o O p P s S u U X --trace --signal --status --output --attach --user --env --string-limit --columns " +
+				"--argv0 --trace-path --abbrev --read --write --fault --inject --summary-columns --summary-sort-by " +
+				"--summary-syscall-overhead --const-print-style --trace-fds",
+			optional: "--quiet --decode-fds --decode-pids --secontext --timestamps --syscall-times --absolute-timestamps " +
+				"--relative-timestamps --strings-in-hex --tips --daemonize"},
+		"ltrace": {flags: "b c C f h i L r S t T V --demangle --help --version --no-signals",
+			vals: "a A D e F l n o p s u w x --align --indent --library --output --where --config"},
+		"faketime":    {flags: "m f --exclude-monotonic --disable-shm", vals: "p --date-prog", skip: 1},
+		"torsocks":    {flags: "i d q --isolate --debug --quiet --shell", vals: "u p a P --user --pass --address --port"},
+		"proxychains": {flags: "q", vals: "f"}, "proxychains4": {flags: "q", vals: "f"},
+		"sshpass": {flags: "v h V", vals: "f d p P", optional: "e"},
+		"watch": {flags: "b c d e g h p t v x w r C --beep --color --no-color --errexit --chgexit --exec --precise --no-title " +
+			"--no-wrap --no-linewrap --no-rerun --help --version",
+			vals: "n q s --interval --equexit --shell", optional: "--differences"},
+		"entr":    {flags: "a c d n p r s z"},
+		"script":  {flags: "a e f q k d p r --append --return --flush --quiet --force", vals: "c T I O B m E o F --command --log-timing --log-in --log-out --log-io --logging-format --echo --output-limit", optional: "t --timing", permute: true},
+		"runuser": {flags: "l m p f P --login --preserve-environment --fast --pty", vals: "u g G s w c --user --group --supp-group --shell --whitelist-environment --command --session-command"},
+	}
+})
 
 // simpleWrapper peels the wrappers of simpleWrappers.
 func (a *analyzer) simpleWrapper(e *env, name string, args []field) (bool, bool) {
-	w := simpleWrappers[name]
+	w := simpleWrappers()[name]
 	opts, cmd, ok := a.grammar(name, w, args)
 	if !ok {
 		return false, false
@@ -194,22 +197,24 @@ func (a *analyzer) simpleWrapper(e *env, name string, args []field) (bool, bool)
 }
 
 // bwrapArgs is how many values each bubblewrap option takes.
-var bwrapArgs = map[string]int{
-	"--unshare-all": 0, "--share-net": 0, "--unshare-user": 0, "--unshare-user-try": 0, "--unshare-ipc": 0,
-	"--unshare-pid": 0, "--unshare-net": 0, "--unshare-uts": 0, "--unshare-cgroup": 0, "--unshare-cgroup-try": 0,
-	"--clearenv": 0, "--new-session": 0, "--die-with-parent": 0, "--as-pid-1": 0, "--disable-userns": 0,
-	"--assert-userns-disabled": 0, "--help": 0, "--version": 0, "--level-prefix": 0,
-	"--argv0": 1, "--userns": 1, "--userns2": 1, "--pidns": 1, "--uid": 1, "--gid": 1, "--hostname": 1,
-	"--chdir": 1, "--unsetenv": 1, "--lock-file": 1, "--sync-fd": 1, "--remount-ro": 1, "--exec-label": 1,
-	"--file-label": 1, "--proc": 1, "--dev": 1, "--tmpfs": 1, "--dir": 1, "--seccomp": 1, "--add-seccomp-fd": 1,
-	"--block-fd": 1, "--userns-block-fd": 1, "--info-fd": 1, "--json-status-fd": 1, "--cap-add": 1,
-	"--cap-drop": 1, "--perms": 1, "--size": 1, "--mqueue": 1, "--overlay-src": 1, "--tmp-overlay": 1,
-	"--ro-overlay": 1,
-	"--setenv":     2, "--bind": 2, "--bind-try": 2, "--dev-bind": 2, "--dev-bind-try": 2, "--ro-bind": 2,
-	"--ro-bind-try": 2, "--bind-fd": 2, "--ro-bind-fd": 2, "--file": 2, "--bind-data": 2, "--ro-bind-data": 2,
-	"--symlink": 2, "--chmod": 2,
-	"--overlay": 3,
-}
+var bwrapArgs = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"--unshare-all": 0, "--share-net": 0, "--unshare-user": 0, "--unshare-user-try": 0, "--unshare-ipc": 0,
+		"--unshare-pid": 0, "--unshare-net": 0, "--unshare-uts": 0, "--unshare-cgroup": 0, "--unshare-cgroup-try": 0,
+		"--clearenv": 0, "--new-session": 0, "--die-with-parent": 0, "--as-pid-1": 0, "--disable-userns": 0,
+		"--assert-userns-disabled": 0, "--help": 0, "--version": 0, "--level-prefix": 0,
+		"--argv0": 1, "--userns": 1, "--userns2": 1, "--pidns": 1, "--uid": 1, "--gid": 1, "--hostname": 1,
+		"--chdir": 1, "--unsetenv": 1, "--lock-file": 1, "--sync-fd": 1, "--remount-ro": 1, "--exec-label": 1,
+		"--file-label": 1, "--proc": 1, "--dev": 1, "--tmpfs": 1, "--dir": 1, "--seccomp": 1, "--add-seccomp-fd": 1,
+		"--block-fd": 1, "--userns-block-fd": 1, "--info-fd": 1, "--json-status-fd": 1, "--cap-add": 1,
+		"--cap-drop": 1, "--perms": 1, "--size": 1, "--mqueue": 1, "--overlay-src": 1, "--tmp-overlay": 1,
+		"--ro-overlay": 1,
+		"--setenv":     2, "--bind": 2, "--bind-try": 2, "--dev-bind": 2, "--dev-bind-try": 2, "--ro-bind": 2,
+		"--ro-bind-try": 2, "--bind-fd": 2, "--ro-bind-fd": 2, "--file": 2, "--bind-data": 2, "--ro-bind-data": 2,
+		"--symlink": 2, "--chmod": 2,
+		"--overlay": 3,
+	}
+})
 
 // bwrap runs a command in a bubblewrap sandbox: options take 0 to 3
 // values; --args reads more options from a descriptor.
@@ -225,7 +230,7 @@ func (a *analyzer) bwrap(e *env, args []field) (bool, bool) {
 			i++
 			break
 		}
-		n, ok := bwrapArgs[f.s]
+		n, ok := bwrapArgs()[f.s]
 		if !ok || i+n >= len(args) && n > 0 {
 			a.unresolved("bwrap: unknown option " + f.s)
 			return false, false
