@@ -11,7 +11,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,7 +20,6 @@ import (
 	"time"
 
 	"warden.dev/warden/internal/adapter"
-	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/hook"
@@ -136,10 +134,6 @@ func hookAnswer(ag adapter.Agent, args []string, decide func(adapter.Agent, []by
 		// within the client's timeout.
 		deadline = max(hookDeadline, *wait+waitMargin)
 	}
-	// The record's JSON encoders are built on another processor while
-	// the payload is read and the call judged (a first encoding of its
-	// types is about 0.3 ms of reflection, on the call's path otherwise).
-	go json.Marshal(audit.DecisionEvent(time.Time{}, &audit.Decision{}))
 	// The reader is taken here: the goroutine of a decision that timed
 	// out must not touch the package's streams.
 	in := Stdin

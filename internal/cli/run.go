@@ -19,6 +19,7 @@ import (
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/contain"
 	"warden.dev/warden/internal/report"
+	"warden.dev/warden/internal/request"
 	"warden.dev/warden/internal/sandbox"
 	"warden.dev/warden/internal/store"
 )
@@ -52,6 +53,9 @@ func runRun(ctx context.Context, args []string) error {
 			signal.Stop(sigs)
 		}()
 	}()
+	// The shell analyser's tables, which judging the command needs, are
+	// built beside the flags and the policy.
+	go request.Prepare()
 	fs := newFlags("run", runSynopsis)
 	policyPath := fs.String("policy", "", "policy `FILE` whose sandbox section applies (default: the one discovery finds, see warden policy show)")
 	project := fs.String("project", "", "project `DIR`, the writable root (default: the git work tree holding the current directory, else the current directory; never the home, / or an ancestor of the home); the command starts in the current directory when it is inside, else in DIR")

@@ -26,6 +26,7 @@ import (
 	"warden.dev/warden/internal/gitindex"
 	"warden.dev/warden/internal/governance"
 	"warden.dev/warden/internal/pathguard"
+	"warden.dev/warden/internal/shellparse"
 )
 
 // MaxSize is the largest request accepted, in bytes.
@@ -77,6 +78,12 @@ type Request struct {
 	// the project defaulting to the working directory.
 	NoProject bool `json:"-"`
 }
+
+// Prepare builds the shell analyser's tables, which the first shell
+// command resolved would otherwise build, on the caller's goroutine: a
+// process that will judge a command can build them beside its other
+// start-up work.
+func Prepare() { shellparse.Prepare() }
 
 // Decode reads one JSON request. Unknown fields and trailing data are
 // errors; so is input larger than MaxSize.
