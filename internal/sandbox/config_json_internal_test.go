@@ -26,7 +26,7 @@ func TestConfigMarshalAsReflection(t *testing.T) {
 	for i := range 5000 {
 		var c config
 		jsontest.Fill(r, reflect.ValueOf(&c).Elem())
-		c.strings(func(s *string) { *s = strings.TrimLeft(strings.ToValidUTF8(*s, "?"), "\x00") })
+		c.eachString(func(s *string) { *s = strings.TrimLeft(strings.ToValidUTF8(*s, "?"), "\x00") })
 		got, err := c.marshal()
 		if err != nil {
 			t.Fatalf("configuration %d: %v", i, err)

@@ -67,7 +67,7 @@ func decodeConfig(b []byte) (config, error) {
 		return config{}, err
 	}
 	var err error
-	c.strings(func(s *string) {
+	c.eachString(func(s *string) {
 		if e := readString(s); e != nil && err == nil {
 			err = e
 		}
@@ -75,8 +75,8 @@ func decodeConfig(b []byte) (config, error) {
 	return c, err
 }
 
-// strings calls f with every string the configuration holds.
-func (c *config) strings(f func(*string)) {
+// eachString calls f with every string the configuration holds.
+func (c *config) eachString(f func(*string)) {
 	for _, v := range [][]string{c.Argv, c.Env, c.Masks, c.AllowSyscalls, c.Readable, c.Idmapped} {
 		for i := range v {
 			f(&v[i])
