@@ -128,6 +128,11 @@ type route struct {
 	// trigger runs what the host would run later; the default is git
 	// status and git commit in the project.
 	trigger func(t *testing.T, h *hostGit, project string, tr trap)
+	// settled, when set, is a file the plant makes in the project once
+	// every process it started has ended: on the host, where nothing
+	// kills them, the control's project is removed only then (else a
+	// survivor planting on makes what the removal took away again).
+	settled string
 }
 
 func defaultTrigger(t *testing.T, h *hostGit, project string, _ trap) {
@@ -164,6 +169,18 @@ func (r route) check(t *testing.T) (outcome, string, *hostGit) {
 	cmd.Env = append(h.env(), "EVIL="+ctlTrap.evil)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Logf("control plant: %v\n%s", err, out)
+	}
+	if r.settled != "" {
+		// Registered after the project's removal, so run before it.
+		t.Cleanup(func() {
+			for i := 0; i < 1000; i++ {
+				if _, err := os.Lstat(filepath.Join(ctl, r.settled)); err == nil {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			t.Errorf("control: the plant's processes did not end within 10 s; %s may be left behind", ctl)
+		})
 	}
 	trigger(t, h, ctl, ctlTrap)
 	if !ctlTrap.sprung() {
@@ -213,8 +230,8 @@ func TestAdversarialHostExecCommondir(t *testing.T) {
 // after it: the host finds nothing, even a while later.
 func TestAdversarialHostExecOutlivesCommand(t *testing.T) {
 	loop := "for i in $(seq 60); do { " + strings.ReplaceAll(plantCommonDir, "\n", "; ") +
-		"echo x > .git/commondir; } 2>/dev/null; sleep 0.01; done"
-	o, project, _ := route{setup: repoSetup,
+		"echo x > .git/commondir; } 2>/dev/null; sleep 0.01; done; touch .settled"
+	o, project, _ := route{setup: repoSetup, settled: ".settled",
 		plant: "setsid sh -c '" + strings.ReplaceAll(loop, "'", `'\''`) + "' </dev/null >/dev/null 2>&1 & sleep 0.1",
 		trigger: func(t *testing.T, h *hostGit, project string, tr trap) {
 			// Time for a survivor to plant again.
