@@ -4,4 +4,4 @@
 package shellparse
 
 // Claimed reports whether some family classifies the program name.
-func Claimed(name string) bool { _, ok := table().programs[canonical(name)]; return ok }
+func Claimed(name string) bool { return claimed(canonical(name)) }

@@ -343,7 +343,7 @@ func (a *analyzer) unknownProgram(e *env, args []field) {
 			continue // prose, not a command line: the words are looked at below
 		}
 		first, _, _ := strings.Cut(strings.TrimSpace(f.s), " ")
-		if first, _ = normName(first); table().programs[canonical(first)] == nil {
+		if first, _ = normName(first); !claimed(canonical(first)) {
 			// Text led by an unknown word (prose, a pattern) counts only
 			// if what it would run does something: mytool "othertool
 			// 'git push'", mytool 'x; rm -rf y'.
@@ -376,7 +376,7 @@ func (a *analyzer) unknownProgram(e *env, args []field) {
 			continue
 		}
 		name, _ := normName(w.s)
-		if table().programs[canonical(name)] == nil {
+		if !claimed(canonical(name)) {
 			continue
 		}
 		if probes++; probes > maxProbes || len(words)-k > maxProbeWords {

@@ -32,12 +32,14 @@ func TestProgramsClaimedOnce(t *testing.T) {
 	for _, d := range dup {
 		t.Errorf("claimed more than once: %s", d)
 	}
-	if len(owner) != len(table().programs) {
-		t.Errorf("dispatch table has %d names, families %d", len(table().programs), len(owner))
+	for n, fs := range owner {
+		if _, family := lookup(n); family != fs[0] {
+			t.Errorf("lookup(%q) finds family %q, claimed by %q", n, family, fs[0])
+		}
 	}
 	// A versioned name stands for a program some family claims.
 	for _, v := range versioned {
-		if table().programs[v] == nil {
+		if !claimed(v) {
 			t.Errorf("versioned name %q is claimed by no family", v)
 		}
 	}

@@ -127,7 +127,7 @@ var preciseFamilies = sync.OnceValue(func() map[string]bool {
 // timeout 5 CMD), recorded as the next invocation, is its own: its
 // operands are left to it.
 func (a *analyzer) operands(e *env, i int, name string, args []field) {
-	if preciseFamilies()[table().familyOf[canonical(name)]] {
+	if _, family := lookup(canonical(name)); preciseFamilies()[family] {
 		return
 	}
 	if i+1 < len(a.inv) {

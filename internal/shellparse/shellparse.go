@@ -385,7 +385,7 @@ func (e *env) text(n syntax.Node) string {
 }
 
 // Prepare builds the tables of programs Analyze classifies by, which its
-// first call would otherwise build (0.4 ms in a new process): a caller
+// first call would otherwise build (0.2 ms in a new process): a caller
 // that will analyse a command soon may build them on another goroutine,
 // beside its other work.
 func Prepare() { table() }
