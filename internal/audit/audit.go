@@ -39,7 +39,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"warden.dev/warden/internal/jsonw"
 )
@@ -279,4 +283,17 @@ type MCPCall struct {
 	// approved), "ok", "tool error" (the server's result had isError),
 	// "error CODE" (a JSON-RPC error), "no response".
 	Status string `json:"status"`
+}
+
+// Printable is s as it may be written to a person's terminal: as it is
+// when it is valid UTF-8 and printable, else quoted with Go's escapes.
+// A record's paths, hosts and command names are the sandboxed command's
+// to choose; written raw, one holding control sequences (or a byte that
+// is not UTF-8: 0x9b is a terminal's CSI in its 8-bit form) would clear
+// the screen, retitle the window or set the clipboard.
+func Printable(s string) string {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
 }

@@ -166,7 +166,7 @@ type stderrReporter struct{ policy string }
 
 func (stderrReporter) Warn(msg string)                   { warningf("%s", msg) }
 func (stderrReporter) Error(msg string, hints ...string) { errorWithHint(msg, hints...) }
-func (stderrReporter) Say(msg string)                    { fmt.Fprintf(Stderr, "warden: %s\n", msg) }
+func (stderrReporter) Say(msg string)                    { fmt.Fprintf(Stderr, "warden: %s\n", terminalSafe(msg)) }
 func (r stderrReporter) Blocked(rec *audit.Run) {
 	report.RunSummary(Stderr, rec, report.SummaryOptions{Policy: r.policy})
 }

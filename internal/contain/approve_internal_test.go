@@ -110,3 +110,22 @@ func TestApproverLookedForOnlyWhenAsked(t *testing.T) {
 		}
 	})
 }
+
+// TestQuarantinedQuoted: what the post-run check took away is named on
+// the person's terminal, and its path is the command's to choose: one
+// holding control sequences (clear the screen, colour what follows, a
+// byte that is not UTF-8) is written quoted, escapes shown, never sent
+// to the terminal as they are.
+func TestQuarantinedQuoted(t *testing.T) {
+	var q quiet
+	p := &plan{o: Options{Report: &q}}
+	p.quarantined([]audit.Quarantined{{Path: "/p/a\x1b[2J\x1b[31mFAKE/.envrc", Why: "host-executed",
+		MovedTo: "/q/a\x1b[2J\x1b[31mFAKE/.envrc"}, {Path: "/p/b\x9b2J/.envrc", Why: "host-executed"}}, 0)
+	want := []string{
+		`post-run check: "/p/a\x1b[2J\x1b[31mFAKE/.envrc": host-executed (moved to "/q/a\x1b[2J\x1b[31mFAKE/.envrc")`,
+		`post-run check: "/p/b\x9b2J/.envrc": host-executed (removed)`,
+	}
+	if diff := cmp.Diff(want, q.said); diff != "" {
+		t.Errorf("what the person is told (-want +got):\n%s", diff)
+	}
+}

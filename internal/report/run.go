@@ -330,15 +330,8 @@ func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// quoteIfOdd is s as it is when it is plain printable text, else quoted
-// with Go's escapes, so that a value the command chose cannot write
-// control sequences to the terminal.
-func quoteIfOdd(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-		return strconv.Quote(s)
-	}
-	return s
-}
+// quoteIfOdd is [audit.Printable].
+func quoteIfOdd(s string) string { return audit.Printable(s) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -108,10 +108,12 @@ warden:   refused  the socket system call (AF_PACKET raw), first by "tcpdump" (E
 		}, want: ""},
 		{name: "a value the command chose is quoted, and never suggested", run: audit.Run{
 			NetworkAttempts: []audit.NetworkAttempt{deny("evil\x1b]0;x\x07.example", 443)},
-			RefusedPaths:    []audit.Refusal{{Path: "/etc/a\nb", Kind: audit.RefusedReadOnly, Error: "Read-only file system"}},
+			RefusedPaths: []audit.Refusal{{Path: "/etc/a\nb", Kind: audit.RefusedReadOnly, Error: "Read-only file system"},
+				{Path: "/p/sub\x9b2J/.env", Kind: audit.RefusedMasked, Error: "Permission denied"}},
 		}, want: `warden: the sandbox blocked, in this run:
 warden:   denied   "evil\x1b]0;x\a.example:443": no network rule allows it (rule default: deny)
 warden:   refused  "/etc/a\nb": read-only in the sandbox, nothing was written (the command got "Read-only file system")
+warden:   refused  "/p/sub\x9b2J/.env": masked in the sandbox, cannot be read or written (the command got "Permission denied")
 `},
 		{name: "a host YAML would read as a boolean is not suggested", run: audit.Run{
 			NetworkAttempts: []audit.NetworkAttempt{deny("true", 443)},

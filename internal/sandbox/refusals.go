@@ -38,6 +38,69 @@ var refusalErrors = []struct {
 	{"Permission denied", false},
 }
 
+// shellQuoted finds a name quoted as GNU tools quote one that holds
+// bytes a terminal would not show (quoting style shell-escape, the
+// default of coreutils at a terminal and in its messages): single-quoted
+// parts and $'…' parts with C escapes, run together, so that a shell
+// reads the name back:
+//
+//	cat: 'sub'$'\377''/.env': Permission denied
+var shellQuoted = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:'[^'\n]*'|\$'(?:[^'\\\n]|\\.)*')*\$'(?:[^'\\\n]|\\.)*'(?:'[^'\n]*'|\$'(?:[^'\\\n]|\\.)*')*`)
+})
+
+// unshellQuote is the name a word shellQuoted found stands for; false
+// for a word that is not in that form (an escape shell-escape does not
+// write).
+func unshellQuote(w string) (string, bool) {
+	var b []byte
+	for w != "" {
+		if rest, ok := strings.CutPrefix(w, "'"); ok {
+			end := strings.IndexByte(rest, '\'')
+			if end < 0 {
+				return "", false
+			}
+			b, w = append(b, rest[:end]...), rest[end+1:]
+			continue
+		}
+		rest, ok := strings.CutPrefix(w, "$'")
+		if !ok {
+			return "", false
+		}
+		for {
+			if rest == "" {
+				return "", false
+			}
+			c := rest[0]
+			if c == '\'' {
+				w = rest[1:]
+				break
+			}
+			if c != '\\' {
+				b, rest = append(b, c), rest[1:]
+				continue
+			}
+			if len(rest) < 2 {
+				return "", false
+			}
+			if e := strings.IndexByte(`abfnrtv\'"`, rest[1]); e >= 0 {
+				b, rest = append(b, "\a\b\f\n\r\t\v\\'\""[e]), rest[2:]
+				continue
+			}
+			// \NNN, octal, one to three digits.
+			n, i := 0, 1
+			for ; i < len(rest) && i <= 3 && rest[i] >= '0' && rest[i] <= '7'; i++ {
+				n = n*8 + int(rest[i]-'0')
+			}
+			if i == 1 || n > 0xff {
+				return "", false
+			}
+			b, rest = append(b, byte(n)), rest[i:]
+		}
+	}
+	return string(b), true
+}
+
 // quotedPath finds quoted strings, as tools quote the paths they name.
 var quotedPath = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile("['‘\"“`]([^'’\"”`\n]+)['’\"”`]")
@@ -166,6 +229,13 @@ func findRefusals(v view, spec Spec, dir string, outputs ...string) []audit.Refu
 				t = newRefusalTargets(v, spec, dir)
 			}
 			var cands []string
+			if strings.Contains(line, "$'") {
+				for _, w := range shellQuoted().FindAllString(line, -1) {
+					if p, ok := unshellQuote(w); ok {
+						cands = append(cands, p)
+					}
+				}
+			}
 			for _, m := range quotedPath().FindAllStringSubmatch(line, -1) {
 				cands = append(cands, m[1])
 			}

@@ -4,6 +4,8 @@
 package sandbox
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,7 +21,7 @@ func TestFindRefusals(t *testing.T) {
 			{Path: "/p/.git/config"},
 			{Path: "/p/.git/hooks", Dir: true},
 		},
-		masks: []string{"/p/.env", "/h/.ssh"},
+		masks: []string{"/p/.env", "/h/.ssh", "/p/sub\xff/.env"},
 	}
 	spec := Spec{Project: "/p", Home: "/h"}
 	for _, tt := range []struct {
@@ -53,6 +55,8 @@ func TestFindRefusals(t *testing.T) {
 		{"a writable path is no refusal", "sh: cannot create .git/x: Permission denied\n", nil},
 		{"no error on the line", "reading .env and .git/config\n", nil},
 		{"another error", "cp: cannot stat '.env': No such file or directory\n", nil},
+		{"a name coreutils quotes for the shell", "cat: 'sub'$'\\377''/.env': Permission denied\ncat: '/h/.ssh/'$'\\n''x': Permission denied\n",
+			[]audit.Refusal{{Path: "/p/sub\xff/.env", Kind: audit.RefusedMasked, Error: "Permission denied"}, {Path: "/h/.ssh", Kind: audit.RefusedMasked, Error: "Permission denied"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := findRefusals(v, spec, "/p", tt.stderr)
@@ -61,4 +65,65 @@ func TestFindRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzUnshellQuote: any name quoted as coreutils quotes it for the
+// shell (shell-escape) is read back as it was, and no word panics.
+func FuzzUnshellQuote(f *testing.F) {
+	for _, s := range []string{"", "plain", "sub\xff/.env", "a'b", "\n\t\a", "\x00\x7f\x80", "é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		unshellQuote(name)
+		w, escaped := shellEscape(name)
+		got, ok := unshellQuote(w)
+		if !ok || got != name {
+			t.Fatalf("unshellQuote(%s) = %q, %v; want %q", w, got, ok, name)
+		}
+		if !escaped {
+			return // quoted plainly: quotedPath's to find
+		}
+		found := shellQuoted().FindAllString("cat: "+w+": Permission denied", -1)
+		if len(found) != 1 || found[0] != w {
+			t.Fatalf("shellQuoted finds %q in a line naming %s", found, w)
+		}
+	})
+}
+
+// shellEscape quotes name as coreutils' shell-escape-always style does:
+// printable runs in single quotes, the rest in $'…' with C or octal
+// escapes, and a quote as \'. escaped reports a $'…' part.
+func shellEscape(name string) (w string, escaped bool) {
+	var b strings.Builder
+	plain := func(c byte) bool { return c >= 0x20 && c < 0x7f && c != '\'' }
+	for i := 0; i < len(name); {
+		if plain(name[i]) {
+			j := i
+			for j < len(name) && plain(name[j]) {
+				j++
+			}
+			b.WriteString("'" + name[i:j] + "'")
+			i = j
+			continue
+		}
+		b.WriteString("$'")
+		escaped = true
+		for ; i < len(name) && !plain(name[i]); i++ {
+			switch c := name[i]; c {
+			case '\n':
+				b.WriteString(`\n`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\'':
+				b.WriteString(`\'`)
+			default:
+				fmt.Fprintf(&b, `\%03o`, c)
+			}
+		}
+		b.WriteString("'")
+	}
+	if b.Len() == 0 {
+		return "''", false
+	}
+	return b.String(), escaped
 }
