@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"warden.dev/warden/internal/approval"
 )
@@ -190,4 +192,24 @@ func TestTextManyPaths(t *testing.T) {
 	if !strings.Contains(got, `"/p99" and 900 more]`) || strings.Contains(got, `"/p100"`) {
 		t.Errorf("Text(1000 paths) = %q", got)
 	}
+}
+
+// FuzzPrintable: whatever a text holds, what Printable gives a terminal
+// is UTF-8 and holds no control character but the newline and the tab,
+// and no invisible format character.
+func FuzzPrintable(f *testing.F) {
+	for _, s := range []string{"", "x", "\x1b[2J", "\x9b", "\u009b", "\xff\xfe", "\r\n", "a\u202eb", "\u200b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := approval.Printable(s)
+		if !utf8.ValidString(got) {
+			t.Fatalf("Printable(%q) = %q: not UTF-8", s, got)
+		}
+		if i := strings.IndexFunc(got, func(r rune) bool {
+			return r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp))
+		}); i >= 0 {
+			t.Fatalf("Printable(%q) = %q: a hidden character at %d", s, got, i)
+		}
+	})
 }

@@ -285,13 +285,13 @@ type MCPCall struct {
 	Status string `json:"status"`
 }
 
-// Printable is s as it may be written to a person's terminal: as it is
+// QuoteIfOdd is s as it may be written to a person's terminal: as it is
 // when it is valid UTF-8 and printable, else quoted with Go's escapes.
 // A record's paths, hosts and command names are the sandboxed command's
 // to choose; written raw, one holding control sequences (or a byte that
 // is not UTF-8: 0x9b is a terminal's CSI in its 8-bit form) would clear
 // the screen, retitle the window or set the clipboard.
-func Printable(s string) string {
+func QuoteIfOdd(s string) string {
 	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
 		return strconv.Quote(s)
 	}

@@ -23,8 +23,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"unicode/utf8"
+
+	"warden.dev/warden/internal/approval"
 )
 
 // Stdin, Stdout and Stderr are the streams commands use; tests replace
@@ -184,51 +184,20 @@ func exitCode(err error) int {
 }
 
 func errorf(format string, args ...any) {
-	fmt.Fprintf(Stderr, "warden: error: %s\n", terminalSafe(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(Stderr, "warden: error: %s\n", approval.Printable(fmt.Sprintf(format, args...)))
 }
 
 func warningf(format string, args ...any) {
-	fmt.Fprintf(Stderr, "warden: warning: %s\n", terminalSafe(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(Stderr, "warden: warning: %s\n", approval.Printable(fmt.Sprintf(format, args...)))
 }
 
 func errorWithHint(msg string, hints ...string) {
 	errorf("%s", msg)
 	for _, h := range hints {
 		if h != "" {
-			fmt.Fprintf(Stderr, "warden: hint: %s\n", terminalSafe(h))
+			fmt.Fprintf(Stderr, "warden: hint: %s\n", approval.Printable(h))
 		}
 	}
-}
-
-// terminalSafe is msg with every control character but the newline and
-// the tab, and every byte that is not UTF-8, written as an escape
-// (\x1b, \x9b): warden's messages name paths, hosts and errors a
-// sandboxed command chose, and none of them may reach the person's
-// terminal as a control sequence (clear the screen, move the cursor
-// over a line, set the clipboard). The values warden itself prints are
-// quoted where they are written (audit.Printable); this is the floor
-// under every message.
-func terminalSafe(msg string) string {
-	odd := func(r rune) bool {
-		return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f || r == utf8.RuneError
-	}
-	if strings.IndexFunc(msg, odd) < 0 {
-		return msg
-	}
-	var b strings.Builder
-	for i := 0; i < len(msg); {
-		r, n := utf8.DecodeRuneInString(msg[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, msg[i])
-		case odd(r) && r != utf8.RuneError:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteString(msg[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
 
 // newFlags returns a flag set that reports errors instead of exiting.

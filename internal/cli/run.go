@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"warden.dev/warden/internal/approval"
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/config"
 	"warden.dev/warden/internal/contain"
@@ -166,7 +167,7 @@ type stderrReporter struct{ policy string }
 
 func (stderrReporter) Warn(msg string)                   { warningf("%s", msg) }
 func (stderrReporter) Error(msg string, hints ...string) { errorWithHint(msg, hints...) }
-func (stderrReporter) Say(msg string)                    { fmt.Fprintf(Stderr, "warden: %s\n", terminalSafe(msg)) }
+func (stderrReporter) Say(msg string)                    { fmt.Fprintf(Stderr, "warden: %s\n", approval.Printable(msg)) }
 func (r stderrReporter) Blocked(rec *audit.Run) {
 	report.RunSummary(Stderr, rec, report.SummaryOptions{Policy: r.policy})
 }

@@ -106,7 +106,7 @@ func (p *plan) onFailure(res sandbox.Result) (sandbox.Spec, string, bool) {
 		bs = append(bs, sandbox.Block{What: fmt.Sprintf("reaching %q (the egress proxy denied it)", dest), Allow: "network access to " + dest,
 			Apply: func(*sandbox.Spec) {
 				if err := p.eg.Allow(dest); err != nil {
-					p.o.Report.Warn(fmt.Sprintf("cannot allow %s: %v", audit.Printable(dest), err))
+					p.o.Report.Warn(fmt.Sprintf("cannot allow %s: %v", audit.QuoteIfOdd(dest), err))
 				}
 			}})
 	}
@@ -136,6 +136,6 @@ func (p *plan) onFailure(res sandbox.Result) (sandbox.Spec, string, bool) {
 	next.ReadWrite = slices.Clone(spec.ReadWrite)
 	b.Apply(&next)
 	where := approvedWhere(ask)
-	p.o.Report.Say(fmt.Sprintf("rerunning with %s, as approved %s", audit.Printable(b.Allow), where))
+	p.o.Report.Say(fmt.Sprintf("rerunning with %s, as approved %s", audit.QuoteIfOdd(b.Allow), where))
 	return next, b.Allow + " (approved " + where + ", on-failure)", true
 }

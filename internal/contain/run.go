@@ -79,12 +79,12 @@ func (p *plan) quarantined(qs []audit.Quarantined, status int) *Exit {
 	for _, q := range qs {
 		where := "removed"
 		if q.MovedTo != "" {
-			where = "moved to " + audit.Printable(q.MovedTo)
+			where = "moved to " + audit.QuoteIfOdd(q.MovedTo)
 		}
 		if q.Error != "" {
-			where += "; " + audit.Printable(q.Error)
+			where += "; " + audit.QuoteIfOdd(q.Error)
 		}
-		p.o.Report.Error(fmt.Sprintf("post-run check: %s: %s (%s)", audit.Printable(q.Path), q.Why, where))
+		p.o.Report.Error(fmt.Sprintf("post-run check: %s: %s (%s)", audit.QuoteIfOdd(q.Path), q.Why, where))
 	}
 	return &Exit{Status: StatusRefused,
 		Msg:   fmt.Sprintf("the command planted %d entries the host would execute later (command status %d); they were taken away", len(qs), status),

@@ -145,25 +145,25 @@ func (d *dest) failed() bool {
 }
 
 func (d *dest) line() string {
-	t := quoteIfOdd(d.target())
+	t := audit.QuoteIfOdd(d.target())
 	if d.port == 0 {
 		t = "name " + t + " (DNS)"
 	}
 	if d.count > 1 {
 		t += fmt.Sprintf(", %d times", d.count)
 	}
-	reason := quoteIfOdd(d.reason)
+	reason := audit.QuoteIfOdd(d.reason)
 	switch {
 	case d.limit != "":
 		return fmt.Sprintf("refused  %s: %s (the proxy's %s cap)", t, reason, d.limit)
 	case d.failed():
-		return fmt.Sprintf("failed   %s: %s (allowed by %s, but not reached)", t, reason, quoteIfOdd(d.rule))
+		return fmt.Sprintf("failed   %s: %s (allowed by %s, but not reached)", t, reason, audit.QuoteIfOdd(d.rule))
 	case d.byDefault():
 		return fmt.Sprintf("denied   %s: no network rule allows it (rule %s)", t, d.rule)
 	case strings.HasPrefix(d.rule, ruleAlways):
-		return fmt.Sprintf("denied   %s: %s (rule %s; no rule can open it)", t, reason, quoteIfOdd(d.rule))
+		return fmt.Sprintf("denied   %s: %s (rule %s; no rule can open it)", t, reason, audit.QuoteIfOdd(d.rule))
 	}
-	return fmt.Sprintf("denied   %s: %s (rule %s)", t, reason, quoteIfOdd(d.rule))
+	return fmt.Sprintf("denied   %s: %s (rule %s)", t, reason, audit.QuoteIfOdd(d.rule))
 }
 
 // deniedDests groups the refused attempts by destination, in the order
@@ -203,7 +203,7 @@ func deniedDests(as []audit.NetworkAttempt) []*dest {
 }
 
 func refusalLine(f audit.Refusal) string {
-	p := quoteIfOdd(f.Path)
+	p := audit.QuoteIfOdd(f.Path)
 	if f.Kind == audit.RefusedMasked {
 		return fmt.Sprintf("refused  %s: masked in the sandbox, cannot be read or written (the command got %q)", p, f.Error)
 	}
@@ -216,7 +216,7 @@ func syscallLine(c audit.Syscall) string {
 		n += fmt.Sprintf(", %d times", c.Count)
 	}
 	// The command's name is the command's to choose: quoted.
-	return fmt.Sprintf("refused  the %s system call%s, first by %q (%s)", quoteIfOdd(c.Syscall), n, c.Command, c.Errno)
+	return fmt.Sprintf("refused  the %s system call%s, first by %q (%s)", audit.QuoteIfOdd(c.Syscall), n, c.Command, c.Errno)
 }
 
 // unixSocket reports whether c is a refused socket of the Unix family.
@@ -329,9 +329,6 @@ func shellWord(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
-
-// quoteIfOdd is [audit.Printable].
-func quoteIfOdd(s string) string { return audit.Printable(s) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {
