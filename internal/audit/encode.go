@@ -21,19 +21,11 @@ import (
 // appendFields writes the fields of a body encoded here, and reports
 // whether body is one of them.
 func appendFields(w *jsonw.Writer, body any) bool {
-	switch b := body.(type) {
-	case *Decision:
-		b.fields(w)
-	case *Run:
-		b.fields(w)
-	case *NetworkAttempt:
-		b.fields(w)
-	case *Syscall:
-		b.fields(w)
-	default:
-		return false
+	f, ok := body.(interface{ fields(*jsonw.Writer) })
+	if ok {
+		f.fields(w)
 	}
-	return true
+	return ok
 }
 
 // marshalReflect writes a body encoding/json encodes (an MCP call) into

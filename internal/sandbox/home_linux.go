@@ -78,9 +78,9 @@ func openDir(p string) (*os.File, error) {
 	return os.NewFile(uintptr(fd), p), nil
 }
 
-// slowFS reports whether the directory f is on a
-// network or FUSE filesystem, which the home walk does not list: an sshfs
-// or a synced drive below the home can take seconds to answer, or hang.
+// slowFS reports whether the directory f is on a network or FUSE
+// filesystem, which the home walk does not list: an sshfs or a synced
+// drive below the home can take seconds to answer, or hang.
 func slowFS(f *os.File) bool {
 	var st unix.Statfs_t
 	if err := unix.Fstatfs(int(f.Fd()), &st); err != nil {

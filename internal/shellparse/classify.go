@@ -57,9 +57,9 @@ type family struct {
 // families lists every family. A program name appears in exactly one.
 func families() []family {
 	return []family{
-		{"wrappers()", wrapperPrograms()},
+		{"wrappers", wrapperPrograms()},
 		{"builtins", builtinPrograms()},
-		{"interpreters()", interpreterPrograms()},
+		{"interpreters", interpreterPrograms()},
 		{"find and xargs", findPrograms()},
 		{"text tools", textPrograms()},
 		{"file tools", filePrograms()},

@@ -21,7 +21,7 @@ func init() {
 	runs := want{flags: []action.Flag{action.FlagRunsCode}}
 	unres := want{unresolved: true}
 	egress := want{classes: []action.Class{action.NetworkEgress}}
-	allFamilies["wrappers()"] = []member{
+	allFamilies["wrappers"] = []member{
 		{cmd: `script -qc "git push origin main" /dev/null`, want: push},
 		{cmd: `script -q -c 'git push' out.log`, want: push},
 		{cmd: `script -q /dev/null git push`, want: push},
