@@ -105,19 +105,7 @@ func (w *Writer) UintOmit(k string, v uint64) {
 
 // Uints is a list of unsigned integers: null when nil.
 func (w *Writer) Uints(k string, v []uint64) {
-	w.Key(k)
-	if v == nil {
-		w.b = append(w.b, "null"...)
-		return
-	}
-	w.b = append(w.b, '[')
-	for i, n := range v {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = strconv.AppendUint(w.b, n, 10)
-	}
-	w.b = append(w.b, ']')
+	array(w, k, v, func(n *uint64) { w.b = strconv.AppendUint(w.b, *n, 10) })
 }
 
 // Bool is a boolean field.
@@ -171,19 +159,7 @@ func (w *Writer) Float(k string, f float64) {
 
 // Strs is a list of strings: null when nil, as encoding/json writes it.
 func (w *Writer) Strs(k string, v []string) {
-	w.Key(k)
-	if v == nil {
-		w.b = append(w.b, "null"...)
-		return
-	}
-	w.b = append(w.b, '[')
-	for i, s := range v {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = AppendString(w.b, s)
-	}
-	w.b = append(w.b, ']')
+	array(w, k, v, func(s *string) { w.b = AppendString(w.b, *s) })
 }
 
 // StrsOmit is a list of strings with omitempty.
@@ -196,6 +172,16 @@ func (w *Writer) StrsOmit(k string, v []string) {
 // List writes v as an array of objects, each written by fields; null
 // when v is nil.
 func List[T any](w *Writer, k string, v []T, fields func(*T, *Writer)) {
+	array(w, k, v, func(x *T) {
+		w.Open()
+		fields(x, w)
+		w.Close()
+	})
+}
+
+// array writes v as an array, each element by elem; null when v is nil,
+// as encoding/json writes a nil slice.
+func array[T any](w *Writer, k string, v []T, elem func(*T)) {
 	w.Key(k)
 	if v == nil {
 		w.b = append(w.b, "null"...)
@@ -206,9 +192,7 @@ func List[T any](w *Writer, k string, v []T, fields func(*T, *Writer)) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.Open()
-		fields(&v[i], w)
-		w.Close()
+		elem(&v[i])
 	}
 	w.b = append(w.b, ']')
 }
