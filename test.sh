@@ -11,10 +11,12 @@ export PATH="/usr/local/go/bin:$HOME/go/bin:$PATH"
 # The sandbox's attack tests drive these tools inside and outside the
 # sandbox (setpriv and unshare: util-linux; ip: iproute2; dig, nslookup:
 # dnsutils; nc: netcat-openbsd); sqlite3 changes a store behind Warden's
-# back in the audit tests.
+# back in the audit tests; Gemini CLI's grep_search runs ripgrep (rg),
+# without which it falls back to a tool that answers some calls itself.
 need=()
 for pair in setpriv:util-linux unshare:util-linux ip:iproute2 strace:strace socat:socat \
-	dig:dnsutils nc:netcat-openbsd git:git sqlite3:sqlite3 python3:python3 node:nodejs npm:npm curl:curl getent:libc-bin; do
+	dig:dnsutils nc:netcat-openbsd git:git sqlite3:sqlite3 python3:python3 node:nodejs npm:npm curl:curl getent:libc-bin \
+	rg:ripgrep; do
 	command -v "${pair%%:*}" > /dev/null || need+=("${pair#*:}")
 done
 if [ ${#need[@]} -gt 0 ]; then

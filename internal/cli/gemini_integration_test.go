@@ -840,6 +840,12 @@ var geminiKeyNames = []string{"id_rsa", "id_ed25519"}
 // offers the model that the hook's matcher does not match: the calls
 // Warden never sees. A new tool in a later version fails it.
 func geminiReadTools(t *testing.T, gemini, warden string) {
+	// Without ripgrep Gemini CLI's grep_search falls back to a tool that
+	// refuses a file as its dir_path itself, before any hook: the case
+	// of .env.local below would then not reach Warden.
+	if _, err := exec.LookPath("rg"); err != nil {
+		t.Fatalf("Gemini CLI's grep_search needs ripgrep (rg) on PATH, which test.sh installs: %v", err)
+	}
 	e := newGeminiEnv(t)
 	plantFiles(t,
 		plantedFile{filepath.Join(e.project, "deploy", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n" + geminiDeployCanary + "\n", 0o600},
