@@ -35,6 +35,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Tier is how hard the floor holds a governance path. The zero value is
@@ -92,6 +93,16 @@ var HostExecuted = []Entry{
 	{Name: ".continue", Why: "Continue settings and MCP servers"},
 	{Name: ".aider.conf.yml", Why: "aider settings (lint and test commands)"},
 	{Name: ".mcp.json", Why: "MCP servers the agent CLI starts"},
+	{Name: ".opencode", Why: "OpenCode settings, commands and the plugins it loads and runs"},
+	{Name: "opencode.json", Why: "OpenCode settings, plugins and MCP servers"},
+	{Name: "opencode.jsonc", Why: "OpenCode settings, plugins and MCP servers"},
+	{Name: ".kiro", Why: "Kiro hooks, agents and MCP servers"},
+	{Name: ".amazonq", Why: "Amazon Q Developer agents and MCP servers"},
+	{Name: ".roo", Why: "Roo Code rules and MCP servers"},
+	{Name: ".qwen", Why: "Qwen Code settings and MCP servers"},
+	{Name: "crush.json", Why: "Crush settings, MCP and language servers"},
+	{Name: ".crush.json", Why: "Crush settings, MCP and language servers"},
+	{Name: ".github/hooks", Tier: Locked, Why: "GitHub Copilot CLI hooks, run where the CLI starts"},
 	// Editors: tasks and launch configurations run when the folder is
 	// opened or a task is picked; the folder opened is the project.
 	{Name: ".vscode", Why: "VS Code tasks, launch configurations and settings"},
@@ -99,9 +110,21 @@ var HostExecuted = []Entry{
 	{Name: ".zed", Why: "Zed tasks and settings"},
 	{Name: "*.code-workspace", Why: "VS Code workspace with its own tasks and settings"},
 	{Name: ".devcontainer", Why: "dev container definition (lifecycle commands run on the host's Docker)"},
+	{Name: ".helix", Why: "Helix workspace settings and the language servers it starts"},
+	{Name: "*.sublime-project", Why: "Sublime Text project with its build systems"},
+	{Name: ".fleet", Why: "Fleet run configurations and settings"},
 	// Read in whatever directory the user's shell or editor is in.
 	{Name: ".nvim.lua", Anywhere: true, Why: "Neovim exrc, run when nvim starts in its directory"},
+	{Name: ".nvimrc", Anywhere: true, Why: "Neovim exrc, run when nvim starts in its directory"},
+	{Name: ".exrc", Anywhere: true, Why: "Vim and Neovim exrc, run when the editor starts in its directory"},
+	{Name: ".vimrc", Anywhere: true, Why: "Vim exrc, run when vim starts in its directory"},
+	{Name: ".gvimrc", Anywhere: true, Why: "Vim exrc, run when gvim starts in its directory"},
+	{Name: ".dir-locals.el", Anywhere: true, Why: "Emacs directory variables (eval forms) for every file below it"},
+	{Name: ".dir-locals-2.el", Anywhere: true, Why: "Emacs directory variables (eval forms) for every file below it"},
 	{Name: ".envrc", Anywhere: true, Why: "direnv script, run by the shell on cd into its directory"},
+	{Name: "mise*.toml", Anywhere: true, Why: "mise configuration: hooks run on cd into its directory, tasks, environment"},
+	{Name: ".mise*.toml", Anywhere: true, Why: "mise configuration: hooks run on cd into its directory, tasks, environment"},
+	{Name: ".mise", Anywhere: true, Why: "mise configuration: hooks run on cd into its directory, tasks, environment"},
 }
 
 // HookSettings are the files, inside the entries of [HostExecuted], that
@@ -232,18 +255,67 @@ func IsGitData(name string) bool {
 	return false
 }
 
-// HostExecName reports whether the entry name at depth (1 is the project
-// top) is in [HostExecuted], as warden run protects it (case as written).
-func HostExecName(name string, depth int) bool {
-	for _, e := range HostExecuted {
-		if !e.Anywhere && depth != 1 {
-			continue
-		}
-		if ok, _ := path.Match(e.Name, name); ok {
-			return true
+// HostExecRel reports whether the project-relative path rel is an entry
+// of [HostExecuted] as warden run protects it (case as written): the
+// entry's name matches rel's last components and, but for an entry that
+// counts in any directory, they are all of rel.
+func HostExecRel(rel string) bool {
+	idx := hostExecIndex()
+	for _, set := range [2][]Entry{idx.byName[rel[strings.LastIndexByte(rel, '/')+1:]], idx.globs} {
+		for _, e := range set {
+			if tail, ok := lastComps(rel, strings.Count(e.Name, "/")+1); ok && (e.Anywhere || len(tail) == len(rel)) && matchComps(e.Name, tail) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// hostExecIndex is [HostExecuted] by the last component of each entry's
+// name, and the entries whose last component is a pattern: a walk asks
+// about every entry of a project.
+var hostExecIndex = sync.OnceValue(func() (idx struct {
+	byName map[string][]Entry
+	globs  []Entry
+}) {
+	idx.byName = make(map[string][]Entry, len(HostExecuted))
+	for _, e := range HostExecuted {
+		last := e.Name[strings.LastIndexByte(e.Name, '/')+1:]
+		if strings.ContainsAny(last, `*?[\`) {
+			idx.globs = append(idx.globs, e)
+		} else {
+			idx.byName[last] = append(idx.byName[last], e)
+		}
+	}
+	return idx
+})
+
+// lastComps returns the last n slash-separated components of rel.
+func lastComps(rel string, n int) (string, bool) {
+	i := len(rel)
+	for ; n > 0; n-- {
+		i = strings.LastIndexByte(rel[:i], '/')
+		if i < 0 {
+			return rel, n == 1
+		}
+	}
+	return rel[i+1:], true
+}
+
+// matchComps reports whether the components of name, each a path.Match
+// pattern, match those of p, as many, case as written.
+func matchComps(name, p string) bool {
+	for {
+		pat, restPat, morePat := strings.Cut(name, "/")
+		c, rest, more := strings.Cut(p, "/")
+		if ok, _ := path.Match(pat, c); !ok || morePat != more {
+			return false
+		}
+		if !more {
+			return true
+		}
+		name, p = restPat, rest
+	}
 }
 
 // Places are where the governance paths of one decision are: the
@@ -378,6 +450,8 @@ var linkTargets = []string{
 	".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json", ".codex/config.toml",
 	".gemini/settings.json", ".mcp.json", ".envrc", ".git/config", ".vscode/tasks.json",
 	".vscode/settings.json", ".vscode/launch.json", ".devcontainer/devcontainer.json", ".aider.conf.yml",
+	"opencode.json", "opencode.jsonc", "crush.json", ".crush.json", ".kiro/settings/mcp.json", ".amazonq/mcp.json",
+	".roo/mcp.json", ".qwen/settings.json", ".nvim.lua", ".nvimrc", ".exrc", ".dir-locals.el", "mise.toml", ".mise.toml",
 }
 
 // LinkTargets lists the governance files below each root (a project, a

@@ -71,6 +71,21 @@ func TestMatch(t *testing.T) {
 		{"/home/u/src/p/.devcontainer/devcontainer.json", governance.Guarded},
 		{"/home/u/src/p/deep/er/.envrc", governance.Guarded},
 		{"/tmp/elsewhere/.cursor/mcp.json", governance.Guarded},
+		{"/home/u/src/p/.github/hooks/session.json", governance.Locked},
+		{"/home/u/src/p/.GitHub/Hooks", governance.Locked},
+		{"/home/u/src/p/.opencode/plugins/x.ts", governance.Guarded},
+		{"/home/u/src/p/opencode.jsonc", governance.Guarded},
+		{"/home/u/src/p/.kiro/hooks/on-save.kiro.hook", governance.Guarded},
+		{"/home/u/src/p/.amazonq/mcp.json", governance.Guarded},
+		{"/home/u/src/p/.roo/mcp.json", governance.Guarded},
+		{"/home/u/src/p/.qwen/settings.json", governance.Guarded},
+		{"/home/u/src/p/.crush.json", governance.Guarded},
+		{"/home/u/src/p/.helix/languages.toml", governance.Guarded},
+		{"/home/u/src/p/sub/.nvimrc", governance.Guarded},
+		{"/home/u/src/p/sub/.exrc", governance.Guarded},
+		{"/home/u/src/p/sub/.dir-locals.el", governance.Guarded},
+		{"/home/u/src/p/mise.local.toml", governance.Guarded},
+		{"/home/u/src/p/sub/.mise/config.toml", governance.Guarded},
 		// The home.
 		{"/home/u/.bashrc", governance.Guarded},
 		{"/home/u/.zshrc", governance.Guarded},
@@ -121,16 +136,28 @@ func TestMatchRead(t *testing.T) {
 	}
 }
 
-func TestHostExecName(t *testing.T) {
+func TestHostExecRel(t *testing.T) {
 	for _, tt := range []struct {
-		name  string
-		depth int
-		want  bool
+		rel  string
+		want bool
 	}{
-		{".claude", 1, true}, {".claude", 2, false}, {".envrc", 3, true}, {"x.code-workspace", 1, true}, {"main.go", 1, false},
+		{".claude", true}, {"sub/.claude", false}, {".envrc", true}, {"a/b/.envrc", true},
+		{"x.code-workspace", true}, {"a/x.code-workspace", false}, {"main.go", false},
+		// An entry of two components, at the top only.
+		{".github/hooks", true}, {".github", false}, {"hooks", false}, {"sub/.github/hooks", false},
+		{".github/hooks/x.json", false}, {".github/workflows", false},
+		// Each editor's and environment manager's exrc, in any directory.
+		{"a/.nvimrc", true}, {".exrc", true}, {"a/b/.vimrc", true}, {"src/.dir-locals.el", true},
+		{"mise.toml", true}, {"a/mise.local.toml", true}, {"a/.mise.toml", true}, {"a/.mise", true},
+		{"mise", false}, {"premise.toml", false},
+		// Agents', at the top.
+		{".opencode", true}, {"opencode.jsonc", true}, {".kiro", true}, {"crush.json", true}, {"a/.kiro", false},
+		// Case as written (the engine's floor matches any case).
+		{".Claude", false}, {".GitHub/hooks", false},
+		{"", false}, {"/", false}, {"a//.envrc", true},
 	} {
-		if got := governance.HostExecName(tt.name, tt.depth); got != tt.want {
-			t.Errorf("HostExecName(%s, %d) = %t, want %t", tt.name, tt.depth, got, tt.want)
+		if got := governance.HostExecRel(tt.rel); got != tt.want {
+			t.Errorf("HostExecRel(%q) = %t, want %t", tt.rel, got, tt.want)
 		}
 	}
 }

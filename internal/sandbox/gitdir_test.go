@@ -48,6 +48,14 @@ func TestProtectedRel(t *testing.T) {
 		{".envrc", false, true},
 		{"a/b/.envrc", false, true}, // direnv: any directory
 		{"a/.nvim.lua", false, true},
+		{"a/.exrc", false, true},
+		{"a/b/mise.local.toml", false, true},
+		{".github/hooks", true, true}, // Copilot CLI's: two components, at the top
+		{".github", true, false},
+		{".github/workflows", true, false},
+		{"sub/.github/hooks", true, false},
+		{".opencode", true, true},
+		{"sub/.opencode", true, false},
 		{".devcontainer", true, true},
 		{"CLAUDE.md", false, true}, // the policy's pattern
 		{"docs/CLAUDE.md", false, true},
@@ -67,7 +75,8 @@ func TestPlanViewGit(t *testing.T) {
 	}
 	project := filepath.Join(root, "p")
 	mkTree(t, project, ".git/HEAD", ".git/config", ".git/hooks/", ".git/info/", ".git/objects/info/alternates",
-		".git/refs/", "nested/.git/config", ".envrc", "a/.envrc", "node_modules/.envrc", "CLAUDE.md")
+		".git/refs/", "nested/.git/config", ".envrc", "a/.envrc", "node_modules/.envrc", "CLAUDE.md",
+		".github/hooks/x.json", ".github/workflows/ci.yml")
 	v, err := planView(Spec{Mode: WorkspaceWrite, Protect: []string{"CLAUDE.md"}}, project)
 	if err != nil {
 		t.Fatal(err)
@@ -80,10 +89,10 @@ func TestPlanViewGit(t *testing.T) {
 		root + "/p rw",
 		// Git directories and the parents of read-only entries are
 		// pinned: mount points cannot be renamed away.
-		"a rw", ".git rw", "nested rw",
+		"a rw", ".github rw", ".git rw", "nested rw",
 		".envrc ro", "CLAUDE.md ro",
 		".git/objects rw", "nested/.git rw",
-		"a/.envrc ro", ".git/config ro", ".git/hooks ro", ".git/info ro",
+		".github/hooks ro", "a/.envrc ro", ".git/config ro", ".git/hooks ro", ".git/info ro",
 		".git/objects/info rw",
 		"nested/.git/config ro",
 		".git/objects/info/alternates ro",

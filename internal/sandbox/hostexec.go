@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,8 +28,7 @@ import (
 // when dir) is host-executed: in [governance.HostExecuted], or matched by one of the
 // policy's patterns (Spec.Protect, in the syntax of Spec.Hide).
 func protectedRel(rel string, dir bool, extra []string) bool {
-	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	if governance.HostExecName(name, strings.Count(rel, "/")+1) {
+	if governance.HostExecRel(rel) {
 		return true
 	}
 	for _, pat := range extra {
@@ -301,5 +299,5 @@ func IsProtected(project, p string) bool {
 	if git, rest, ok := strings.Cut(rel, "/"); ok && git == ".git" && !strings.Contains(rest, "/") {
 		return !governance.IsGitData(rest)
 	}
-	return !strings.Contains(rel, "/") && governance.HostExecName(rel, 1) || governance.HostExecName(path.Base(rel), 2)
+	return governance.HostExecRel(rel)
 }
