@@ -151,6 +151,73 @@ echo "rmem=$(cat /proc/sys/net/ipv4/tcp_rmem) wmem=$(cat /proc/sys/net/ipv4/tcp_
 	}
 }
 
+// TestListenersServedOnFirstUse: the listeners are handed to
+// Network.Serve only once one of them has something to take, so a
+// command that never uses the network costs no proxy; what comes first,
+// a datagram sent before anything serves the stub's socket, waits in its
+// queue and is answered.
+func TestListenersServedOnFirstUse(t *testing.T) {
+	if !haveCmd("python3") || !haveCmd("curl") {
+		t.Skip("requires python3 and curl on PATH")
+	}
+	var mu sync.Mutex
+	served := 0
+	var proxied []string
+	serve := func(l Listeners) {
+		mu.Lock()
+		served++
+		mu.Unlock()
+		go http.Serve(l.Proxy, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			proxied = append(proxied, r.URL.String())
+			mu.Unlock()
+			io.WriteString(w, "via the parent\n")
+		}))
+		go func() {
+			buf := make([]byte, 512)
+			for {
+				n, from, err := l.DNS.ReadFrom(buf)
+				if err != nil {
+					return
+				}
+				l.DNS.WriteTo(append([]byte("answer:"), buf[:n]...), from)
+			}
+		}()
+	}
+	o := run(t, Spec{Network: &Network{Serve: serve}, Argv: []string{"true"}})
+	if o.err != nil || o.res.Status() != 0 {
+		t.Fatalf("run: %v, status %d", o.err, o.res.Status())
+	}
+	mu.Lock()
+	if served != 0 {
+		t.Errorf("a command that used no network had its listeners served %d times", served)
+	}
+	mu.Unlock()
+	script := `python3 - <<'PY'
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(30)
+s.sendto(b"first", ("` + strings.Split(DNSAddr, ":")[0] + `", 53))
+print(s.recv(64).decode())
+PY
+curl -sS --max-time 30 http://example.test/second`
+	o = run(t, Spec{Network: &Network{Serve: serve}, Argv: sh(script)})
+	if o.err != nil || o.res.Status() != 0 {
+		t.Fatalf("run: %v, status %d, stderr %q", o.err, o.res.Status(), o.stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if served != 1 {
+		t.Errorf("the listeners were served %d times, want once", served)
+	}
+	if !strings.Contains(o.stdout, "answer:first") || !strings.Contains(o.stdout, "via the parent") {
+		t.Errorf("the first datagram or the connection after it was not answered: %q", o.stdout)
+	}
+	if len(proxied) != 1 || proxied[0] != "http://example.test/second" {
+		t.Errorf("the proxy listener saw %q", proxied)
+	}
+}
+
 // TestAttackNoNetworkWithoutSpec: without Spec.Network nothing listens,
 // and the proxy variables are not set.
 func TestAttackNoNetworkWithoutSpec(t *testing.T) {

@@ -203,8 +203,53 @@ func diagSocket() (int, error) {
 	return fd, nil
 }
 
+// checkListeners checks that a Listeners report carries one descriptor
+// of each of listenerKinds, in its order.
+func checkListeners(kinds []string, fds []int) error {
+	if len(kinds) != len(fds) || len(kinds) != len(listenerKinds) {
+		return fmt.Errorf("init sent %d listeners for %d kinds", len(fds), len(kinds))
+	}
+	for j, k := range listenerKinds {
+		if kinds[j] != k.kind {
+			return fmt.Errorf("init sent a %q listener where a %q one was due", kinds[j], k.kind)
+		}
+	}
+	return nil
+}
+
+// idleListeners are the descriptors of a Listeners report, checked,
+// not served yet.
+type idleListeners struct {
+	kinds []string
+	fds   []int
+}
+
+// wait waits until one of the listeners has something to take (ready)
+// or init has a report on ctl (reports); both may come at once.
+func (il *idleListeners) wait(ctl int) (ready, reports bool) {
+	pfds := make([]unix.PollFd, 0, len(il.fds)+1)
+	pfds = append(pfds, unix.PollFd{Fd: int32(ctl), Events: unix.POLLIN})
+	for j, k := range listenerKinds {
+		if k.typ != unix.SOCK_RAW {
+			pfds = append(pfds, unix.PollFd{Fd: int32(il.fds[j]), Events: unix.POLLIN})
+		}
+	}
+	for {
+		if _, err := unix.Poll(pfds, -1); err == nil {
+			break
+		} else if err != unix.EINTR {
+			// Served now, rather than never.
+			return true, true
+		}
+	}
+	for _, p := range pfds[1:] {
+		ready = ready || p.Revents != 0
+	}
+	return ready, pfds[0].Revents != 0
+}
+
 // receiveListeners turns the descriptors of a Listeners report into
-// Listeners, closing them all on error.
+// Listeners, closing them all.
 func receiveListeners(kinds []string, fds []int) (Listeners, error) {
 	var l Listeners
 	files := make([]*os.File, len(fds))
@@ -217,13 +262,10 @@ func receiveListeners(kinds []string, fds []int) (Listeners, error) {
 			f.Close()
 		}
 	}()
-	if len(kinds) != len(fds) || len(kinds) != len(listenerKinds) {
-		return l, fmt.Errorf("init sent %d listeners for %d kinds", len(fds), len(kinds))
+	if err := checkListeners(kinds, fds); err != nil {
+		return l, err
 	}
 	for j, k := range listenerKinds {
-		if kinds[j] != k.kind {
-			return l, fmt.Errorf("init sent a %q listener where a %q one was due", kinds[j], k.kind)
-		}
 		if err := k.field(&l, files[j]); err != nil {
 			l.Close()
 			return Listeners{}, fmt.Errorf("%s listener: %w", k.kind, err)

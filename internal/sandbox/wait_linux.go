@@ -59,12 +59,38 @@ func (rn *runner) wait(ctx context.Context) {
 	buf := make([]byte, 64<<10)
 	oob := make([]byte, unix.CmsgSpace(8*4))
 	var served *Listeners
+	// The listeners init made are served once one of them has something
+	// to take, a connection or a datagram: a command that never uses the
+	// network costs the run no proxy or DNS stub. They listen from the
+	// start, so what comes first waits in their queues.
+	var idle *idleListeners
 	rn.cleanup.add(func() {
 		if served != nil {
 			served.Close()
 		}
+		if idle != nil {
+			closeFDs(idle.fds)
+		}
 	})
 	for {
+		if idle != nil {
+			ready, reports := idle.wait(int(parentEnd.Fd()))
+			if ready {
+				l, lerr := receiveListeners(idle.kinds, idle.fds)
+				idle = nil
+				if lerr != nil {
+					cmd.kill()
+					listenErr = lerr
+				} else {
+					l.Init = cmd.pid
+					served = &l
+					spec.Network.Serve(l)
+				}
+			}
+			if !reports {
+				continue
+			}
+		}
 		n, oobn, _, _, err := unix.Recvmsg(int(parentEnd.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
 		if err == unix.EINTR || err == unix.ECONNRESET {
 			// ECONNRESET: init ended without reading all we sent (the
@@ -82,17 +108,16 @@ func (rn *runner) wait(ctx context.Context) {
 					spec.Network.Connected(*r.Connected)
 				}
 			case r.Listeners != nil:
-				l, lerr := receiveListeners(r.Listeners, fds)
-				if lerr != nil || spec.Network == nil {
+				lerr := checkListeners(r.Listeners, fds)
+				if lerr != nil || spec.Network == nil || idle != nil || served != nil {
 					// Init made what it should not have, or
 					// sent it wrong: the run stops.
+					closeFDs(fds)
 					cmd.kill()
 					listenErr = lerr
 					continue
 				}
-				l.Init = cmd.pid
-				served = &l
-				spec.Network.Serve(l)
+				idle = &idleListeners{kinds: r.Listeners, fds: fds}
 			case r.Terminal:
 				m, terr := receiveMaster(fds)
 				if terr != nil || term == nil || term.attached() {
