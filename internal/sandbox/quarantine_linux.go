@@ -61,7 +61,29 @@ const maxPostRun = 2_000_000
 type quarantiner struct {
 	dir  string
 	list []audit.Quarantined
+	// copied is what the run's entries that had to be copied (from
+	// another filesystem) took so far.
+	copied copyBudget
 }
+
+// copyBudget bounds what one run's quarantine copies from another
+// filesystem, where a move is a copy: a sparse file of a terabyte, or a
+// million empty files, cost the command nothing, and would cost the
+// host's disk their size and the post-run check the time to write it,
+// with the caller waiting. What does not fit is removed, not kept.
+type copyBudget struct {
+	bytes   int64
+	entries int
+}
+
+// The budget of one run.
+const (
+	quarantineCopyBytes   = 64 << 20
+	quarantineCopyEntries = 10_000
+)
+
+// errTooLarge is copyTree's when the budget runs out.
+var errTooLarge = fmt.Errorf("more than %d MiB or %d entries to copy from another filesystem", quarantineCopyBytes>>20, quarantineCopyEntries)
 
 // take moves p (not following it) into the quarantine, under its host
 // path, or removes it when there is no quarantine or it cannot be moved.
@@ -79,8 +101,14 @@ func (q *quarantiner) take(p, why string) {
 		if err == nil {
 			err = os.Rename(p, dst)
 			if errors.Is(err, unix.EXDEV) {
-				if err = copyTree(p, dst); err == nil {
+				before := q.copied
+				if err = copyTree(p, dst, &q.copied); err == nil {
 					err = os.RemoveAll(p)
+				} else {
+					// Nothing half kept: what was copied goes, and
+					// counts no more.
+					os.RemoveAll(dst)
+					q.copied = before
 				}
 			}
 		}
@@ -97,11 +125,19 @@ func (q *quarantiner) take(p, why string) {
 	q.list = append(q.list, e)
 }
 
-// copyTree copies src to dst without following links.
-func copyTree(src, dst string) error {
+// copyTree copies src to dst without following links, within what is
+// left of b.
+func copyTree(src, dst string, b *copyBudget) error {
 	fi, err := os.Lstat(src)
 	if err != nil {
 		return err
+	}
+	b.entries++
+	if fi.Mode().IsRegular() {
+		b.bytes += fi.Size()
+	}
+	if b.entries > quarantineCopyEntries || b.bytes > quarantineCopyBytes {
+		return errTooLarge
 	}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
@@ -114,16 +150,15 @@ func copyTree(src, dst string) error {
 		if err := os.Mkdir(dst, 0o700); err != nil {
 			return err
 		}
-		ents, err := os.ReadDir(src)
-		if err != nil {
-			return err
+		var cerr error
+		err := eachEntry(src, func(e fs.DirEntry) bool {
+			cerr = copyTree(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name()), b)
+			return cerr == nil
+		})
+		if cerr != nil {
+			return cerr
 		}
-		for _, e := range ents {
-			if err := copyTree(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
-				return err
-			}
-		}
-		return nil
+		return err
 	case fi.Mode().IsRegular():
 		in, err := os.Open(src)
 		if err != nil {
@@ -134,13 +169,55 @@ func copyTree(src, dst string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(out, in); err != nil {
+		// No more than the size counted: the run is over, nothing
+		// grows it, and a file is never read past what was allowed.
+		if _, err := io.Copy(out, io.LimitReader(in, fi.Size())); err != nil {
 			out.Close()
 			return err
 		}
 		return out.Close()
 	}
 	return nil // a device node, a fifo or a socket is not kept, only removed
+}
+
+// eachEntry calls fn with the entries of the directory dir, a few
+// hundred read at a time, until fn returns false: a directory of millions
+// of entries is never held whole. dir is not followed if it is a link.
+// A dir that does not exist has no entries.
+func eachEntry(dir string, fn func(fs.DirEntry) bool) error {
+	// A directory the run closed to its owner, the caller (chmod 111 d
+	// after planting d/.envrc, which the host's shell still reads on
+	// cd d), is opened to the owner for the check, then given its mode
+	// back: entries read, looked at and moved out of it.
+	if unix.Access(dir, unix.R_OK|unix.W_OK|unix.X_OK) == unix.EACCES {
+		var st unix.Stat_t
+		if unix.Lstat(dir, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR && unix.Chmod(dir, st.Mode&0o7777|0o700) == nil {
+			defer unix.Chmod(dir, st.Mode&0o7777)
+		}
+	}
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return &os.PathError{Op: "open", Path: dir, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	for {
+		ents, err := f.ReadDir(256)
+		for _, e := range ents {
+			if !fn(e) {
+				return nil
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // run performs the check after a run that started at since, moving what
@@ -182,15 +259,19 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 		fi, err := os.Lstat(dir)
 		return err == nil && after(fi, since)
 	}
+	// What could not be read is not passed: each is a refusal.
+	var unchecked []error
 	for _, g := range pc.gitDirs {
 		if !g.infoOnly && changed(g.dir) {
-			ents, _ := os.ReadDir(g.dir)
-			for _, e := range ents {
+			err := eachEntry(g.dir, func(e fs.DirEntry) bool {
 				p := filepath.Join(g.dir, e.Name())
-				if g.top[e.Name()] || governance.IsGitData(e.Name()) || pc.lifted[p] || keptSet[p] {
-					continue
+				if !g.top[e.Name()] && !governance.IsGitData(e.Name()) && !pc.lifted[p] && !keptSet[p] {
+					q.take(p, "host-executed entry of a git directory (git reads it: config, hooks, commondir...)")
 				}
-				q.take(p, "host-executed entry of a git directory (git reads it: config, hooks, commondir...)")
+				return true
+			})
+			if err != nil {
+				unchecked = append(unchecked, err)
 			}
 		}
 		info := filepath.Join(g.dir, "objects", "info")
@@ -214,36 +295,38 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 	var walked int64
 	var scan func(dir string)
 	scan = func(dir string) {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			return
-		}
-		for _, e := range ents {
+		err := eachEntry(dir, func(e fs.DirEntry) bool {
 			if walked++; walked > maxPostRun {
-				return
+				return false
 			}
 			p := dir + "/" + e.Name()
 			if pc.lifted[p] {
-				continue
+				return true
 			}
 			if e.Name() == ".git" {
 				// A .git dir is a mount point, a .git file is kept:
 				// one with another identity is the run's.
 				id, known := pc.gitIDs[p]
 				if fi, err := e.Info(); err == nil && (!known || e.IsDir() && statID(fi).ino != id.ino) {
-					pc.takeNewGit(q, p, e)
+					if err := pc.takeNewGit(q, p, e); err != nil {
+						unchecked = append(unchecked, err)
+					}
 				}
-				continue
+				return true
 			}
 			if !pc.known[p] && within(p, pc.project) && !inTools(p[len(pc.project)+1:]) && protectedRel(p[len(pc.project)+1:], e.IsDir(), pc.protect) {
 				if fi, err := e.Info(); err == nil && after(fi, since) {
 					q.take(p, "host-executed file of the project (agent settings, editor tasks, direnv...), created or replaced by the run")
-					continue
+					return true
 				}
 			}
 			if e.IsDir() && !pc.dirSet[p] {
 				scan(p) // new: all of it is the run's
 			}
+			return true
+		})
+		if err != nil {
+			unchecked = append(unchecked, err)
 		}
 	}
 	for _, d := range pc.dirs {
@@ -259,6 +342,17 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 			"the post-run check stopped after %d new entries: what the run created past them was not checked", maxPostRun),
 			Error: "not checked"})
 	}
+	for _, err := range unchecked {
+		// A directory the run made that cannot be read (a path too long
+		// to open, no descriptor left for one so deep): refused too.
+		where := pc.project
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			where = pe.Path
+		}
+		q.list = append(q.list, audit.Quarantined{Path: where, Why: "the post-run check could not read what the run created here: " + err.Error(),
+			Error: "not checked"})
+	}
 	return q.list, notes
 }
 
@@ -268,24 +362,25 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 // git clone and git init make and runs nothing (see benignNewGitEntry), so
 // that a repository the run cloned or committed to stays on the host,
 // with nothing planted in it.
-func (pc *postCheck) takeNewGit(q *quarantiner, p string, e fs.DirEntry) {
+func (pc *postCheck) takeNewGit(q *quarantiner, p string, e fs.DirEntry) error {
 	if !e.IsDir() {
 		q.take(p, "a .git file or link created by the run")
-		return
+		return nil
 	}
-	ents, _ := os.ReadDir(p)
-	for _, e := range ents {
+	err := eachEntry(p, func(e fs.DirEntry) bool {
 		ep := filepath.Join(p, e.Name())
 		if !governance.IsGitData(e.Name()) && !benignNewGitEntry(ep, e.Name()) {
 			q.take(ep, "host-executed entry of a git directory created by the run (a config that runs commands, a hook, or an entry git init does not make)")
 		}
-	}
+		return true
+	})
 	for _, name := range governance.GitObjectsInfoExec {
 		ap := filepath.Join(p, "objects", "info", name)
 		if _, err := os.Lstat(ap); err == nil {
 			q.take(ap, "alternate object store of a git directory created by the run")
 		}
 	}
+	return err
 }
 
 // inTools reports whether rel is inside a .git or node_modules directory.

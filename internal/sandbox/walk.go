@@ -20,6 +20,7 @@ package sandbox
 //     degraded.
 
 import (
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"runtime"
@@ -170,7 +171,15 @@ type walkRead struct {
 func (w *walker) read(dir walkDir, r *walkRead) {
 	f, err := openDir(dir.path)
 	if err != nil {
-		return // unreadable here is unreadable inside too
+		// A directory the walk cannot list, the command, which runs as
+		// the caller, may still enter: by name if it can be searched
+		// (chmod 111), or after a chmod of its own if the caller owns
+		// it. What it holds is not known, so it is masked whole, as a
+		// secret is (one that is gone has nothing to mask).
+		if !w.gitOnly && dir.path != w.root && !errors.Is(err, fs.ErrNotExist) {
+			r.found = append(r.found, dir.path)
+		}
+		return
 	}
 	ents, _ := f.ReadDir(-1)
 	f.Close()
