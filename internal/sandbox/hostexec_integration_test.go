@@ -747,6 +747,64 @@ func TestAdversarialClosedDirAtStart(t *testing.T) {
 	}
 }
 
+// TestAdversarialPostCheckThroughLink: the post-run check moves and
+// restores files on the host, with the caller's rights; a run that
+// leaves a link where the check will act must not have it act on what
+// the link names. A submodule-like .git file (kept: a mount cannot hold
+// it) is replaced by a link to a file outside, its directory closed
+// (chmod 555) so that the link could not be taken away as the caller:
+// restoring the .git file must not write through the link. Then the
+// directory itself is moved aside and replaced by a link to a directory
+// outside holding a .git of its own: the check must not take that .git.
+// Both victims are the caller's, outside the sandbox, and stay as they
+// were.
+func TestAdversarialPostCheckThroughLink(t *testing.T) {
+	h := newHostGit(t)
+	victims := varTempDir(t)
+	os.Chmod(victims, 0o777)
+	writeFiles(t, victims, map[string]string{"file": "precious\n", "repo/.git": "gitdir: /elsewhere\n"})
+	openAll(t, victims)
+	for i, plant := range []string{
+		`rm -f sub/.git; ln -s "$V/file" sub/.git; chmod 555 sub`,
+		`mv sub sub2 && ln -s "$V/repo" sub`,
+	} {
+		project := varTempDir(t)
+		h.initRepo(t, project)
+		h.mustGit(t, project, "init", "-q", "--bare", ".git/modules/sub")
+		writeFiles(t, project, map[string]string{"sub/.git": "gitdir: ../.git/modules/sub\n"})
+		openAll(t, project)
+		t.Cleanup(func() { os.Chmod(filepath.Join(project, "sub"), 0o777) })
+		o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: h.home, Env: []string{"V=" + victims},
+			Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh(plant)})
+		if o.err != nil {
+			t.Fatal(o.err)
+		}
+		for name, want := range map[string]string{"file": "precious\n", "repo/.git": "gitdir: /elsewhere\n"} {
+			if b, err := os.ReadFile(filepath.Join(victims, name)); err != nil || string(b) != want {
+				t.Errorf("plant %d: %s outside the sandbox, reached through the run's link, changed: %q, %v", i, name, b, err)
+			}
+		}
+		if i == 0 {
+			// The .git file is back, through no link, and its
+			// directory has the mode the run gave it.
+			fi, err := os.Lstat(filepath.Join(project, "sub/.git"))
+			b, _ := os.ReadFile(filepath.Join(project, "sub/.git"))
+			if err != nil || !fi.Mode().IsRegular() || string(b) != "gitdir: ../.git/modules/sub\n" {
+				t.Errorf("sub/.git was not restored: %v, %v, %q", fi, err, b)
+			}
+			if fi, err := os.Lstat(filepath.Join(project, "sub")); err != nil || fi.Mode().Perm() != 0o555 {
+				t.Errorf("sub does not have the mode the run gave it: %v, %v", fi, err)
+			}
+		} else {
+			// The link is taken: nothing on the host leads there.
+			wantQuarantined(t, o.res, filepath.Join(project, "sub"))
+			if _, err := os.Lstat(filepath.Join(project, "sub")); err == nil {
+				t.Error("the link the run left in place of sub is still there")
+			}
+		}
+	}
+}
+
 // passCoarse waits until the coarse clock a run starts from (coarseNow)
 // is past the ctime of each of paths: on kernels with multigrain
 // timestamps a ctime stamped just before can be later than it.

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -64,6 +65,8 @@ type quarantiner struct {
 	// copied is what the run's entries that had to be copied (from
 	// another filesystem) took so far.
 	copied copyBudget
+	// linkOnTheWay is postCheck.linkOnTheWay, or nil.
+	linkOnTheWay func(dir string) string
 }
 
 // copyBudget bounds what one run's quarantine copies from another
@@ -89,6 +92,17 @@ var errTooLarge = fmt.Errorf("more than %d MiB or %d entries to copy from anothe
 // path, or removes it when there is no quarantine or it cannot be moved.
 func (q *quarantiner) take(p, why string) {
 	e := audit.Quarantined{Path: p, Why: why}
+	if q.linkOnTheWay != nil {
+		if link := q.linkOnTheWay(filepath.Dir(p)); link != "" {
+			// The run left a link where a directory of the start was
+			// (mv sub sub2; ln -s ~/other sub): what it names is not
+			// the run's, and is not touched. The link is taken.
+			q.take(link, "a link the run left in place of a directory")
+			e.Error = "reached through " + link + ", a link the run left, which was taken: what it named was left as it is"
+			q.list = append(q.list, e)
+			return
+		}
+	}
 	if q.dir != "" {
 		dst := filepath.Join(q.dir, "files", p)
 		for i := 1; ; i++ {
@@ -99,11 +113,19 @@ func (q *quarantiner) take(p, why string) {
 		}
 		err := os.MkdirAll(filepath.Dir(dst), 0o700)
 		if err == nil {
-			err = os.Rename(p, dst)
+			err = openedFor(filepath.Dir(p), func() error {
+				err := os.Rename(p, dst)
+				if errors.Is(err, fs.ErrPermission) {
+					// A directory moved elsewhere has its ".." written.
+					openToOwner(p)
+					err = os.Rename(p, dst)
+				}
+				return err
+			})
 			if errors.Is(err, unix.EXDEV) {
 				before := q.copied
 				if err = copyTree(p, dst, &q.copied); err == nil {
-					err = os.RemoveAll(p)
+					err = removeTree(p)
 				} else {
 					// Nothing half kept: what was copied goes, and
 					// counts no more.
@@ -119,10 +141,153 @@ func (q *quarantiner) take(p, why string) {
 		}
 		e.Error = fmt.Sprintf("not moved to the quarantine (%v): removed", err)
 	}
-	if err := os.RemoveAll(p); err != nil {
+	if err := removeTree(p); err != nil {
 		e.Error = fmt.Sprintf("could not be removed: %v", err)
 	}
 	q.list = append(q.list, e)
+}
+
+// removeTree removes p and all below it, whatever modes the run gave its
+// directories (chmod 555 .vscode after planting .vscode/tasks.json), and
+// whatever the mode of the directory that holds it.
+func removeTree(p string) error {
+	return openedFor(filepath.Dir(p), func() error {
+		openTree(p)
+		return os.RemoveAll(p)
+	})
+}
+
+// openedFor runs op, and once more with the directory dir opened to its
+// owner if op was refused for want of permission; dir gets its mode back
+// after. The run may have closed a directory that holds what the check
+// takes; the check runs as the owner of all the run made.
+func openedFor(dir string, op func() error) error {
+	err := op()
+	if !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	if restore, ok := openToOwner(dir); ok {
+		defer restore()
+		err = op()
+	}
+	return err
+}
+
+// openToOwner gives the directory p read, write and search for its owner
+// if it lacks any of them, and returns what gives it its mode back; ok is
+// false when there was nothing to open (not a directory, open already,
+// or not this user's to change).
+func openToOwner(p string) (restore func(), ok bool) {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Mode&0o700 == 0o700 {
+		return nil, false
+	}
+	mode := st.Mode & 0o7777
+	if unix.Chmod(p, mode|0o700) != nil {
+		return nil, false
+	}
+	return func() { unix.Chmod(p, mode) }, true
+}
+
+// openTree opens every directory of the tree at p to its owner, so that
+// all of it can be removed.
+func openTree(p string) {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return
+	}
+	openToOwner(p)
+	eachEntry(p, func(e fs.DirEntry) bool {
+		if e.IsDir() {
+			openTree(p + "/" + e.Name())
+		}
+		return true
+	})
+}
+
+// linkOnTheWay returns the first symbolic link on the way from the
+// writable root that holds p down to p, p itself included, or "" if there
+// is none (nor anything missing: what is gone has nothing below it to act
+// on). A path in no writable root, the run could not change on the way.
+// Checked one component at a time, each from a prefix found free of
+// links: no process of the run is left to change them meanwhile.
+func (pc *postCheck) linkOnTheWay(p string) string {
+	root := ""
+	for _, r := range pc.roots {
+		if (p == r || within(p, r)) && len(r) > len(root) {
+			root = r
+		}
+	}
+	for r := range pc.gitBinds {
+		if (p == r || within(p, r)) && len(r) > len(root) {
+			root = r
+		}
+	}
+	if root == "" || p == root {
+		return ""
+	}
+	cur := root
+	for _, c := range strings.Split(p[len(root)+1:], "/") {
+		cur += "/" + c
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return ""
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return cur
+		}
+	}
+	return ""
+}
+
+// restore puts back the protected link or .git file k, which the run
+// removed or replaced (and which was taken away): created anew in its
+// directory, reached from the writable root that holds it without
+// following any link, since the run could have put one anywhere on the
+// way, or left one at k's own name that could not be taken away. Warden
+// must never write through a link a run planted.
+func (pc *postCheck) restore(k kept) error {
+	root := ""
+	for _, r := range pc.roots {
+		if within(k.path, r) {
+			root = r
+			break
+		}
+	}
+	if root == "" {
+		return fmt.Errorf("%s is in no writable root", k.path)
+	}
+	rootFD, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: root, Err: err}
+	}
+	defer unix.Close(rootFD)
+	dir, name := filepath.Split(k.path[len(root)+1:])
+	dirFD := rootFD
+	if dir != "" {
+		dirFD, err = unix.Openat2(rootFD, filepath.Clean(dir), &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+		if err != nil {
+			return &os.PathError{Op: "open", Path: filepath.Join(root, dir), Err: err}
+		}
+		defer unix.Close(dirFD)
+	}
+	if k.data == nil {
+		return unix.Symlinkat(k.link, dirFD, name)
+	}
+	// O_EXCL: never through a link, nor over anything left at the name.
+	fd, err := unix.Openat(dirFD, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(k.perm))
+	if err != nil {
+		return &os.PathError{Op: "create", Path: k.path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), k.path)
+	if _, err := f.Write(k.data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // copyTree copies src to dst without following links, within what is
@@ -227,7 +392,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 	if pc == nil {
 		return nil, nil
 	}
-	q := &quarantiner{dir: quarantine}
+	q := &quarantiner{dir: quarantine, linkOnTheWay: pc.linkOnTheWay}
 	var notes []string
 	// Links and .git files that a mount could not hold: restored.
 	keptSet := map[string]bool{}
@@ -242,20 +407,23 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 		} else {
 			q.list = append(q.list, audit.Quarantined{Path: k.path, Why: "removed a protected link or .git file"})
 		}
-		var rerr error
-		if k.data != nil {
-			rerr = os.WriteFile(k.path, k.data, k.perm)
-		} else {
-			rerr = os.Symlink(k.link, k.path)
+		rerr := pc.restore(k)
+		if errors.Is(rerr, fs.ErrPermission) && pc.linkOnTheWay(filepath.Dir(k.path)) == "" {
+			// Its directory closed by the run (chmod 555 sub).
+			rerr = openedFor(filepath.Dir(k.path), func() error { return pc.restore(k) })
 		}
 		if rerr != nil {
-			q.list[len(q.list)-1].Error = fmt.Sprintf("not restored: %v", rerr)
+			e := &q.list[len(q.list)-1]
+			e.Error = strings.TrimPrefix(e.Error+"; not restored: "+rerr.Error(), "; ")
 		}
 	}
 	// The git directories the run could write: every entry that is not
 	// git's data and was not there at start. Only a directory whose
 	// ctime moved can have a new entry.
 	changed := func(dir string) bool {
+		if pc.linkOnTheWay(dir) != "" {
+			return false
+		}
 		fi, err := os.Lstat(dir)
 		return err == nil && after(fi, since)
 	}
@@ -330,6 +498,12 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 		}
 	}
 	for _, d := range pc.dirs {
+		// A directory of the start the run replaced by a link (or that
+		// is reached through one) is not followed: the link itself is
+		// an entry of the directory above, scanned as such.
+		if pc.linkOnTheWay(d) != "" {
+			continue
+		}
 		fi, err := os.Lstat(d)
 		if err != nil || !fi.IsDir() || !after(fi, since) {
 			continue
