@@ -135,6 +135,9 @@ func (q *quarantiner) take(p, why string) {
 			}
 		}
 		if err == nil {
+			// Kept, but removable by its owner: the run's modes (a
+			// directory at 555) would make rm -r of the quarantine fail.
+			openTree(dst)
 			e.MovedTo = dst
 			q.list = append(q.list, e)
 			return
