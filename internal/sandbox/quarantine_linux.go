@@ -424,11 +424,8 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 	// git's data and was not there at start. Only a directory whose
 	// ctime moved can have a new entry.
 	changed := func(dir string) bool {
-		if pc.linkOnTheWay(dir) != "" {
-			return false
-		}
 		fi, err := os.Lstat(dir)
-		return err == nil && after(fi, since)
+		return err == nil && after(fi, since) && pc.linkOnTheWay(dir) == ""
 	}
 	// What could not be read is not passed: each is a refusal.
 	var unchecked []error
@@ -501,14 +498,15 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 		}
 	}
 	for _, d := range pc.dirs {
-		// A directory of the start the run replaced by a link (or that
-		// is reached through one) is not followed: the link itself is
-		// an entry of the directory above, scanned as such.
-		if pc.linkOnTheWay(d) != "" {
-			continue
-		}
 		fi, err := os.Lstat(d)
 		if err != nil || !fi.IsDir() || !after(fi, since) {
+			continue
+		}
+		// A directory of the start the run replaced by a link (or that
+		// is reached through one) is not followed: the link itself is
+		// an entry of the directory above, scanned as such. Asked only
+		// of the few whose ctime moved.
+		if pc.linkOnTheWay(d) != "" {
 			continue
 		}
 		scan(d)
