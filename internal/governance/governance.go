@@ -397,25 +397,27 @@ func (pl *Places) Match(p string) (Match, bool) {
 		}
 	}
 	// The entries of HostExecuted, in any directory; a project's policy.
-	for i := range comps {
-		if e, ok := entryAt(comps, i); ok {
+	lcomps := strings.Split(lp[1:], "/")
+	cs := compiledEntries()
+	for i := range lcomps {
+		if e, ok := cs.entryAt(lcomps, i); ok {
 			take(e.tier(), e.Name+": "+e.Why)
 		}
-		if strings.EqualFold(comps[i], ProjectPolicy) {
+		if lcomps[i] == ProjectPolicy {
 			take(Own, "a project's own policy ("+ProjectPolicy+"/): an agent never governs itself")
 		}
 	}
 	if rel, ok := relUnder(p, pl.Home); ok && rel != "" {
-		hc := strings.Split(rel, "/")
-		for _, e := range InHome {
-			if matchPrefix(e.Name, hc) {
-				take(e.tier(), "~/"+e.Name+": "+e.Why)
+		hc := strings.Split(strings.ToLower(rel), "/")
+		for _, c := range cs.home {
+			if c.matchPrefix(hc) {
+				take(c.e.tier(), "~/"+c.e.Name+": "+c.e.Why)
 			}
 		}
 	}
-	for _, e := range OnHost {
-		if matchPrefix(e.Name[1:], comps) {
-			take(e.tier(), e.Name+": "+e.Why)
+	for _, c := range cs.onHost {
+		if c.matchPrefix(lcomps) {
+			take(c.e.tier(), c.e.Name+": "+c.e.Why)
 		}
 	}
 	for _, d := range pl.AgentHomes {
@@ -505,32 +507,82 @@ func gitEntry(rest []string) (string, bool) {
 // specific entry decides the tier.
 var hostEntries = append(slices.Clone(HookSettings), HostExecuted...)
 
-// entryAt reports the entry of [HostExecuted] (or its hook settings)
-// that comps[i:] starts with.
-func entryAt(comps []string, i int) (Entry, bool) {
-	var found Entry
-	ok := false
-	for _, e := range hostEntries {
-		if matchPrefix(e.Name, comps[i:]) && (!ok || e.tier() > found.tier()) {
-			found, ok = e, true
-		}
-	}
-	return found, ok
+// compiled is an entry with its name cut into components, lower case:
+// matching is case-insensitive, and a decision matches every path it
+// names against every entry.
+type compiled struct {
+	e     Entry
+	parts []string
+	globs []bool // parts[i] is a pattern, not a name
 }
 
-// matchPrefix reports whether the components of the entry name match the
-// first components of comps, case-insensitively.
-func matchPrefix(name string, comps []string) bool {
-	parts := strings.Split(name, "/")
-	if len(parts) > len(comps) {
+func compile(e Entry, name string) compiled {
+	c := compiled{e: e, parts: strings.Split(strings.ToLower(name), "/")}
+	for _, p := range c.parts {
+		c.globs = append(c.globs, strings.ContainsAny(p, `*?[\`))
+	}
+	return c
+}
+
+// matchPrefix reports whether c's components match the first of lcomps
+// (lower case).
+func (c compiled) matchPrefix(lcomps []string) bool {
+	if len(c.parts) > len(lcomps) {
 		return false
 	}
-	for i, part := range parts {
-		if ok, _ := path.Match(strings.ToLower(part), strings.ToLower(comps[i])); !ok {
+	for i, part := range c.parts {
+		if !c.globs[i] {
+			if part != lcomps[i] {
+				return false
+			}
+		} else if ok, _ := path.Match(part, lcomps[i]); !ok {
 			return false
 		}
 	}
 	return true
+}
+
+// compiledSets are hostEntries (by their first component, and those whose
+// first component is a pattern), InHome and OnHost, compiled once.
+type compiledSets struct {
+	host     map[string][]compiled
+	hostGlob []compiled
+	home     []compiled
+	onHost   []compiled
+}
+
+var compiledEntries = sync.OnceValue(func() *compiledSets {
+	cs := &compiledSets{host: map[string][]compiled{}}
+	for _, e := range hostEntries {
+		c := compile(e, e.Name)
+		if c.globs[0] {
+			cs.hostGlob = append(cs.hostGlob, c)
+		} else {
+			cs.host[c.parts[0]] = append(cs.host[c.parts[0]], c)
+		}
+	}
+	for _, e := range InHome {
+		cs.home = append(cs.home, compile(e, e.Name))
+	}
+	for _, e := range OnHost {
+		cs.onHost = append(cs.onHost, compile(e, e.Name[1:]))
+	}
+	return cs
+})
+
+// entryAt reports the entry of [HostExecuted] (or its hook settings)
+// that lcomps[i:] (lower case) starts with, the most held of them.
+func (cs *compiledSets) entryAt(lcomps []string, i int) (Entry, bool) {
+	var found Entry
+	ok := false
+	for _, set := range [2][]compiled{cs.host[lcomps[i]], cs.hostGlob} {
+		for _, c := range set {
+			if c.matchPrefix(lcomps[i:]) && (!ok || c.e.tier() > found.tier()) {
+				found, ok = c.e, true
+			}
+		}
+	}
+	return found, ok
 }
 
 // under reports whether lp (lower case) is dir or below it.
