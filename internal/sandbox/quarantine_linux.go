@@ -117,7 +117,7 @@ func (q *quarantiner) take(p, why string) {
 				err := os.Rename(p, dst)
 				if errors.Is(err, fs.ErrPermission) {
 					// A directory moved elsewhere has its ".." written.
-					openToOwner(p)
+					openToOwner(p, 0o700)
 					err = os.Rename(p, dst)
 				}
 				return err
@@ -169,24 +169,24 @@ func openedFor(dir string, op func() error) error {
 	if !errors.Is(err, fs.ErrPermission) {
 		return err
 	}
-	if restore, ok := openToOwner(dir); ok {
+	if restore, ok := openToOwner(dir, 0o700); ok {
 		defer restore()
 		err = op()
 	}
 	return err
 }
 
-// openToOwner gives the directory p read, write and search for its owner
-// if it lacks any of them, and returns what gives it its mode back; ok is
-// false when there was nothing to open (not a directory, open already,
-// or not this user's to change).
-func openToOwner(p string) (restore func(), ok bool) {
+// openToOwner gives the directory p the owner's permissions need (0o500
+// to list it, 0o700 to change it too) if it lacks any of them, and
+// returns what gives it its mode back; ok is false when there was nothing
+// to open (not a directory, open already, or not this user's to change).
+func openToOwner(p string, need uint32) (restore func(), ok bool) {
 	var st unix.Stat_t
-	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Mode&0o700 == 0o700 {
+	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Mode&need == need {
 		return nil, false
 	}
 	mode := st.Mode & 0o7777
-	if unix.Chmod(p, mode|0o700) != nil {
+	if unix.Chmod(p, mode|need) != nil {
 		return nil, false
 	}
 	return func() { unix.Chmod(p, mode) }, true
@@ -199,7 +199,7 @@ func openTree(p string) {
 	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return
 	}
-	openToOwner(p)
+	openToOwner(p, 0o700)
 	eachEntry(p, func(e fs.DirEntry) bool {
 		if e.IsDir() {
 			openTree(p + "/" + e.Name())
@@ -357,11 +357,8 @@ func eachEntry(dir string, fn func(fs.DirEntry) bool) error {
 	// after planting d/.envrc, which the host's shell still reads on
 	// cd d), is opened to the owner for the check, then given its mode
 	// back: entries read, looked at and moved out of it.
-	if unix.Access(dir, unix.R_OK|unix.W_OK|unix.X_OK) == unix.EACCES {
-		var st unix.Stat_t
-		if unix.Lstat(dir, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR && unix.Chmod(dir, st.Mode&0o7777|0o700) == nil {
-			defer unix.Chmod(dir, st.Mode&0o7777)
-		}
+	if restore, ok := openToOwner(dir, 0o500); ok {
+		defer restore()
 	}
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if errors.Is(err, unix.ENOENT) {
