@@ -261,9 +261,9 @@ func IsGitData(name string) bool {
 // counts in any directory, they are all of rel.
 func HostExecRel(rel string) bool {
 	idx := hostExecIndex()
-	for _, set := range [2][]Entry{idx.byName[rel[strings.LastIndexByte(rel, '/')+1:]], idx.globs} {
-		for _, e := range set {
-			if tail, ok := lastComps(rel, strings.Count(e.Name, "/")+1); ok && (e.Anywhere || len(tail) == len(rel)) && matchComps(e.Name, tail) {
+	for _, set := range [2][]compiled{idx.byLast[rel[strings.LastIndexByte(rel, '/')+1:]], idx.globs} {
+		for _, c := range set {
+			if c.matchRel(rel) {
 				return true
 			}
 		}
@@ -271,52 +271,24 @@ func HostExecRel(rel string) bool {
 	return false
 }
 
-// hostExecIndex is [HostExecuted] by the last component of each entry's
-// name, and the entries whose last component is a pattern: a walk asks
-// about every entry of a project.
+// hostExecIndex is [HostExecuted], case as written, by the last component
+// of each entry's name, and the entries whose last component is a
+// pattern: a walk asks about every entry of a project.
 var hostExecIndex = sync.OnceValue(func() (idx struct {
-	byName map[string][]Entry
-	globs  []Entry
+	byLast map[string][]compiled
+	globs  []compiled
 }) {
-	idx.byName = make(map[string][]Entry, len(HostExecuted))
+	idx.byLast = make(map[string][]compiled, len(HostExecuted))
 	for _, e := range HostExecuted {
-		last := e.Name[strings.LastIndexByte(e.Name, '/')+1:]
-		if strings.ContainsAny(last, `*?[\`) {
-			idx.globs = append(idx.globs, e)
+		c := compile(e, e.Name)
+		if last := len(c.parts) - 1; c.globs[last] {
+			idx.globs = append(idx.globs, c)
 		} else {
-			idx.byName[last] = append(idx.byName[last], e)
+			idx.byLast[c.parts[last]] = append(idx.byLast[c.parts[last]], c)
 		}
 	}
 	return idx
 })
-
-// lastComps returns the last n slash-separated components of rel.
-func lastComps(rel string, n int) (string, bool) {
-	i := len(rel)
-	for ; n > 0; n-- {
-		i = strings.LastIndexByte(rel[:i], '/')
-		if i < 0 {
-			return rel, n == 1
-		}
-	}
-	return rel[i+1:], true
-}
-
-// matchComps reports whether the components of name, each a path.Match
-// pattern, match those of p, as many, case as written.
-func matchComps(name, p string) bool {
-	for {
-		pat, restPat, morePat := strings.Cut(name, "/")
-		c, rest, more := strings.Cut(p, "/")
-		if ok, _ := path.Match(pat, c); !ok || morePat != more {
-			return false
-		}
-		if !more {
-			return true
-		}
-		name, p = restPat, rest
-	}
-}
 
 // Places are where the governance paths of one decision are: the
 // caller finds them (the home, the project's repositories, PATH) and
@@ -507,9 +479,9 @@ func gitEntry(rest []string) (string, bool) {
 // specific entry decides the tier.
 var hostEntries = append(slices.Clone(HookSettings), HostExecuted...)
 
-// compiled is an entry with its name cut into components, lower case:
-// matching is case-insensitive, and a decision matches every path it
-// names against every entry.
+// compiled is an entry with name, its name or the part of it matched,
+// cut into components once: a decision matches every path it names
+// against every entry, and a walk every entry of a project.
 type compiled struct {
 	e     Entry
 	parts []string
@@ -517,33 +489,60 @@ type compiled struct {
 }
 
 func compile(e Entry, name string) compiled {
-	c := compiled{e: e, parts: strings.Split(strings.ToLower(name), "/")}
+	c := compiled{e: e, parts: strings.Split(name, "/")}
 	for _, p := range c.parts {
 		c.globs = append(c.globs, strings.ContainsAny(p, `*?[\`))
 	}
 	return c
 }
 
-// matchPrefix reports whether c's components match the first of lcomps
-// (lower case).
-func (c compiled) matchPrefix(lcomps []string) bool {
-	if len(c.parts) > len(lcomps) {
+// matchPart reports whether the component comp matches c's part i.
+func (c compiled) matchPart(i int, comp string) bool {
+	if !c.globs[i] {
+		return c.parts[i] == comp
+	}
+	ok, _ := path.Match(c.parts[i], comp)
+	return ok
+}
+
+// matchPrefix reports whether c's components match the first of comps.
+func (c compiled) matchPrefix(comps []string) bool {
+	if len(c.parts) > len(comps) {
 		return false
 	}
-	for i, part := range c.parts {
-		if !c.globs[i] {
-			if part != lcomps[i] {
-				return false
-			}
-		} else if ok, _ := path.Match(part, lcomps[i]); !ok {
+	for i := range c.parts {
+		if !c.matchPart(i, comps[i]) {
 			return false
 		}
 	}
 	return true
 }
 
+// matchRel reports whether c's components match the last of the
+// relative path rel and, unless c's entry counts in any directory, are
+// all of it.
+func (c compiled) matchRel(rel string) bool {
+	if !c.e.Anywhere && strings.Count(rel, "/") != len(c.parts)-1 {
+		return false
+	}
+	for i := len(c.parts) - 1; ; i-- {
+		j := strings.LastIndexByte(rel, '/')
+		if !c.matchPart(i, rel[j+1:]) {
+			return false
+		}
+		if i == 0 {
+			return j < 0 || c.e.Anywhere
+		}
+		if j < 0 {
+			return false
+		}
+		rel = rel[:j]
+	}
+}
+
 // compiledSets are hostEntries (by their first component, and those whose
-// first component is a pattern), InHome and OnHost, compiled once.
+// first component is a pattern), InHome and OnHost, compiled once in
+// lower case: the floor matches any case.
 type compiledSets struct {
 	host     map[string][]compiled
 	hostGlob []compiled
@@ -554,7 +553,7 @@ type compiledSets struct {
 var compiledEntries = sync.OnceValue(func() *compiledSets {
 	cs := &compiledSets{host: map[string][]compiled{}}
 	for _, e := range hostEntries {
-		c := compile(e, e.Name)
+		c := compile(e, strings.ToLower(e.Name))
 		if c.globs[0] {
 			cs.hostGlob = append(cs.hostGlob, c)
 		} else {
@@ -562,10 +561,10 @@ var compiledEntries = sync.OnceValue(func() *compiledSets {
 		}
 	}
 	for _, e := range InHome {
-		cs.home = append(cs.home, compile(e, e.Name))
+		cs.home = append(cs.home, compile(e, strings.ToLower(e.Name)))
 	}
 	for _, e := range OnHost {
-		cs.onHost = append(cs.onHost, compile(e, e.Name[1:]))
+		cs.onHost = append(cs.onHost, compile(e, strings.ToLower(e.Name[1:])))
 	}
 	return cs
 })

@@ -195,10 +195,7 @@ func openToOwner(p string, need uint32) (restore func(), ok bool) {
 // openTree opens every directory of the tree at p to its owner, so that
 // all of it can be removed.
 func openTree(p string) {
-	var st unix.Stat_t
-	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return
-	}
+	// Neither does anything to what is not a directory.
 	openToOwner(p, 0o700)
 	eachEntry(p, func(e fs.DirEntry) bool {
 		if e.IsDir() {
@@ -215,17 +212,7 @@ func openTree(p string) {
 // Checked one component at a time, each from a prefix found free of
 // links: no process of the run is left to change them meanwhile.
 func (pc *postCheck) linkOnTheWay(p string) string {
-	root := ""
-	for _, r := range pc.roots {
-		if (p == r || within(p, r)) && len(r) > len(root) {
-			root = r
-		}
-	}
-	for r := range pc.gitBinds {
-		if (p == r || within(p, r)) && len(r) > len(root) {
-			root = r
-		}
-	}
+	root := pc.rootOf(p)
 	if root == "" || p == root {
 		return ""
 	}
@@ -243,6 +230,23 @@ func (pc *postCheck) linkOnTheWay(p string) string {
 	return ""
 }
 
+// rootOf is the writable root of the run (the project, a read_write path,
+// a writable bind of git data) that holds p, the deepest, or "".
+func (pc *postCheck) rootOf(p string) string {
+	root := ""
+	for _, r := range pc.roots {
+		if (p == r || within(p, r)) && len(r) > len(root) {
+			root = r
+		}
+	}
+	for r := range pc.gitBinds {
+		if (p == r || within(p, r)) && len(r) > len(root) {
+			root = r
+		}
+	}
+	return root
+}
+
 // restore puts back the protected link or .git file k, which the run
 // removed or replaced (and which was taken away): created anew in its
 // directory, reached from the writable root that holds it without
@@ -250,14 +254,8 @@ func (pc *postCheck) linkOnTheWay(p string) string {
 // way, or left one at k's own name that could not be taken away. Warden
 // must never write through a link a run planted.
 func (pc *postCheck) restore(k kept) error {
-	root := ""
-	for _, r := range pc.roots {
-		if within(k.path, r) {
-			root = r
-			break
-		}
-	}
-	if root == "" {
+	root := pc.rootOf(k.path)
+	if root == "" || root == k.path {
 		return fmt.Errorf("%s is in no writable root", k.path)
 	}
 	rootFD, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
