@@ -72,6 +72,22 @@ type kept struct {
 	perm fs.FileMode
 }
 
+// held is a protected entry inside a writable root, kept read-only by a
+// bind onto itself, as it was when the run was planned. The mount holds
+// it only while the host keeps that file: Linux takes a mount away, in
+// every namespace, with the file it is on once that file is removed or
+// renamed over outside (an editor's save, git config writing .git/config
+// anew, a git checkout on the host), and the run can then write what took
+// its place. The post-run check takes an entry with another identity to
+// the quarantine and puts back the content held here, for a file small
+// enough to keep.
+type held struct {
+	path     string
+	dev, ino uint64
+	data     []byte // nil: a directory, or a file too large to keep
+	perm     fs.FileMode
+}
+
 // postCheck is the post-run check of one run, planned before it.
 type postCheck struct {
 	project string
@@ -86,6 +102,7 @@ type postCheck struct {
 	protect []string
 	gitDirs []gitSnap
 	kept    []kept
+	held    []held
 	// paths are protected paths that did not exist at start (a
 	// core.hooksPath directory).
 	paths []string

@@ -1097,3 +1097,91 @@ func TestAdversarialWalkBound(t *testing.T) {
 		t.Errorf("the degraded run does not say what it lacks: %q", o.res.Unenforced)
 	}
 }
+
+// TestAdversarialHostReplacesProtected: Linux takes a mount away, in every
+// namespace, with the file it is on once that file is renamed over or
+// removed outside, as an editor's save or git config does on the host.
+// The run waits for the host to do so, then writes the protected files
+// it was kept from (core.fsmonitor into .git/config, a line into
+// .envrc) and reads the masked one (.env). After the run, the protected
+// files are as they were at start, the host's git runs nothing, what
+// took their place is in the quarantine, and the run says that the mask
+// did not hold.
+func TestAdversarialHostReplacesProtected(t *testing.T) {
+	sandboxtest.RequireUserNS(t)
+	h := newHostGit(t)
+	tr := newTrap(t)
+	project := varTempDir(t)
+	h.initRepo(t, project)
+	writeFiles(t, project, map[string]string{".envrc": "export A=1\n", ".env": "SECRET=start\n"})
+	openAll(t, project)
+	config, envrc, env := filepath.Join(project, ".git/config"), filepath.Join(project, ".envrc"), filepath.Join(project, ".env")
+	start, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `touch ready; while [ ! -e go ]; do sleep 0.05; done
+printf '[core]\n\tfsmonitor = %s\n' "$EVIL" >> .git/config && echo wrote-config
+echo "$EVIL" >> .envrc && echo wrote-envrc
+cat .env`
+	done := make(chan outcome, 1)
+	go func() {
+		done <- run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: h.home, Env: []string{"EVIL=" + tr.evil},
+			Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh(script)})
+	}()
+	for {
+		if _, err := os.Stat(filepath.Join(project, "ready")); err == nil {
+			break
+		}
+		select {
+		case o := <-done:
+			t.Fatalf("the run ended before it was ready: %v", o.err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	// The host replaces all three by rename, as editors and git do.
+	replace := func(p, data string) {
+		if err := os.WriteFile(p+".new", []byte(data), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(p+".new", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	replace(config, string(start)+"[user]\n\tname = Host edit\n")
+	replace(envrc, "export A=2\n")
+	replace(env, "SECRET="+canary+" rotated\n")
+	writeFiles(t, project, map[string]string{"go": ""})
+	o := <-done
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if b, err := os.ReadFile(config); err != nil || string(b) != string(start) {
+		t.Errorf(".git/config is not as it was at start: %q, %v", b, err)
+	}
+	if b, err := os.ReadFile(envrc); err != nil || string(b) != "export A=1\n" {
+		t.Errorf(".envrc is not as it was at start: %q, %v", b, err)
+	}
+	h.mustGit(t, project, "status")
+	if tr.sprung() {
+		t.Error("the host's git status ran the core.fsmonitor the run wrote into the replaced .git/config")
+	}
+	wantQuarantined(t, o.res, config, envrc)
+	if !strings.Contains(o.stdout, "wrote-config") {
+		t.Log("the run could not write the replaced .git/config: this kernel kept the mount")
+	}
+	for _, q := range o.res.Quarantined {
+		if q.Path == config && strings.Contains(o.stdout, "wrote-config") {
+			if b, err := os.ReadFile(q.MovedTo); err != nil || !strings.Contains(string(b), "fsmonitor") || !strings.Contains(string(b), "Host edit") {
+				t.Errorf("the quarantine does not hold the replaced .git/config, the host's change and the run's: %q, %v", b, err)
+			}
+		}
+	}
+	said := false
+	for _, n := range o.res.Unenforced {
+		said = said || strings.Contains(n, "mask of "+env+" did not hold")
+	}
+	if !said {
+		t.Errorf("the run does not say that the mask of .env did not hold: %q", o.res.Unenforced)
+	}
+}

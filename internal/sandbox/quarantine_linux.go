@@ -205,6 +205,51 @@ func openTree(p string) {
 	})
 }
 
+// maxHeldFile bounds the protected file a run keeps a copy of to put
+// back: configuration files, a few KiB each.
+const maxHeldFile = 256 << 10
+
+// hold records the read-only binds of bs inside the run's writable roots,
+// with what is needed to put each back. Read without following a link,
+// and kept only if it is the very file planned.
+func (pc *postCheck) hold(bs []bind) {
+	for _, b := range bs {
+		if b.Writable || pc.rootOf(b.Path) == "" || pc.rootOf(b.Path) == b.Path {
+			continue
+		}
+		h := held{path: b.Path, dev: b.Dev, ino: b.Ino}
+		if !b.Dir {
+			h.data, h.perm = readHeld(b)
+		}
+		pc.held = append(pc.held, h)
+	}
+}
+
+// readHeld returns the content and mode of the regular file b, or nil if
+// it is not the file planned, not regular, or larger than maxHeldFile.
+func readHeld(b bind) ([]byte, fs.FileMode) {
+	f, err := os.OpenFile(b.Path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxHeldFile {
+		return nil, 0
+	}
+	if dev, ino, ok := inodeOf(fi); !ok || dev != b.Dev || ino != b.Ino {
+		return nil, 0
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxHeldFile+1))
+	if err != nil || len(data) > maxHeldFile {
+		return nil, 0
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, fi.Mode().Perm()
+}
+
 // linkOnTheWay returns the first symbolic link on the way from the
 // writable root that holds p down to p, p itself included, or "" if there
 // is none (nor anything missing: what is gone has nothing below it to act
@@ -392,6 +437,31 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 	}
 	q := &quarantiner{dir: quarantine, linkOnTheWay: pc.linkOnTheWay}
 	var notes []string
+	// Protected entries the host replaced while the run went on: their
+	// read-only mount went with the file it was on, and the run could
+	// write what took its place. Taken, and a file put back as it was at
+	// start: the host's own change is in the quarantine too.
+	for _, h := range pc.held {
+		var st unix.Stat_t
+		if err := unix.Lstat(h.path, &st); err != nil || st.Dev == h.dev && st.Ino == h.ino {
+			continue // still the file the mount held, or gone
+		}
+		q.take(h.path, "protected entry replaced on the host during the run: its read-only mount went with the file it was on, so the run could write the new one")
+		if h.data == nil {
+			continue
+		}
+		k := kept{path: h.path, data: h.data, perm: h.perm}
+		rerr := pc.restore(k)
+		if errors.Is(rerr, fs.ErrPermission) && pc.linkOnTheWay(filepath.Dir(h.path)) == "" {
+			rerr = openedFor(filepath.Dir(h.path), func() error { return pc.restore(k) })
+		}
+		e := &q.list[len(q.list)-1]
+		if rerr != nil {
+			e.Error = strings.TrimPrefix(e.Error+"; not put back: "+rerr.Error(), "; ")
+		} else {
+			e.Why += "; the file as it was at the run's start is back in its place"
+		}
+	}
 	// Links and .git files that a mount could not hold: restored.
 	keptSet := map[string]bool{}
 	for _, k := range pc.kept {

@@ -73,6 +73,50 @@ type view struct {
 	// post is the post-run check of what the host executes later; nil
 	// in full-access mode.
 	post *postCheck
+	// maskIDs are the masked paths' device and inode numbers as planned
+	// (a zero pair for one that could not be read).
+	maskIDs [][2]uint64
+}
+
+// idsOf returns the device and inode numbers of each of paths, not
+// following a link.
+func idsOf(paths []string) [][2]uint64 {
+	ids := make([][2]uint64, len(paths))
+	for i, p := range paths {
+		if fi, err := os.Lstat(p); err == nil {
+			if dev, ino, ok := inodeOf(fi); ok {
+				ids[i] = [2]uint64{dev, ino}
+			}
+		}
+	}
+	return ids
+}
+
+// masksGone says which masks of the run the host took away while it ran:
+// a mask is a mount on the masked file, and Linux takes a mount away, in
+// every namespace, with the file it is on once that file is removed or
+// renamed over outside (an editor saving a .env, a tool writing its
+// token file anew). The command could then read what took its place; the
+// person is told, since it cannot be undone.
+func (v view) masksGone() []string {
+	var out []string
+	for i, p := range v.masks {
+		if i >= len(v.maskIDs) || v.maskIDs[i] == ([2]uint64{}) {
+			continue
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // removed: nothing took its place
+			}
+			out = append(out, fmt.Sprintf("the mask of %s could not be checked after the run: %v", p, err))
+			continue
+		}
+		if dev, ino, ok := inodeOf(fi); ok && [2]uint64{dev, ino} != v.maskIDs[i] {
+			out = append(out, fmt.Sprintf("the mask of %s did not hold: the file was replaced on the host during the run, which takes the sandbox's mount on it away, so the command could read the new one", p))
+		}
+	}
+	return out
 }
 
 // writableRoots are the writable binds but the cache and the git data
@@ -194,6 +238,10 @@ func planView(spec Spec, project string) (view, error) {
 	if err := r.identify(v.binds); err != nil {
 		return v, err
 	}
+	if v.post != nil {
+		v.post.hold(v.binds)
+	}
+	v.maskIDs = idsOf(v.masks)
 	return v, nil
 }
 

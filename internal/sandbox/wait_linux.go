@@ -203,7 +203,7 @@ func (rn *runner) collect() (Result, error) {
 		// once it had killed and reaped them all, or it is reaped.
 		var qnotes []string
 		res.Quarantined, qnotes = v.post.run(spec.Quarantine, rn.since)
-		res.Unenforced = append(res.Unenforced, qnotes...)
+		res.Unenforced = append(append(res.Unenforced, qnotes...), v.masksGone()...)
 		tr.mark("post-run check")
 	}
 	if spec.RecordChanges {
