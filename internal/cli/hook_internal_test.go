@@ -17,6 +17,9 @@ import (
 // TestHookFailsClosed: a decision that panics or never comes exits 2
 // with a reason, never 0 without an answer and never another status.
 func TestHookFailsClosed(t *testing.T) {
+	// A state directory of its own: a warden serve of the person running
+	// the tests would lengthen the call's bound by its wait.
+	t.Setenv(envStateDir, t.TempDir())
 	for _, tt := range []struct {
 		name   string
 		decide func(adapter.Agent, []byte, hook.Options) ([]byte, error)

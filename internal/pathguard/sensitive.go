@@ -109,6 +109,71 @@ var sensitiveTable = []Entry{
 	// master key that decrypts them. A project's Maven files are in .mvn/.
 	{Pattern: ".m2/settings*.xml", Why: "Maven repository passwords"},
 	{Pattern: ".gem/credentials", Why: "RubyGems API keys"},
+	// The coding agents' own logins: an agent's token is what its
+	// commands would most like to send away. Claude Code keeps its
+	// OAuth tokens in ~/.claude/.credentials.json, and in ~/.claude.json
+	// (and its backups) the MCP servers it starts with their
+	// environment, API keys included, and each project's history.
+	{Pattern: ".claude/.credentials.json", Why: "Claude Code OAuth tokens"},
+	{Pattern: "~/.claude.json", Why: "Claude Code state: MCP servers with their environment (API keys), projects' history"},
+	{Pattern: ".claude.json.backup*", Why: "Claude Code state backups: MCP servers with their environment (API keys)"},
+	{Pattern: ".codex/auth.json", Why: "Codex CLI OpenAI API key or ChatGPT tokens"},
+	{Pattern: ".gemini/oauth_creds.json", Why: "Gemini CLI Google OAuth tokens"},
+	{Pattern: ".gemini/mcp-oauth-tokens*.json", Why: "Gemini CLI MCP servers' OAuth tokens"},
+	{Pattern: ".qwen/oauth_creds.json", Why: "Qwen Code OAuth tokens"},
+	{Pattern: ".config/github-copilot/", Why: "GitHub Copilot OAuth tokens (hosts.json, apps.json)"},
+	{Pattern: ".local/share/opencode/auth.json", Why: "OpenCode provider API keys"},
+	// Other logins of a developer's tools, each in a file of its own.
+	// git credential-store reads ~/.config/git/credentials as well as
+	// ~/.git-credentials.
+	{Pattern: ".config/git/credentials", Why: "git credential-store tokens in plain text (XDG location)"},
+	{Pattern: ".config/glab-cli/config.yml", Why: "GitLab CLI token"},
+	// Anchored: the Azure Developer CLI keeps a project's environments
+	// in a .azure/ directory of the project.
+	{Pattern: "~/.azure/", Why: "Azure CLI tokens and service principal secrets"},
+	{Pattern: "~/.oci/", Why: "Oracle Cloud CLI API signing keys"},
+	{Pattern: "~/.tsh/", Why: "Teleport keys and certificates"},
+	{Pattern: ".config/doctl/config.yaml", Why: "DigitalOcean API token"},
+	{Pattern: "~/.fly/config.yml", Why: "Fly.io access token"},
+	{Pattern: ".wrangler/config/default.toml", Why: "Cloudflare Wrangler OAuth tokens"},
+	{Pattern: ".config/.wrangler/config/default.toml", Why: "Cloudflare Wrangler OAuth tokens (XDG location)"},
+	{Pattern: ".local/share/com.vercel.cli/auth.json", Why: "Vercel token"},
+	{Pattern: ".config/netlify/config.json", Why: "Netlify access tokens"},
+	{Pattern: "~/.netlify/config.json", Why: "Netlify access tokens (older location)"},
+	{Pattern: ".pulumi/credentials.json", Why: "Pulumi access tokens"},
+	{Pattern: "~/.terraformrc", Why: "Terraform CLI configuration with registry credentials"},
+	{Pattern: ".config/rclone/rclone.conf", Why: "rclone remotes' credentials"},
+	{Pattern: ".s3cfg", Why: "s3cmd access keys"},
+	{Pattern: "~/.boto", Why: "boto and gsutil credentials"},
+	{Pattern: ".pgpass", Why: "PostgreSQL passwords"},
+	{Pattern: "~/.my.cnf", Why: "MySQL client passwords"},
+	{Pattern: ".mylogin.cnf", Why: "MySQL login paths (obfuscated passwords)"},
+	{Pattern: ".databrickscfg", Why: "Databricks tokens"},
+	{Pattern: ".snowflake/connections.toml", Why: "Snowflake connection passwords"},
+	{Pattern: ".snowsql/config", Why: "SnowSQL passwords"},
+	{Pattern: "~/.gradle/gradle.properties", Why: "Gradle repository and signing passwords"},
+	{Pattern: ".config/sops/age/keys.txt", Why: "age private keys for SOPS"},
+	{Pattern: ".subversion/auth/", Why: "Subversion cached passwords"},
+	{Pattern: "~/.config/configstore/", Why: "tokens of Node.js CLIs (firebase-tools and others)"},
+	// Written out in full where a walk of the home does not look (its
+	// .cache, below its third level): the sandbox masks such a literal
+	// entry at its place in the home.
+	{Pattern: ".cache/huggingface/token", Why: "Hugging Face token"},
+	{Pattern: ".cache/huggingface/stored_tokens", Why: "Hugging Face tokens"},
+	{Pattern: ".huggingface/token", Why: "Hugging Face token (older location)"},
+	{Pattern: "kaggle.json", Why: "Kaggle API key"},
+	{Pattern: ".config/ngrok/ngrok.yml", Why: "ngrok authtoken"},
+	{Pattern: ".ngrok2/ngrok.yml", Why: "ngrok authtoken (older location)"},
+	// Browsers' profiles: cookies of every logged-in session and saved
+	// passwords; Chromium's are encrypted with a fixed key where no
+	// keyring runs.
+	{Pattern: "~/.mozilla/", Why: "Firefox profiles: cookies and saved passwords"},
+	{Pattern: "~/.config/google-chrome/", Why: "Chrome profiles: cookies and saved passwords"},
+	{Pattern: "~/.config/chromium/", Why: "Chromium profiles: cookies and saved passwords"},
+	{Pattern: "~/.config/BraveSoftware/", Why: "Brave profiles: cookies and saved passwords"},
+	{Pattern: "~/.config/microsoft-edge/", Why: "Edge profiles: cookies and saved passwords"},
+	{Pattern: "~/.local/share/keyrings/", Why: "GNOME keyring (the desktop's saved secrets)"},
+	{Pattern: "~/.password-store/", Why: "pass password store"},
 	// Shell and REPL histories: every command and query typed, with the
 	// tokens and passwords pasted into them (export TOKEN=..., mysql
 	// -p..., \password). At any depth: a history file is history data
@@ -132,6 +197,18 @@ var sensitiveTable = []Entry{
 	// .mongodb/mongosh/.
 	{Pattern: ".dbshell", Why: "MongoDB shell history"},
 	{Pattern: ".mongodb/mongosh/", Why: "MongoDB shell history and configuration"},
+	// atuin keeps every command typed, and the key of its sync.
+	{Pattern: "~/.local/share/atuin/", Why: "atuin shell history and its key"},
+	{Pattern: ".lesshst", Why: "less search history"},
+	// Registers, marks and command lines: what was yanked, passwords
+	// included.
+	{Pattern: ".viminfo", Why: "Vim registers and command history"},
+	{Pattern: "~/.local/state/nvim/shada/", Why: "Neovim registers and command history"},
+	{Pattern: "~/.local/share/nvim/shada/", Why: "Neovim registers and command history (older location)"},
+	{Pattern: ".ipython/profile_*/history.sqlite", Why: "IPython history"},
+	{Pattern: ".julia/logs/repl_history.jl", Why: "Julia REPL history"},
+	{Pattern: ".duckdb_history", Why: "DuckDB shell history"},
+	{Pattern: ".cqlsh_history", Why: "Cassandra shell history"},
 	// R writes .Rhistory in its working directory, a project's too.
 	{Pattern: ".Rhistory", Why: "R history"},
 	{Pattern: ".env", Why: "dotenv file: application secrets by convention"},

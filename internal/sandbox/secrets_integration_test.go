@@ -82,8 +82,10 @@ func wantHidden(t *testing.T, o outcome, controls []string) {
 
 // TestAdversarialSecretsCredentialFiles plants the credential files of
 // npm, PyPI, gcloud, cargo, Vault, Terraform, Maven, RubyGems, hub, docker
-// and kube, shell and REPL histories, and private keys below the top of
-// the home, and reads each from inside.
+// and kube, the coding agents' logins (Claude Code, Codex, Gemini CLI,
+// Copilot, OpenCode) and other tools' token files, browser profiles,
+// shell and REPL histories, and private keys below the top of the home,
+// and reads each from inside.
 func TestAdversarialSecretsCredentialFiles(t *testing.T) {
 	secrets := []string{
 		".npmrc", ".yarnrc.yml", ".pypirc",
@@ -97,6 +99,17 @@ func TestAdversarialSecretsCredentialFiles(t *testing.T) {
 		".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history",
 		".irb_history", ".rediscli_history",
 		"backup/id_rsa.bak", "backup/old/id_ed25519", "src/other/.env",
+		// The coding agents' own logins and state, other tools' token
+		// files, browser profiles, more histories.
+		".claude/.credentials.json", ".claude.json", ".claude.json.backup", ".claude/backups/.claude.json.backup.1",
+		".codex/auth.json", ".gemini/oauth_creds.json", ".gemini/mcp-oauth-tokens-v2.json", ".qwen/oauth_creds.json",
+		".config/github-copilot/apps.json", ".local/share/opencode/auth.json",
+		".config/git/credentials", ".config/glab-cli/config.yml", ".azure/msal_token_cache.json", ".tsh/keys/p/u",
+		".config/.wrangler/config/default.toml", ".pgpass", ".my.cnf", ".s3cfg", ".pulumi/credentials.json",
+		".cache/huggingface/token", ".kaggle/kaggle.json", ".config/sops/age/keys.txt", ".gradle/gradle.properties",
+		".mozilla/firefox/p.default/logins.json", ".config/google-chrome/Default/Login Data",
+		".local/share/keyrings/login.keyring", ".local/share/atuin/history.db", ".viminfo",
+		".ipython/profile_default/history.sqlite",
 	}
 	files := map[string]string{
 		// Controls: ordinary files beside the secrets.
@@ -107,6 +120,10 @@ func TestAdversarialSecretsCredentialFiles(t *testing.T) {
 		"backup/notes.txt":   "control-backup",
 		"backup/id_rsa.pub":  "control-public-key",
 		".bashrc":            "control-bashrc",
+		// The agents' other files stay readable.
+		".claude/settings.json": "control-claude-settings",
+		".codex/config.toml":    "control-codex-config",
+		".config/git/config":    "control-git-config",
 	}
 	for _, s := range secrets {
 		files[s] = canary + " " + s
@@ -135,11 +152,12 @@ func TestAdversarialSecretsCredentialFiles(t *testing.T) {
 		paths = append(paths, "~/"+s)
 	}
 	script := strings.ReplaceAll(catAll(paths), `"~/`, `"$HOME/`) +
-		"cat ~/.profile ~/.cargo/config.toml ~/.m2/notes.txt ~/.config/other.conf ~/backup/notes.txt ~/backup/id_rsa.pub ~/.bashrc ~/archive/notes.txt .npmrc .docker/compose.yml; " +
+		"cat ~/.profile ~/.cargo/config.toml ~/.m2/notes.txt ~/.config/other.conf ~/backup/notes.txt ~/backup/id_rsa.pub ~/.bashrc ~/archive/notes.txt ~/.claude/settings.json ~/.codex/config.toml ~/.config/git/config .npmrc .docker/compose.yml; " +
 		"grep -r " + canary + " ~ 2>/dev/null; true"
 	o := run(t, Spec{Project: project, Home: home, Mode: WorkspaceWrite, Argv: sh(script)})
 	wantHidden(t, o, []string{"control-profile", "control-cargo-config", "control-m2", "control-config",
-		"control-backup", "control-public-key", "control-bashrc", "control-archive", "control-project-npmrc", "control-project-docker"})
+		"control-backup", "control-public-key", "control-bashrc", "control-archive", "control-project-npmrc", "control-project-docker",
+		"control-claude-settings", "control-codex-config", "control-git-config"})
 }
 
 // TestAdversarialSecretsMaskedPaths reads the paths of Spec.Mask from

@@ -48,6 +48,8 @@ var secretTails = [][]string{
 	{".irb_history"}, {".pry_history"}, {".rediscli_history"}, {".dbshell"}, {".rhistory"},
 	{".env"}, {".env.local"}, {".env.production"}, {".env.development"}, {".env.test"}, {".env.staging"},
 	{"id_rsa"}, {"id_dsa"}, {"id_ecdsa"}, {"id_ed25519"}, {"environ"},
+	{".claude", ".credentials.json"}, {".claude.json"}, {".codex", "auth.json"}, {".gemini", "oauth_creds.json"},
+	{"github-copilot", ""}, {".azure", ""}, {".config", "git", "credentials"}, {".pgpass"},
 }
 
 // globSecret reports whether the glob pattern p can match a path that
@@ -105,7 +107,11 @@ func secretName(l string) bool {
 		return true
 	}
 	w := "/" + l
-	for _, s := range []string{"/.cargo/credentials", "/.terraform.d/credentials", "/.mongodb/mongosh/"} {
+	for _, s := range []string{"/.cargo/credentials", "/.terraform.d/credentials", "/.mongodb/mongosh/",
+		"/.claude/.credentials.json", "/.claude.json", "/.codex/auth.json", "/.gemini/oauth_creds.json",
+		"/.qwen/oauth_creds.json", "/.config/github-copilot/", "/.local/share/opencode/auth.json",
+		"/.config/git/credentials", "/.azure/", "/.pgpass", "/.s3cfg", "/.databrickscfg",
+		"/.mozilla/", "/.config/google-chrome/", "/.config/chromium/", "/.local/share/keyrings/"} {
 		if strings.Contains(w, s) {
 			return true
 		}
