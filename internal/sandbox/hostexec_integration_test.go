@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -1101,87 +1102,103 @@ func TestAdversarialWalkBound(t *testing.T) {
 // TestAdversarialHostReplacesProtected: Linux takes a mount away, in every
 // namespace, with the file it is on once that file is renamed over or
 // removed outside, as an editor's save or git config does on the host.
-// The run waits for the host to do so, then writes the protected files
-// it was kept from (core.fsmonitor into .git/config, a line into
-// .envrc) and reads the masked one (.env). After the run, the protected
-// files are as they were at start, the host's git runs nothing, what
-// took their place is in the quarantine, and the run says that the mask
-// did not hold.
+// The run waits for it, then writes the protected file it was kept from
+// (core.fsmonitor into .git/config, a line into .envrc) or reads the
+// masked one (.env). The run is stopped as soon as the host replaces the
+// file; whatever it wrote before that is in the quarantine with the
+// host's change, the protected file is as it was at start, the host's
+// git runs nothing, and the run says why it was stopped.
 func TestAdversarialHostReplacesProtected(t *testing.T) {
 	sandboxtest.RequireUserNS(t)
-	h := newHostGit(t)
-	tr := newTrap(t)
-	project := varTempDir(t)
-	h.initRepo(t, project)
-	writeFiles(t, project, map[string]string{".envrc": "export A=1\n", ".env": "SECRET=start\n"})
-	openAll(t, project)
-	config, envrc, env := filepath.Join(project, ".git/config"), filepath.Join(project, ".envrc"), filepath.Join(project, ".env")
-	start, err := os.ReadFile(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	script := `touch ready; while [ ! -e go ]; do sleep 0.05; done
-printf '[core]\n\tfsmonitor = %s\n' "$EVIL" >> .git/config && echo wrote-config
-echo "$EVIL" >> .envrc && echo wrote-envrc
-cat .env`
-	done := make(chan outcome, 1)
-	go func() {
-		done <- run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: h.home, Env: []string{"EVIL=" + tr.evil},
-			Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh(script)})
-	}()
-	for {
-		if _, err := os.Stat(filepath.Join(project, "ready")); err == nil {
-			break
-		}
-		select {
-		case o := <-done:
-			t.Fatalf("the run ended before it was ready: %v", o.err)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	// The host replaces all three by rename, as editors and git do.
-	replace := func(p, data string) {
-		if err := os.WriteFile(p+".new", []byte(data), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(p+".new", p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	replace(config, string(start)+"[user]\n\tname = Host edit\n")
-	replace(envrc, "export A=2\n")
-	replace(env, "SECRET="+canary+" rotated\n")
-	writeFiles(t, project, map[string]string{"go": ""})
-	o := <-done
-	if o.err != nil {
-		t.Fatal(o.err)
-	}
-	if b, err := os.ReadFile(config); err != nil || string(b) != string(start) {
-		t.Errorf(".git/config is not as it was at start: %q, %v", b, err)
-	}
-	if b, err := os.ReadFile(envrc); err != nil || string(b) != "export A=1\n" {
-		t.Errorf(".envrc is not as it was at start: %q, %v", b, err)
-	}
-	h.mustGit(t, project, "status")
-	if tr.sprung() {
-		t.Error("the host's git status ran the core.fsmonitor the run wrote into the replaced .git/config")
-	}
-	wantQuarantined(t, o.res, config, envrc)
-	if !strings.Contains(o.stdout, "wrote-config") {
-		t.Log("the run could not write the replaced .git/config: this kernel kept the mount")
-	}
-	for _, q := range o.res.Quarantined {
-		if q.Path == config && strings.Contains(o.stdout, "wrote-config") {
-			if b, err := os.ReadFile(q.MovedTo); err != nil || !strings.Contains(string(b), "fsmonitor") || !strings.Contains(string(b), "Host edit") {
-				t.Errorf("the quarantine does not hold the replaced .git/config, the host's change and the run's: %q, %v", b, err)
+	for _, tt := range []struct {
+		name, file, start, host, script string
+		protected                       bool // else masked
+	}{
+		{name: "git config", file: ".git/config", host: "[user]\n\tname = Host edit\n", protected: true,
+			script: `until printf '[core]\n\tfsmonitor = %s\n' "$EVIL" >> .git/config; do :; done 2>/dev/null; echo wrote; sleep 600`},
+		{name: "envrc", file: ".envrc", start: "export A=1\n", host: "export A=2\n", protected: true,
+			script: `until echo "$EVIL" >> .envrc; do :; done 2>/dev/null; echo wrote; sleep 600`},
+		{name: "dotenv", file: ".env", start: "SECRET=start\n", host: "SECRET=" + canary + " rotated\n",
+			script: `while :; do cat .env; done 2>/dev/null`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHostGit(t)
+			tr := newTrap(t)
+			project := varTempDir(t)
+			h.initRepo(t, project)
+			p := filepath.Join(project, tt.file)
+			if tt.start != "" {
+				writeFiles(t, project, map[string]string{tt.file: tt.start})
 			}
-		}
-	}
-	said := false
-	for _, n := range o.res.Unenforced {
-		said = said || strings.Contains(n, "mask of "+env+" did not hold")
-	}
-	if !said {
-		t.Errorf("the run does not say that the mask of .env did not hold: %q", o.res.Unenforced)
+			openAll(t, project)
+			start, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan outcome, 1)
+			go func() {
+				done <- run(t, Spec{Project: project, Mode: WorkspaceWrite, Home: h.home, Env: []string{"EVIL=" + tr.evil},
+					Quarantine: filepath.Join(varTempDir(t), "q"), Argv: sh("touch ready; " + tt.script)})
+			}()
+			for {
+				if _, err := os.Stat(filepath.Join(project, "ready")); err == nil {
+					break
+				}
+				select {
+				case o := <-done:
+					t.Fatalf("the run ended before it was ready: %v", o.err)
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			// The host replaces the file by rename, as editors and git do.
+			if err := os.WriteFile(p+".new", append(slices.Clip(start), tt.host...), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(p+".new", p); err != nil {
+				t.Fatal(err)
+			}
+			o := <-done
+			if o.err != nil {
+				t.Fatal(o.err)
+			}
+			stopped := false
+			for _, n := range o.res.Unenforced {
+				stopped = stopped || strings.Contains(n, "the run was stopped: "+p+" was replaced on the host")
+			}
+			if !stopped || o.res.TimedOut {
+				t.Errorf("the run was not stopped when the host replaced %s: timed out %v, %q", tt.file, o.res.TimedOut, o.res.Unenforced)
+			}
+			if !tt.protected {
+				said := false
+				for _, n := range o.res.Unenforced {
+					said = said || strings.Contains(n, "mask of "+p+" did not hold")
+				}
+				if !said {
+					t.Errorf("the run does not say that the mask of %s did not hold: %q", tt.file, o.res.Unenforced)
+				}
+				return
+			}
+			if b, err := os.ReadFile(p); err != nil || string(b) != string(start) {
+				t.Errorf("%s is not as it was at start: %q, %v", tt.file, b, err)
+			}
+			h.mustGit(t, project, "status")
+			if tr.sprung() {
+				t.Error("the host's git status ran what the run wrote")
+			}
+			wantQuarantined(t, o.res, p)
+			for _, q := range o.res.Quarantined {
+				if q.Path != p {
+					continue
+				}
+				b, err := os.ReadFile(q.MovedTo)
+				if err != nil || !strings.HasPrefix(string(b), string(start)+tt.host) {
+					t.Errorf("the quarantine does not hold the host's %s: %q, %v", tt.file, b, err)
+				}
+				// What the run wrote, if it did before it was
+				// stopped, is there too, or went to the old file
+				// it opened as the host replaced it.
+				t.Logf("the quarantine holds %q", b)
+			}
+		})
 	}
 }

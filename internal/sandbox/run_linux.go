@@ -96,6 +96,9 @@ type runner struct {
 	cfg       *config
 	cacheNote []string
 	planned   chan error // the view's planning, once done
+	// watchNote says what of the view could not be watched for the
+	// host's replacing (heldwatch_linux.go).
+	watchNote string
 	// v and idm are the planned view and a root caller's idmapped
 	// mounts, for init; set by the planning, read once planned is.
 	v   view

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,7 +30,15 @@ func (rn *runner) wait(ctx context.Context) {
 	if spec.Signals != nil || term != nil {
 		go forwardSignals(spec.Signals, term, cmd, stop)
 	}
-	why := make(chan string, 1) // "timeout", "cancel" or ""
+	// A file the run is kept from that the host replaces ends the run
+	// (heldwatch_linux.go).
+	var replaced <-chan string
+	if rn.planWaited && rn.planErr == nil {
+		var closeWatch func()
+		replaced, closeWatch, rn.watchNote = watchReplaced(rn.v.watchedFiles())
+		defer closeWatch()
+	}
+	why := make(chan string, 1) // "timeout", "cancel", replacedReason+path or ""
 	go func() {
 		var timer <-chan time.Time
 		if spec.Timeout > 0 {
@@ -45,6 +54,8 @@ func (rn *runner) wait(ctx context.Context) {
 			why <- "timeout"
 		case <-ctx.Done():
 			why <- "cancel"
+		case p := <-replaced:
+			why <- replacedReason + p
 		}
 		// Killing init, pid 1 of the namespace, kills every process in it.
 		cmd.kill()
@@ -198,6 +209,12 @@ func (rn *runner) collect() (Result, error) {
 	}
 	res.Fallbacks = rn.fallbacks
 	res.Unenforced = append(append(res.Unenforced, v.notes...), rn.cacheNote...)
+	if rn.watchNote != "" {
+		res.Unenforced = append(res.Unenforced, rn.watchNote)
+	}
+	if p, ok := strings.CutPrefix(reason, replacedReason); ok {
+		res.Unenforced = append(res.Unenforced, fmt.Sprintf("the run was stopped: %s was replaced on the host while it ran, which takes the sandbox's mount on it away (run it again once the host is done with it)", p))
+	}
 	if rn.planWaited && rn.planErr == nil {
 		// No process of the run is left to race it: init reported Done
 		// once it had killed and reaped them all, or it is reaped.
