@@ -131,7 +131,9 @@ func watchReplaced(ws []watched) (replaced <-chan string, close func(), note str
 			}
 		}
 	}()
-	return ch, func() { f.Close() }, note
+	// Closed aside: a close waits for the reading goroutine to let go of
+	// the descriptor, and the run's end need not.
+	return ch, func() { go f.Close() }, note
 }
 
 func indexByte(b []byte, c byte) int {

@@ -4,6 +4,7 @@
 package sandbox
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,6 +36,12 @@ func HomeMasks(home string) []string {
 	// SSO caches sit next to them.
 	out = append(out, filepath.Join(home, ".aws"))
 	return out
+}
+
+// absent reports whether nothing is at p (a link at p is something).
+func absent(p string) bool {
+	_, err := os.Lstat(p)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // Bounds of the walk of the home for sensitive names (private keys and
@@ -125,7 +132,10 @@ func homeSensitive(home, project string) (found []string, truncated bool) {
 		return exists[strings.ToLower(first)]
 	}
 	for _, p := range HomeMasks(home) {
-		if present(p[len(home)+1:]) {
+		// One lstat leaves out, cheaply, a fixed place that is not
+		// there (most are not, below a .config or .local that is):
+		// resolving each as a mask costs a system call a component.
+		if present(p[len(home)+1:]) && !absent(p) {
 			found = append(found, p)
 		}
 	}
