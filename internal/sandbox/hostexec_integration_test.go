@@ -1165,8 +1165,8 @@ func TestAdversarialHostReplacesProtected(t *testing.T) {
 			for _, n := range o.res.Unenforced {
 				stopped = stopped || strings.Contains(n, "the run was stopped: "+p+" was replaced on the host")
 			}
-			if !stopped || o.res.TimedOut {
-				t.Errorf("the run was not stopped when the host replaced %s: timed out %v, %q", tt.file, o.res.TimedOut, o.res.Unenforced)
+			if !stopped || o.res.TimedOut || o.res.InitKilled {
+				t.Errorf("the run was not stopped, and said so, when the host replaced %s: timed out %v, init killed %v, %q", tt.file, o.res.TimedOut, o.res.InitKilled, o.res.Unenforced)
 			}
 			if !tt.protected {
 				said := false

@@ -266,7 +266,9 @@ func (rn *runner) collect() (Result, error) {
 		// The command ran, and init ended before it could report: a
 		// signal only the kernel sends (init takes the others), or
 		// init's own failure. Every process of the sandbox died with it.
-		res.ExitCode, res.Signal, res.InitKilled = -1, int(syscall.SIGKILL), true
+		// Not when the run killed it (its timeout, a file the host
+		// replaced), which says so itself.
+		res.ExitCode, res.Signal, res.InitKilled = -1, int(syscall.SIGKILL), reason == ""
 		if ws.Signaled() {
 			res.Signal = int(ws.Signal())
 		}
