@@ -3,17 +3,21 @@
 
 package sandbox
 
-// This file stops a run as soon as the host replaces a file the run is
-// kept from. Masks and the read-only protection of entries inside the
-// writable roots are mounts on the host's files, and Linux takes such a
-// mount away, in every namespace, with its file once that file is
-// renamed over or removed outside (an editor's save, git config writing
-// .git/config anew, a tool writing its token file anew): from then on the
-// command could read the new file, or write the new protected one. The
-// post-run check catches what was written once the run is over; this
+// This file stops a run as soon as the host replaces a protected file
+// of a writable root. Its read-only protection is a mount on the host's
+// file, and Linux takes such a mount away, in every namespace, with its
+// file once that file is renamed over or removed outside (an editor's
+// save, git config writing .git/config anew, a git checkout): from then
+// on the command could write the new one, which a host tool may run. The
+// post-run check takes back what was written once the run is over; this
 // ends the run at once, so that a long one (a server) does not go on with
-// the file open to it. The command cannot set it off itself: within the
-// sandbox a mount point cannot be renamed over or removed (EBUSY).
+// the file open to it, and the check comes within moments. The command
+// cannot set it off itself: within the sandbox a mount point cannot be
+// renamed over or removed (EBUSY). Masks are not watched: what a command
+// reads of a secret the host rewrote it reads at once, before any watch
+// could stop it, and histories and agents' state files in the home are
+// rewritten all the time; the run says afterwards which masks did not
+// hold (view.masksGone).
 
 import (
 	"fmt"
@@ -28,25 +32,21 @@ import (
 // replaced one of its watched files; the path follows.
 const replacedReason = "replaced "
 
-// watched is a file a run is kept from, as it was planned.
+// watched is a protected file of a run, as it was planned.
 type watched struct {
 	path string
 	id   [2]uint64 // device and inode
 }
 
-// watchedFiles are the run's held entries and masks, the ones whose
-// identity is known.
+// watchedFiles are the run's held entries, the protected ones of its
+// writable roots.
 func (v view) watchedFiles() []watched {
-	var ws []watched
-	if v.post != nil {
-		for _, h := range v.post.held {
-			ws = append(ws, watched{h.path, [2]uint64{h.dev, h.ino}})
-		}
+	if v.post == nil {
+		return nil
 	}
-	for i, p := range v.masks {
-		if i < len(v.maskIDs) && v.maskIDs[i] != ([2]uint64{}) {
-			ws = append(ws, watched{p, v.maskIDs[i]})
-		}
+	ws := make([]watched, 0, len(v.post.held))
+	for _, h := range v.post.held {
+		ws = append(ws, watched{h.path, [2]uint64{h.dev, h.ino}})
 	}
 	return ws
 }
