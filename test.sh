@@ -70,10 +70,13 @@ if ! "$WARDEN_TEST_GEMINI" --version 2> /dev/null | grep -qx '0.61.0'; then
 	fi
 fi
 
-echo "+ go test -race -tags integration ./..."
-go test -race -tags integration ./...
+# -timeout: internal/cli's real-client and attack tests take close to go
+# test's default ten minutes under -race on a slow machine; a package that
+# hangs is still stopped, with every goroutine's stack.
+echo "+ go test -race -tags integration -timeout 30m ./..."
+go test -race -tags integration -timeout 30m ./...
 # The sandbox's tests again, every run taking its init from a sandbox
 # kept started, as warden serve keeps one (docs/security-model.md);
 # -count=1: the test cache does not see that variable.
-echo "+ WARDEN_TEST_WARM=1 go test -race -tags integration -count=1 ./internal/sandbox"
-WARDEN_TEST_WARM=1 go test -race -tags integration -count=1 ./internal/sandbox
+echo "+ WARDEN_TEST_WARM=1 go test -race -tags integration -timeout 30m -count=1 ./internal/sandbox"
+WARDEN_TEST_WARM=1 go test -race -tags integration -timeout 30m -count=1 ./internal/sandbox
