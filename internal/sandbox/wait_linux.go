@@ -30,8 +30,8 @@ func (rn *runner) wait(ctx context.Context) {
 	if spec.Signals != nil || term != nil {
 		go forwardSignals(spec.Signals, term, cmd, stop)
 	}
-	// A file the run is kept from that the host replaces ends the run
-	// (heldwatch_linux.go).
+	// A protected file of a writable root that the host replaces ends
+	// the run (heldwatch_linux.go).
 	var replaced <-chan string
 	if rn.planWaited && rn.planErr == nil {
 		var closeWatch func()
