@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/sys/unix"
 )
 
 // TestWatchReplaced: a watched file renamed over is sent, once; one
@@ -24,13 +22,13 @@ func TestWatchReplaced(t *testing.T) {
 		}
 	}
 	id := func(p string) [2]uint64 {
-		var st unix.Stat_t
-		if err := unix.Lstat(p, &st); err != nil {
+		id, err := identity(p)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return [2]uint64{st.Dev, st.Ino}
+		return id
 	}
-	ch, stop, note := watchReplaced([]watched{{file, id(file)}, {other, id(other)}})
+	ch, stop, note := watchReplaced([]held{{path: file, id: id(file)}, {path: other, id: id(other)}})
 	defer stop()
 	if note != "" {
 		t.Fatalf("note %q for directories that can be watched", note)
@@ -52,7 +50,7 @@ func TestWatchReplaced(t *testing.T) {
 		t.Errorf("sent %q, want %q", got, file)
 	}
 
-	_, stop2, note := watchReplaced([]watched{{filepath.Join(dir, "gone", "f"), [2]uint64{1, 1}}})
+	_, stop2, note := watchReplaced([]held{{path: filepath.Join(dir, "gone", "f"), id: [2]uint64{1, 1}}})
 	defer stop2()
 	if !strings.Contains(note, "not all watched") {
 		t.Errorf("no note for a directory that cannot be watched: %q", note)

@@ -20,6 +20,7 @@ package sandbox
 // hold (view.masksGone).
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,42 +33,23 @@ import (
 // replaced one of its watched files; the path follows.
 const replacedReason = "replaced "
 
-// watched is a protected file of a run, as it was planned.
-type watched struct {
-	path string
-	id   [2]uint64 // device and inode
-}
-
-// watchedFiles are the run's held entries, the protected ones of its
-// writable roots.
-func (v view) watchedFiles() []watched {
-	if v.post == nil {
-		return nil
-	}
-	ws := make([]watched, 0, len(v.post.held))
-	for _, h := range v.post.held {
-		ws = append(ws, watched{h.path, [2]uint64{h.dev, h.ino}})
-	}
-	return ws
-}
-
 // replacedOne returns the first of ws that is no longer the file planned
 // (another file at its name, or none), or "".
-func replacedOne(ws []watched) string {
+func replacedOne(ws []held) string {
 	for _, w := range ws {
-		var st unix.Stat_t
-		if err := unix.Lstat(w.path, &st); err != nil || [2]uint64{st.Dev, st.Ino} != w.id {
+		if id, err := identity(w.path); err != nil || id != w.id {
 			return w.path
 		}
 	}
 	return ""
 }
 
-// watchReplaced watches the directories that hold ws and sends, once, the
-// path of the first of ws the host replaces; close stops it. Without
-// inotify (no descriptor, no watch left) it says so in note, and what it
-// could not watch is left to the post-run check.
-func watchReplaced(ws []watched) (replaced <-chan string, close func(), note string) {
+// watchReplaced watches the directories that hold ws, the run's held
+// entries, and sends, once, the path of the first of them the host
+// replaces; close stops it. Without inotify (no descriptor, no watch
+// left) it says so in note, and what it could not watch is left to the
+// post-run check.
+func watchReplaced(ws []held) (replaced <-chan string, close func(), note string) {
 	if len(ws) == 0 {
 		return nil, func() {}, ""
 	}
@@ -112,7 +94,7 @@ func watchReplaced(ws []watched) (replaced <-chan string, close func(), note str
 			for off := 0; off+unix.SizeofInotifyEvent <= n; {
 				ev := (*unix.InotifyEvent)(unsafe.Pointer(&buf[off]))
 				name := buf[off+unix.SizeofInotifyEvent : off+unix.SizeofInotifyEvent+int(ev.Len)]
-				if i := indexByte(name, 0); i >= 0 {
+				if i := bytes.IndexByte(name, 0); i >= 0 {
 					name = name[:i]
 				}
 				switch {
@@ -134,13 +116,4 @@ func watchReplaced(ws []watched) (replaced <-chan string, close func(), note str
 	// Closed aside: a close waits for the reading goroutine to let go of
 	// the descriptor, and the run's end need not.
 	return ch, func() { go f.Close() }, note
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }

@@ -82,10 +82,10 @@ type kept struct {
 // the quarantine and puts back the content held here, for a file small
 // enough to keep.
 type held struct {
-	path     string
-	dev, ino uint64
-	data     []byte // nil: a directory, or a file too large to keep
-	perm     fs.FileMode
+	path string
+	id   [2]uint64 // device and inode, as planned
+	data []byte    // nil: a directory, or a file too large to keep
+	perm fs.FileMode
 }
 
 // postCheck is the post-run check of one run, planned before it.

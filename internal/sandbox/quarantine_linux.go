@@ -214,10 +214,10 @@ const maxHeldFile = 256 << 10
 // and kept only if it is the very file planned.
 func (pc *postCheck) hold(bs []bind) {
 	for _, b := range bs {
-		if b.Writable || pc.rootOf(b.Path) == "" || pc.rootOf(b.Path) == b.Path {
+		if root := pc.rootOf(b.Path); b.Writable || root == "" || root == b.Path {
 			continue
 		}
-		h := held{path: b.Path, dev: b.Dev, ino: b.Ino}
+		h := held{path: b.Path, id: [2]uint64{b.Dev, b.Ino}}
 		if !b.Dir {
 			h.data, h.perm = readHeld(b)
 		}
@@ -336,6 +336,22 @@ func (pc *postCheck) restore(k kept) error {
 	return f.Close()
 }
 
+// putBack restores k once what was at its path is listed in q, last:
+// through restore, and with its directory opened to its owner if the run
+// closed it (chmod 555 sub). What could not be put back is said on that
+// entry of q; it reports whether k is back.
+func (pc *postCheck) putBack(q *quarantiner, k kept) bool {
+	err := pc.restore(k)
+	if errors.Is(err, fs.ErrPermission) && pc.linkOnTheWay(filepath.Dir(k.path)) == "" {
+		err = openedFor(filepath.Dir(k.path), func() error { return pc.restore(k) })
+	}
+	if err != nil {
+		e := &q.list[len(q.list)-1]
+		e.Error = strings.TrimPrefix(e.Error+"; not restored: "+err.Error(), "; ")
+	}
+	return err == nil
+}
+
 // copyTree copies src to dst without following links, within what is
 // left of b.
 func copyTree(src, dst string, b *copyBudget) error {
@@ -442,24 +458,12 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 	// write what took its place. Taken, and a file put back as it was at
 	// start: the host's own change is in the quarantine too.
 	for _, h := range pc.held {
-		var st unix.Stat_t
-		if err := unix.Lstat(h.path, &st); err != nil || st.Dev == h.dev && st.Ino == h.ino {
+		if id, err := identity(h.path); err != nil || id == h.id {
 			continue // still the file the mount held, or gone
 		}
 		q.take(h.path, "protected entry replaced on the host during the run: its read-only mount went with the file it was on, so the run could write the new one")
-		if h.data == nil {
-			continue
-		}
-		k := kept{path: h.path, data: h.data, perm: h.perm}
-		rerr := pc.restore(k)
-		if errors.Is(rerr, fs.ErrPermission) && pc.linkOnTheWay(filepath.Dir(h.path)) == "" {
-			rerr = openedFor(filepath.Dir(h.path), func() error { return pc.restore(k) })
-		}
-		e := &q.list[len(q.list)-1]
-		if rerr != nil {
-			e.Error = strings.TrimPrefix(e.Error+"; not put back: "+rerr.Error(), "; ")
-		} else {
-			e.Why += "; the file as it was at the run's start is back in its place"
+		if h.data != nil && pc.putBack(q, kept{path: h.path, data: h.data, perm: h.perm}) {
+			q.list[len(q.list)-1].Why += "; the file as it was at the run's start is back in its place"
 		}
 	}
 	// Links and .git files that a mount could not hold: restored.
@@ -475,15 +479,7 @@ func (pc *postCheck) run(quarantine string, since unix.Timespec) ([]audit.Quaran
 		} else {
 			q.list = append(q.list, audit.Quarantined{Path: k.path, Why: "removed a protected link or .git file"})
 		}
-		rerr := pc.restore(k)
-		if errors.Is(rerr, fs.ErrPermission) && pc.linkOnTheWay(filepath.Dir(k.path)) == "" {
-			// Its directory closed by the run (chmod 555 sub).
-			rerr = openedFor(filepath.Dir(k.path), func() error { return pc.restore(k) })
-		}
-		if rerr != nil {
-			e := &q.list[len(q.list)-1]
-			e.Error = strings.TrimPrefix(e.Error+"; not restored: "+rerr.Error(), "; ")
-		}
+		pc.putBack(q, k)
 	}
 	// The git directories the run could write: every entry that is not
 	// git's data and was not there at start. Only a directory whose

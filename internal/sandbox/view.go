@@ -78,16 +78,23 @@ type view struct {
 	maskIDs [][2]uint64
 }
 
-// idsOf returns the device and inode numbers of each of paths, not
-// following a link.
+// identity returns the device and inode numbers of p, not following a
+// link: which file is at p now.
+func identity(p string) ([2]uint64, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return [2]uint64{}, err
+	}
+	dev, ino, _ := inodeOf(fi)
+	return [2]uint64{dev, ino}, nil
+}
+
+// idsOf returns the identity of each of paths, a zero pair for one that
+// cannot be read.
 func idsOf(paths []string) [][2]uint64 {
 	ids := make([][2]uint64, len(paths))
 	for i, p := range paths {
-		if fi, err := os.Lstat(p); err == nil {
-			if dev, ino, ok := inodeOf(fi); ok {
-				ids[i] = [2]uint64{dev, ino}
-			}
-		}
+		ids[i], _ = identity(p)
 	}
 	return ids
 }
@@ -104,7 +111,7 @@ func (v view) masksGone() []string {
 		if i >= len(v.maskIDs) || v.maskIDs[i] == ([2]uint64{}) {
 			continue
 		}
-		fi, err := os.Lstat(p)
+		id, err := identity(p)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // removed: nothing took its place
@@ -112,7 +119,7 @@ func (v view) masksGone() []string {
 			out = append(out, fmt.Sprintf("the mask of %s could not be checked after the run: %v", p, err))
 			continue
 		}
-		if dev, ino, ok := inodeOf(fi); ok && [2]uint64{dev, ino} != v.maskIDs[i] {
+		if id != v.maskIDs[i] {
 			out = append(out, fmt.Sprintf("the mask of %s did not hold: the file was replaced on the host during the run, which takes the sandbox's mount on it away, so the command could read the new one", p))
 		}
 	}

@@ -33,9 +33,9 @@ func (rn *runner) wait(ctx context.Context) {
 	// A protected file of a writable root that the host replaces ends
 	// the run (heldwatch_linux.go).
 	var replaced <-chan string
-	if rn.planWaited && rn.planErr == nil {
+	if rn.planWaited && rn.planErr == nil && rn.v.post != nil {
 		var closeWatch func()
-		replaced, closeWatch, rn.watchNote = watchReplaced(rn.v.watchedFiles())
+		replaced, closeWatch, rn.watchNote = watchReplaced(rn.v.post.held)
 		defer closeWatch()
 	}
 	why := make(chan string, 1) // "timeout", "cancel", replacedReason+path or ""
